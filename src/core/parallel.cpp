@@ -1,0 +1,61 @@
+#include "core/parallel.h"
+
+#include <tbb/blocked_range.h>
+#include <tbb/global_control.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+
+#include <memory>
+#include <vector>
+
+namespace plume {
+
+namespace {
+std::unique_ptr<tbb::global_control> gControl;
+int gThreads = 0;
+}  // namespace
+
+void setThreadCount(int threads) {
+    gControl.reset();
+    gThreads = threads;
+    if (threads > 0)
+        gControl = std::make_unique<tbb::global_control>(
+            tbb::global_control::max_allowed_parallelism, static_cast<size_t>(threads));
+}
+
+int threadCount() {
+    return gThreads > 0 ? gThreads : tbb::info::default_concurrency();
+}
+
+void parallelForRange(int n, FunctionRef<void(int, int)> body) {
+    if (n <= 0) return;
+    tbb::parallel_for(tbb::blocked_range<int>(0, n),
+                      [&](const tbb::blocked_range<int>& r) { body(r.begin(), r.end()); });
+}
+
+double deterministicSum(int n, FunctionRef<double(int)> term) {
+    if (n <= 0) return 0.0;
+    std::vector<double> partial(static_cast<size_t>(n));
+    parallelForRange(n, [&](int a, int b) {
+        for (int k = a; k < b; ++k) partial[k] = term(k);
+    });
+    double sum = 0.0;
+    for (double p : partial) sum += p;
+    return sum;
+}
+
+void parallelForTiles(int width, int height, int tileSize,
+                      FunctionRef<void(int, int, int, int)> body) {
+    int tilesX = (width + tileSize - 1) / tileSize;
+    int tilesY = (height + tileSize - 1) / tileSize;
+    tbb::parallel_for(tbb::blocked_range<int>(0, tilesX * tilesY, 1),
+                      [&](const tbb::blocked_range<int>& r) {
+                          for (int t = r.begin(); t < r.end(); ++t) {
+                              int x0 = (t % tilesX) * tileSize, y0 = (t / tilesX) * tileSize;
+                              body(x0, y0, std::min(x0 + tileSize, width),
+                                   std::min(y0 + tileSize, height));
+                          }
+                      });
+}
+
+}  // namespace plume

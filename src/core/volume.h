@@ -1,0 +1,22 @@
+// A read-only view of scalar volumes placed in the world: what the renderer
+// draws, whether it comes from the solver or from a VDB file.
+#pragma once
+
+#include "core/grid3.h"
+#include "core/vec.h"
+
+namespace plume {
+
+struct VolumeView {
+    const ScalarGrid* density = nullptr;      // cell-centred, required
+    const ScalarGrid* temperature = nullptr;  // cell-centred, same size, may be null
+    Vec3f origin{0, 0, 0};  // world position of the min corner of cell (0, 0, 0)
+    float dx = 1.0f;        // voxel size in metres
+
+    Vec3f worldMin() const { return origin; }
+    Vec3f worldMax() const {
+        return origin + Vec3f(float(density->nx()), float(density->ny()), float(density->nz())) * dx;
+    }
+};
+
+}  // namespace plume

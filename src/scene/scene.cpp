@@ -1,0 +1,19 @@
+#include "scene/scene.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plume {
+
+float DomainSettings::dx() const {
+    float longest = std::max({size.x, size.y, size.z});
+    return longest / static_cast<float>(resolution);
+}
+
+Vec3i DomainSettings::cells() const {
+    float h = dx();
+    auto count = [&](float extent) { return std::max(1, static_cast<int>(std::lround(extent / h))); };
+    return {count(size.x), count(size.y), count(size.z)};
+}
+
+}  // namespace plume

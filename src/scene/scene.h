@@ -1,0 +1,139 @@
+// Scene: everything a scene file says, validated and with defaults filled in.
+// Units: metres, seconds, kelvin-like temperature offsets; Z is up.
+// The keys, defaults and ranges live in one table (scene/schema.h) that the
+// loader, `plume check` and the README reference share.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/vec.h"
+
+namespace plume {
+
+enum class Boundary { Wall, Open, Inflow };
+enum class Shape { Sphere, Box };
+enum class PressureMethod { MGPCG, PCG, SOR };
+enum class AdvectionScheme { MacCormack, SemiLagrangian };
+enum class LightType { Directional, Point };
+enum class Codec { H264, MPEG4 };
+enum class VdbPrecision { Half, Full };
+
+// Domain sides in a fixed order; index with Side.
+enum Side { kXMin = 0, kXMax, kYMin, kYMax, kZMin, kZMax };
+
+struct DomainSettings {
+    Vec3f size{2, 2, 2};   // metres; the origin is the min corner
+    int resolution = 64;   // cells along the longest axis
+    std::array<Boundary, 6> boundary{Boundary::Open, Boundary::Open, Boundary::Open,
+                                     Boundary::Open, Boundary::Wall, Boundary::Open};
+    Vec3f inflowVelocity{0, 0, 0};  // m/s through every side marked inflow
+
+    float dx() const;          // voxel size in metres
+    Vec3i cells() const;       // cell counts per axis (each >= 1)
+};
+
+struct TimeSettings {
+    double fps = 24;
+    int frames = 120;
+    float cfl = 3.0f;         // substep dt <= cfl * dx / max speed
+    int maxSubsteps = 4;      // per frame
+};
+
+struct PhysicsSettings {
+    float buoyancyDensity = 0.1f;  // alpha: heavy smoke sinks, per unit density
+    float buoyancyHeat = 0.5f;     // beta: hot smoke rises, per unit temperature
+    float ambientTemperature = 0.0f;
+    float vorticity = 0.3f;        // confinement epsilon, force eps * dx * (N x omega)
+    float viscosity = 0.0f;        // kinematic, m^2/s (implicit)
+    float diffusion = 0.0f;        // scalar diffusion, m^2/s (implicit)
+    float densityDissipation = 0.0f;      // per second: exp(-rate * dt)
+    float temperatureDissipation = 0.5f;  // per second
+    Vec3f gravity{0, 0, -9.81f};   // m/s^2; buoyancy acts against it
+    Vec3f wind{0, 0, 0};           // m/s^2, a uniform acceleration
+};
+
+struct SolverSettings {
+    PressureMethod pressure = PressureMethod::MGPCG;
+    float tolerance = 1e-4f;       // relative residual |r| / |b| to stop at
+    int maxIterations = 200;
+    AdvectionScheme advection = AdvectionScheme::MacCormack;
+};
+
+struct EmitterSettings {
+    Shape shape = Shape::Sphere;
+    Vec3f center{1, 1, 0.3f};      // metres
+    float radius = 0.2f;           // sphere
+    Vec3f size{0.4f, 0.4f, 0.4f};  // box extents
+    float density = 1.0f;
+    float temperature = 1.0f;
+    Vec3f velocity{0, 0, 0};       // m/s imposed inside the emitter (when non-zero)
+    std::array<int, 2> frames{1, 1000000};  // inclusive frame range it emits in
+    float noise = 0.0f;            // 0..1, deterministic variation of the emitted density
+    int line = 0;                  // line of its [[emitter]] header, for messages
+};
+
+struct ObstacleSettings {
+    Shape shape = Shape::Sphere;
+    Vec3f center{1, 1, 1};
+    float radius = 0.25f;
+    Vec3f size{0.5f, 0.5f, 0.5f};
+    int line = 0;
+};
+
+struct CameraSettings {
+    Vec3f position{1, -3.2f, 1.2f};
+    Vec3f lookAt{1, 1, 1};
+    Vec3f up{0, 0, 1};
+    float fov = 40.0f;  // vertical, degrees
+    bool given = false; // false: frame the domain automatically
+};
+
+struct LightSettings {
+    LightType type = LightType::Directional;
+    Vec3f direction{-0.5f, 0.3f, -0.8f};  // directional: the way the light travels
+    Vec3f position{3, -2, 4};             // point
+    Vec3f color{1, 1, 1};
+    float intensity = 3.0f;
+};
+
+struct RenderSettings {
+    int width = 1280, height = 720;
+    float step = 0.5f;          // ray-march step in voxels
+    float extinction = 40.0f;   // sigma_t per unit density, 1/m
+    float albedo = 0.9f;
+    float phase = 0.3f;         // Henyey-Greenstein g
+    Vec3f backgroundTop{0.32f, 0.36f, 0.42f};
+    Vec3f backgroundBottom{0.08f, 0.085f, 0.09f};
+    Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
+    float emission = 0.0f;      // strength of blackbody glow from temperature
+    float exposure = 1.0f;
+    std::string grid = "density";  // grid rendered by render-vdb
+};
+
+struct OutputSettings {
+    double fps = 0;             // 0: time.fps
+    int crf = 18;
+    std::string preset = "medium";
+    Codec codec = Codec::H264;
+    VdbPrecision vdbPrecision = VdbPrecision::Half;
+    std::string velocityName = "velocity";  // "vel" for Houdini
+};
+
+struct Scene {
+    std::string name = "plume";  // file stem: names the cache and video
+    std::string path;            // the file it came from
+    DomainSettings domain;
+    TimeSettings time;
+    PhysicsSettings physics;
+    SolverSettings solver;
+    std::vector<EmitterSettings> emitters;
+    std::vector<ObstacleSettings> obstacles;
+    CameraSettings camera;
+    std::vector<LightSettings> lights;
+    RenderSettings render;
+    OutputSettings output;
+};
+
+}  // namespace plume

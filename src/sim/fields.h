@@ -1,0 +1,52 @@
+// Fields: the solver's state on a staggered (MAC) grid.
+//
+// Scalars live at cell centres; velocity components live on the faces normal
+// to their axis: u on x-faces (nx+1, ny, nz), v on y-faces (nx, ny+1, nz),
+// w on z-faces (nx, ny, nz+1). Velocities are in metres per second.
+#pragma once
+
+#include <cstdint>
+
+#include "core/grid3.h"
+#include "core/vec.h"
+#include "core/volume.h"
+
+namespace plume {
+
+struct Fields {
+    Vec3i n;             // cells per axis
+    float dx = 1.0f;     // metres
+    Vec3f origin{0, 0, 0};
+    ScalarGrid u, v, w;              // face velocities, m/s
+    ScalarGrid density, temperature; // cell-centred
+    Grid3<uint8_t> solid;            // 1 where an obstacle covers the cell centre
+    double time = 0.0;               // simulated seconds since frame 1 began
+
+    Fields() = default;
+    Fields(Vec3i cells, float dx_, Vec3f origin_ = {0, 0, 0})
+        : n(cells), dx(dx_), origin(origin_),
+          u(cells.x + 1, cells.y, cells.z, {0.0f, 0.5f, 0.5f}),
+          v(cells.x, cells.y + 1, cells.z, {0.5f, 0.0f, 0.5f}),
+          w(cells.x, cells.y, cells.z + 1, {0.5f, 0.5f, 0.0f}),
+          density(cells.x, cells.y, cells.z),
+          temperature(cells.x, cells.y, cells.z),
+          solid(cells.x, cells.y, cells.z, Vec3f(0.5f), 0) {}
+
+    size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
+
+    // Velocity at a point in grid units (cells from the min corner).
+    Vec3f velocityAt(Vec3f pGrid) const {
+        return {u.sample(pGrid), v.sample(pGrid), w.sample(pGrid)};
+    }
+    // Velocity at the centre of cell (i, j, k): the mean of its two faces per axis.
+    Vec3f centredVelocity(int i, int j, int k) const {
+        return {0.5f * (u(i, j, k) + u(i + 1, j, k)), 0.5f * (v(i, j, k) + v(i, j + 1, k)),
+                0.5f * (w(i, j, k) + w(i, j, k + 1))};
+    }
+    ScalarGrid& component(int axis) { return axis == 0 ? u : (axis == 1 ? v : w); }
+    const ScalarGrid& component(int axis) const { return axis == 0 ? u : (axis == 1 ? v : w); }
+
+    VolumeView view() const { return {&density, &temperature, origin, dx}; }
+};
+
+}  // namespace plume

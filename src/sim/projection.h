@@ -1,0 +1,50 @@
+// Pressure projection: makes the face velocities divergence-free.
+//
+// Cells are fluid unless `solid` marks them. Domain sides: a wall is a
+// no-through-flow boundary (face velocity 0, Neumann pressure), an inflow side
+// imposes its velocity (Neumann), an open side has pressure 0 just outside
+// (Dirichlet) and lets flow leave or enter. Faces touching a solid cell are 0.
+#pragma once
+
+#include <array>
+#include <memory>
+
+#include "scene/scene.h"
+#include "sim/fields.h"
+
+namespace plume {
+
+struct SolveStats {
+    int iterations = 0;
+    float residual = 0;  // final |r| / |b| (max-norm), 0 when b was 0
+};
+
+class PressureSolverImpl;  // the method's scratch memory, allocated once
+
+class Projection {
+public:
+    Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
+               PressureMethod method);
+    ~Projection();
+    Projection(Projection&&) noexcept;
+    Projection& operator=(Projection&&) noexcept;
+
+    // Sets boundary face velocities (walls, inflow sides, solid faces).
+    void enforceBoundaries(Fields& f) const;
+
+    // Enforces boundaries, solves for pressure, subtracts its gradient.
+    // Stops when |r|/|b| <= tolerance or after maxIterations.
+    SolveStats project(Fields& f, float dt, float tolerance, int maxIterations);
+
+    // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
+    static float maxDivergence(const Fields& f);
+
+private:
+    Vec3i n_;
+    std::array<Boundary, 6> boundary_;
+    Vec3f inflow_;
+    PressureMethod method_;
+    std::unique_ptr<PressureSolverImpl> impl_;
+};
+
+}  // namespace plume
