@@ -1,2 +1,93 @@
+// plume: the command line. Parses arguments, runs a subcommand, and turns
+// errors into one line on stderr and the exit status of DESIGN.md:
+// 0 success, 2 usage or scene error, 1 any other failure.
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
-int main() { std::puts("plume: under construction"); return 0; }
+#include <exception>
+
+#include "cli/commands.h"
+#include "cli/interrupt.h"
+#include "core/error.h"
+
+namespace {
+
+void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
+    cmd->add_option("--frames", o.frames, "Frames to write, A-B or A (earlier frames are simulated)");
+    cmd->add_option("--set", o.overrides, "Override a scene key: --set domain.resolution=48")
+        ->allow_extra_args(false);
+    cmd->add_option("--threads", o.threads, "Worker threads (0: all cores); results are identical for any count")
+        ->check(CLI::Range(0, 1024))
+        ->capture_default_str();
+    cmd->add_option("--stats", o.statsPath, "Write per-frame timings and solver statistics to a CSV file");
+    cmd->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    plume::RunOptions opt;
+    CLI::App app{"plume " PLUME_VERSION ": simulate and render smoke from a scene file", "plume"};
+    app.set_version_flag("--version", "plume " PLUME_VERSION);
+    app.require_subcommand(1);
+    app.option_defaults()->always_capture_default();
+
+    CLI::App* render = app.add_subcommand("render", "Simulate a scene and render it to an MP4");
+    render->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
+    render->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
+    render->add_option("--vdb", opt.vdbDir, "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
+    render->add_option("--png", opt.pngDir, "Also write every frame as DIR/<name>_0001.png ...");
+    addRunOptions(render, opt);
+
+    CLI::App* bake = app.add_subcommand("bake", "Simulate a scene into an OpenVDB cache");
+    bake->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
+    bake->add_option("--vdb", opt.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")->required();
+    bake->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
+    addRunOptions(bake, opt);
+
+    CLI::App* renderVdb = app.add_subcommand("render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4");
+    renderVdb->add_option("input", opt.pattern, "'DIR/NAME_####.vdb', a single .vdb file, or a folder")->required();
+    renderVdb->add_option("-o,--output", opt.output, "Video to write (default: <sequence name>.mp4)");
+    renderVdb->add_option("--scene", opt.scenePath, "Take camera, lights and look from this scene file");
+    renderVdb->add_option("--grid", opt.grid, "Float grid to render (default: render.grid, \"density\")");
+    renderVdb->add_option("--png", opt.pngDir, "Also write every frame as a PNG into DIR");
+    renderVdb->add_option("--set", opt.overrides, "Override a scene key");
+    renderVdb->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
+    renderVdb->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+
+    CLI::App* check = app.add_subcommand("check", "Validate a scene; print it resolved, with grid size and memory estimate");
+    check->add_option("scene", opt.scenePath, "Scene file (TOML)");
+    check->add_option("--set", opt.overrides, "Override a scene key");
+    check->add_flag("--reference", opt.reference, "Print the scene-file reference (every key, type, default, range)");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForAllHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        std::fprintf(stderr, "plume: error: %s (see plume --help)\n", e.what());
+        return 2;
+    }
+
+    plume::installInterruptHandlers();
+    try {
+        if (render->parsed()) return plume::runRender(opt);
+        if (bake->parsed()) return plume::runBake(opt);
+        if (renderVdb->parsed()) return plume::runRenderVdb(opt);
+        if (check->parsed()) return plume::runCheck(opt);
+    } catch (const plume::InputError& e) {
+        std::fprintf(stderr, "%s\n", e.what());
+        return 2;
+    } catch (const plume::RunError& e) {
+        std::fprintf(stderr, "plume: error: %s\n", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "plume: error: %s\n", e.what());
+        return 1;
+    }
+    return 2;
+}

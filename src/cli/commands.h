@@ -1,0 +1,34 @@
+// The subcommands behind main(): each returns the process exit status and
+// throws InputError (exit 2) or RunError (exit 1) for main() to report.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace plume {
+
+struct RunOptions {
+    std::string scenePath;              // render, bake, check
+    std::vector<std::string> overrides; // --set key=value
+    std::string output;                 // -o OUT.mp4
+    std::string vdbDir;                 // --vdb DIR
+    std::string pngDir;                 // --png DIR
+    std::string frames;                 // --frames A-B
+    std::string statsPath;              // --stats FILE.csv
+    int threads = 0;                    // --threads N (0: all cores)
+    bool quiet = false;
+    bool resume = false;                // bake --resume
+    std::string pattern;                // render-vdb input
+    std::string grid;                   // render-vdb --grid
+    bool reference = false;             // check --reference
+};
+
+int runRender(const RunOptions& options);
+int runBake(const RunOptions& options);
+int runRenderVdb(const RunOptions& options);
+int runCheck(const RunOptions& options);
+
+// "A-B" or "A" within [1, lastFrame]; throws InputError naming --frames.
+void parseFrameRange(const std::string& text, int lastFrame, int& first, int& last);
+
+}  // namespace plume

@@ -1,0 +1,27 @@
+// Output folders and small files: checked before any simulation work, written
+// through a temporary name and renamed so a reader never sees half a file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace plume {
+
+// Creates `dir` if needed and proves it writable; throws RunError otherwise.
+void ensureWritableDir(const std::string& dir);
+// The folder a file path will be written in ("." for a bare name).
+std::string parentDir(const std::string& path);
+// Writes `text` to path + ".tmp", then renames it over `path`.
+void writeTextFileAtomic(const std::string& path, const std::string& text);
+
+// The per-frame timing table that --stats writes.
+struct StatsRow {
+    int frame;
+    int substeps;
+    int pressureIterations;
+    float pressureResidual;
+    double simSeconds, renderSeconds, writeSeconds;
+};
+std::string statsCsv(const std::vector<StatsRow>& rows);
+
+}  // namespace plume

@@ -1,0 +1,68 @@
+#include "cli/progress.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+
+namespace plume {
+
+namespace {
+
+std::string clock(double seconds) {
+    int s = int(seconds + 0.5);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%d:%02d", s / 60, s % 60);
+    return buf;
+}
+
+}  // namespace
+
+Progress::Progress(int firstFrame, int lastFrame, bool quiet)
+    : first_(firstFrame), last_(lastFrame), quiet_(quiet), terminal_(isatty(STDERR_FILENO) != 0),
+      start_(std::chrono::steady_clock::now()) {}
+
+Progress::~Progress() { finish(); }
+
+void Progress::frameDone(int frame, int substeps, int pressureIterations, double simSeconds,
+                         double renderSeconds) {
+    if (quiet_) return;
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    // Frames before `first` are simulated too, so the ETA counts from frame 1.
+    double perFrame = elapsed / frame;
+    double eta = perFrame * (last_ - frame);
+    if (terminal_) {
+        const int width = 30;
+        int filled = last_ > 0 ? width * frame / last_ : width;
+        std::string bar(size_t(filled), '#');
+        bar.resize(width, '.');
+        std::fprintf(stderr, "\r\033[K[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
+                     bar.c_str(), frame, last_, substeps, clock(elapsed).c_str(), clock(eta).c_str());
+        barShown_ = true;
+    } else {
+        std::fprintf(stderr,
+                     "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s\n",
+                     frame, last_, substeps, pressureIterations, simSeconds, renderSeconds,
+                     frame < first_ ? " (not written)" : "");
+    }
+    std::fflush(stderr);
+}
+
+void Progress::message(const std::string& line) {
+    clearBar();
+    std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+void Progress::clearBar() {
+    if (barShown_) std::fprintf(stderr, "\r\033[K");
+    barShown_ = false;
+}
+
+void Progress::finish() {
+    if (barShown_) std::fprintf(stderr, "\n");
+    barShown_ = false;
+}
+
+}  // namespace plume

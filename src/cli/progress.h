@@ -1,0 +1,31 @@
+// Progress on stderr: a redrawn bar on a terminal, one plain line per frame
+// otherwise, nothing when quiet. Errors are printed after clearing the bar.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace plume {
+
+class Progress {
+public:
+    Progress(int firstFrame, int lastFrame, bool quiet);
+    ~Progress();
+
+    // Reports frame `frame` done (written, if outside [first, last] it was only simulated).
+    void frameDone(int frame, int substeps, int pressureIterations, double simSeconds,
+                   double renderSeconds);
+    // Prints a message on its own line (never hidden behind the bar).
+    void message(const std::string& line);
+    void finish();
+
+private:
+    void clearBar();
+
+    int first_, last_;
+    bool quiet_, terminal_;
+    bool barShown_ = false;
+    std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace plume

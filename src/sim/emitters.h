@@ -1,0 +1,22 @@
+// Emitters: spheres and boxes that put smoke, heat and motion into the domain.
+#pragma once
+
+#include <vector>
+
+#include "scene/scene.h"
+#include "sim/fields.h"
+
+namespace plume {
+
+// Raises density and temperature inside every emitter active at `frame` to the
+// emitter's values (max, so overlapping emitters do not add up), with a one-cell
+// soft edge so the source is round at any resolution; imposes the emitter's
+// velocity on faces inside it when that velocity is non-zero. `time` (seconds)
+// animates the deterministic noise.
+void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame,
+                   double time);
+
+// Smooth value noise in [-1, 1], hashed from the lattice: the same everywhere, always.
+float valueNoise(Vec3f p);
+
+}  // namespace plume

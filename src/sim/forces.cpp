@@ -1,0 +1,109 @@
+#include "sim/forces.h"
+
+#include <cmath>
+
+#include "core/parallel.h"
+
+namespace plume {
+
+namespace {
+
+// Adds dt * a(cell) averaged onto each interior face of `axis`; faces on the
+// domain boundary are left to the projection's boundary conditions.
+template <typename CellAccel>
+void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel) {
+    ScalarGrid& c = f.component(axis);
+    const Vec3i n = f.n;
+    parallelForSlabs(c.nz(), [&](int k) {
+        for (int j = 0; j < c.ny(); ++j)
+            for (int i = 0; i < c.nx(); ++i) {
+                // Face (i,j,k) of `axis` lies between cell (i,j,k) - e_axis and (i,j,k).
+                int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
+                if (im < 0 || jm < 0 || km < 0 || i >= n.x || j >= n.y || k >= n.z) continue;
+                if (f.solid(i, j, k) || f.solid(im, jm, km)) continue;
+                c(i, j, k) += dt * 0.5f * (accel(im, jm, km) + accel(i, j, k));
+            }
+    });
+}
+
+}  // namespace
+
+void addBuoyancy(Fields& f, const PhysicsSettings& p, float dt) {
+    float g = length(p.gravity);
+    if (g == 0.0f || (p.buoyancyDensity == 0.0f && p.buoyancyHeat == 0.0f)) return;
+    Vec3f up = p.gravity * (-1.0f / g);
+    for (int axis = 0; axis < 3; ++axis) {
+        float along = up[axis] * g;
+        if (along == 0.0f) continue;
+        addCellAccelerationToFaces(f, axis, dt, [&](int i, int j, int k) {
+            return along * (-p.buoyancyDensity * f.density(i, j, k) +
+                            p.buoyancyHeat * (f.temperature(i, j, k) - p.ambientTemperature));
+        });
+    }
+}
+
+void addWind(Fields& f, Vec3f wind, float dt) {
+    if (wind == Vec3f(0.0f)) return;
+    const float blend = 1.0f - std::exp(-kWindRate * dt);
+    for (int axis = 0; axis < 3; ++axis) {
+        ScalarGrid& c = f.component(axis);
+        const float target = wind[axis];
+        parallelForSlabs(c.nz(), [&](int k) {
+            float* row = &c(0, 0, k);
+            for (size_t n = 0; n < c.strideZ(); ++n) row[n] += (target - row[n]) * blend;
+        });
+    }
+}
+
+void addVorticityConfinement(Fields& f, float epsilon, float dt, VorticityScratch& s) {
+    if (epsilon == 0.0f) return;
+    const Vec3i n = f.n;
+    const float inv2dx = 0.5f / f.dx;
+
+    // Curl of the centred velocity, by central differences (one-sided at the edges).
+    parallelForSlabs(n.z, [&](int k) {
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                if (f.solid(i, j, k)) {
+                    s.curl(i, j, k) = Vec3f(0.0f);
+                    s.magnitude(i, j, k) = 0.0f;
+                    continue;
+                }
+                auto vel = [&](int a, int b, int c) {
+                    a = std::clamp(a, 0, n.x - 1), b = std::clamp(b, 0, n.y - 1), c = std::clamp(c, 0, n.z - 1);
+                    return f.centredVelocity(a, b, c);
+                };
+                Vec3f dX = vel(i + 1, j, k) - vel(i - 1, j, k);
+                Vec3f dY = vel(i, j + 1, k) - vel(i, j - 1, k);
+                Vec3f dZ = vel(i, j, k + 1) - vel(i, j, k - 1);
+                Vec3f w{(dY.z - dZ.y) * inv2dx, (dZ.x - dX.z) * inv2dx, (dX.y - dY.x) * inv2dx};
+                s.curl(i, j, k) = w;
+                s.magnitude(i, j, k) = length(w);
+            }
+    });
+
+    // Force eps * dx * (N x omega) at cells, N the normalised gradient of |omega|.
+    const float scale = epsilon * f.dx;
+    parallelForSlabs(n.z, [&](int k) {
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                const ScalarGrid& m = s.magnitude;
+                Vec3f grad{m.clamped(i + 1, j, k) - m.clamped(i - 1, j, k),
+                           m.clamped(i, j + 1, k) - m.clamped(i, j - 1, k),
+                           m.clamped(i, j, k + 1) - m.clamped(i, j, k - 1)};
+                float len = length(grad);
+                // No gradient, no direction: a uniform flow gets no force.
+                if (len == 0.0f) {
+                    s.force(i, j, k) = Vec3f(0.0f);
+                    continue;
+                }
+                s.force(i, j, k) = cross(grad / len, s.curl(i, j, k)) * scale;
+            }
+    });
+
+    for (int axis = 0; axis < 3; ++axis)
+        addCellAccelerationToFaces(f, axis, dt,
+                                   [&](int i, int j, int k) { return s.force(i, j, k)[axis]; });
+}
+
+}  // namespace plume

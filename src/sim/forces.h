@@ -1,0 +1,33 @@
+// Body forces on the staggered velocity. Every force is an acceleration in
+// m/s^2 applied for dt seconds, so results do not depend on the substep count.
+#pragma once
+
+#include "core/grid3.h"
+#include "scene/scene.h"
+#include "sim/fields.h"
+
+namespace plume {
+
+// Buoyancy (-alpha * density + beta * (T - T_ambient)) * |g| against gravity:
+// hot smoke rises, dense cold smoke sinks.
+void addBuoyancy(Fields& f, const PhysicsSettings& physics, float dt);
+
+// Wind: the air relaxes toward the ambient wind velocity (m/s) at kWindRate per second.
+inline constexpr float kWindRate = 1.0f;
+void addWind(Fields& f, Vec3f wind, float dt);
+
+// Scratch for vorticity confinement, allocated once per solver.
+struct VorticityScratch {
+    Grid3<Vec3f> curl;     // omega at cell centres, 1/s
+    ScalarGrid magnitude;  // |omega|
+    Grid3<Vec3f> force;    // eps * dx * (N x omega), m/s^2
+    explicit VorticityScratch(Vec3i n = {})
+        : curl(n.x, n.y, n.z), magnitude(n.x, n.y, n.z), force(n.x, n.y, n.z) {}
+};
+
+// Vorticity confinement (Fedkiw et al. 2001): eps * dx * (N x omega) with
+// N = grad|omega| / |grad|omega||, built from small operators:
+// centred velocity -> curl -> |curl| gradient -> force -> faces.
+void addVorticityConfinement(Fields& f, float epsilon, float dt, VorticityScratch& scratch);
+
+}  // namespace plume

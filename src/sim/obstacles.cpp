@@ -1,0 +1,29 @@
+#include "sim/obstacles.h"
+
+#include "core/parallel.h"
+#include "sim/shapes.h"
+
+namespace plume {
+
+void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacles) {
+    f.solid.fill(0);
+    parallelForSlabs(f.n.z, [&](int k) {
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
+                for (const ObstacleSettings& o : obstacles)
+                    if (signedDistance(o.shape, o.center, o.radius, o.size, p) < 0.0f)
+                        f.solid(i, j, k) = 1;
+            }
+    });
+}
+
+void clearSolidScalars(Fields& f) {
+    parallelForSlabs(f.n.z, [&](int k) {
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i)
+                if (f.solid(i, j, k)) f.density(i, j, k) = f.temperature(i, j, k) = 0.0f;
+    });
+}
+
+}  // namespace plume

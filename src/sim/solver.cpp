@@ -1,0 +1,192 @@
+#include "sim/solver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "sim/advection.h"
+#include "sim/diffusion.h"
+#include "sim/emitters.h"
+#include "sim/obstacles.h"
+
+namespace plume {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Adds the wall time of the enclosing scope to `sink`.
+class ScopedTimer {
+public:
+    explicit ScopedTimer(double& sink) : sink_(sink), start_(Clock::now()) {}
+    ~ScopedTimer() { sink_ += std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+private:
+    double& sink_;
+    Clock::time_point start_;
+};
+
+float maxAbs(const ScalarGrid& g) {
+    // max is exact in any order, so a per-slab partial max is deterministic.
+    std::vector<float> partial(size_t(g.nz()), 0.0f);
+    parallelForSlabs(g.nz(), [&](int k) {
+        const float* p = &g(0, 0, k);
+        float m = 0.0f;
+        for (size_t n = 0; n < g.strideZ(); ++n) m = std::max(m, std::fabs(p[n]));
+        partial[k] = m;
+    });
+    return partial.empty() ? 0.0f : *std::max_element(partial.begin(), partial.end());
+}
+
+bool allFinite(const ScalarGrid& g) {
+    std::vector<char> ok(size_t(g.nz()), 1);
+    parallelForSlabs(g.nz(), [&](int k) {
+        const float* p = &g(0, 0, k);
+        for (size_t n = 0; n < g.strideZ(); ++n)
+            if (!std::isfinite(p[n])) { ok[k] = 0; return; }
+    });
+    return std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
+}
+
+}  // namespace
+
+Solver::Solver(const Scene& scene)
+    : scene_(scene),
+      f_(scene.domain.cells(), scene.domain.dx()),
+      projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure),
+      vorticity_(scene.physics.vorticity != 0.0f ? f_.n : Vec3i{}),
+      uSrc_(f_.u), vSrc_(f_.v), wSrc_(f_.w),
+      scalarSrc_(f_.density) {
+    if (scene.solver.advection == AdvectionScheme::MacCormack) {
+        uHat_ = f_.u, vHat_ = f_.v, wHat_ = f_.w;
+        scalarHat_ = f_.density;
+    }
+    rasterizeObstacles(f_, scene.obstacles);
+    projection_.enforceBoundaries(f_);
+}
+
+float Solver::maxSpeed() const {
+    return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)});
+}
+
+FrameStats Solver::advanceFrame(int frame) {
+    auto start = Clock::now();
+    frame_ = frame;
+    FrameStats stats;
+    stats.frame = frame;
+    const double frameDt = 1.0 / scene_.time.fps;
+    const float cflDt = scene_.time.cfl * f_.dx;  // seconds at 1 m/s
+    double remaining = frameDt;
+    int maxSteps = scene_.time.maxSubsteps;
+    // Substeps as large as the CFL limit allows, at most maxSubsteps per frame,
+    // all of equal length within what is left of the frame.
+    while (stats.substeps < maxSteps && remaining > 1e-12) {
+        float speed = maxSpeed();
+        int needed = speed > 0.0f ? int(std::ceil(remaining * speed / cflDt)) : 1;
+        int steps = std::clamp(needed, 1, maxSteps - stats.substeps);
+        float dt = float(remaining / steps);
+        SolveStats s = substep(dt);
+        ++stats.substeps;
+        stats.pressureIterations += s.iterations;
+        stats.pressureResidual = std::max(stats.pressureResidual, s.residual);
+        checkFinite(frame, stats.substeps);
+        remaining -= dt;
+        f_.time += dt;
+    }
+    stats.simSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    return stats;
+}
+
+SolveStats Solver::substep(float dt) {
+    applyEmitters(dt);
+    advectVelocity(dt);
+    addForces(dt);
+    SolveStats s = project(dt);
+    advectScalars(dt);
+    diffuseScalars(dt);
+    dissipate(dt);
+    return s;
+}
+
+void Solver::applyEmitters(float) {
+    ScopedTimer t(times_.emit);
+    plume::applyEmitters(f_, scene_.emitters, frame_, f_.time);
+    clearSolidScalars(f_);
+}
+
+void Solver::advectVelocity(float dt) {
+    ScopedTimer t(times_.advect);
+    // Every component is traced through the same, old velocity field.
+    uSrc_.swap(f_.u), vSrc_.swap(f_.v), wSrc_.swap(f_.w);
+    Fields old;  // a view of the old velocity for the backtrace
+    old.dx = f_.dx;
+    old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
+    AdvectionScheme scheme = scene_.solver.advection;
+    advect(scheme, old, old.u, uHat_, f_.u, dt);
+    advect(scheme, old, old.v, vHat_, f_.v, dt);
+    advect(scheme, old, old.w, wHat_, f_.w, dt);
+    old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
+}
+
+void Solver::addForces(float dt) {
+    ScopedTimer t(times_.forces);
+    const PhysicsSettings& p = scene_.physics;
+    addBuoyancy(f_, p, dt);
+    addWind(f_, p.wind, dt);
+    addVorticityConfinement(f_, p.vorticity, dt, vorticity_);
+    for (int axis = 0; axis < 3; ++axis) diffuseImplicit(f_.component(axis), p.viscosity, dt, f_.dx);
+}
+
+SolveStats Solver::project(float dt) {
+    ScopedTimer t(times_.project);
+    return projection_.project(f_, dt, scene_.solver.tolerance, scene_.solver.maxIterations);
+}
+
+void Solver::advectScalars(float dt) {
+    ScopedTimer t(times_.scalars);
+    AdvectionScheme scheme = scene_.solver.advection;
+    scalarSrc_.swap(f_.density);
+    advect(scheme, f_, scalarSrc_, scalarHat_, f_.density, dt);
+    scalarSrc_.swap(f_.temperature);
+    advect(scheme, f_, scalarSrc_, scalarHat_, f_.temperature, dt);
+    clearSolidScalars(f_);
+}
+
+void Solver::diffuseScalars(float dt) {
+    ScopedTimer t(times_.scalars);
+    diffuseImplicit(f_.density, scene_.physics.diffusion, dt, f_.dx);
+    diffuseImplicit(f_.temperature, scene_.physics.diffusion, dt, f_.dx);
+}
+
+void Solver::dissipate(float dt) {
+    ScopedTimer t(times_.scalars);
+    const PhysicsSettings& p = scene_.physics;
+    const float keepDensity = std::exp(-p.densityDissipation * dt);
+    const float keepHeat = std::exp(-p.temperatureDissipation * dt);
+    if (keepDensity == 1.0f && keepHeat == 1.0f) return;
+    const float ambient = p.ambientTemperature;
+    parallelForSlabs(f_.n.z, [&](int k) {
+        float* d = &f_.density(0, 0, k);
+        float* T = &f_.temperature(0, 0, k);
+        for (size_t n = 0; n < f_.density.strideZ(); ++n) {
+            d[n] *= keepDensity;
+            T[n] = ambient + (T[n] - ambient) * keepHeat;
+        }
+    });
+}
+
+void Solver::checkFinite(int frame, int substep) const {
+    const std::pair<const char*, const ScalarGrid*> grids[] = {
+        {"velocity", &f_.u}, {"velocity", &f_.v}, {"velocity", &f_.w},
+        {"density", &f_.density}, {"temperature", &f_.temperature}};
+    for (const auto& [name, grid] : grids)
+        if (!allFinite(*grid))
+            throw RunError("non-finite " + std::string(name) + " at frame " + std::to_string(frame) +
+                           ", substep " + std::to_string(substep) +
+                           " (the simulation blew up; lower time.cfl or raise time.max_substeps)");
+}
+
+}  // namespace plume

@@ -1,0 +1,68 @@
+// Solver: advances the smoke one frame at a time in CFL-sized substeps.
+#pragma once
+
+#include <memory>
+
+#include "scene/scene.h"
+#include "sim/fields.h"
+#include "sim/forces.h"
+#include "sim/projection.h"
+
+namespace plume {
+
+// Wall-clock seconds spent in each stage, summed over substeps (for benchmarks).
+struct StageTimes {
+    double emit = 0, advect = 0, forces = 0, project = 0, scalars = 0;
+    double total() const { return emit + advect + forces + project + scalars; }
+};
+
+struct FrameStats {
+    int frame = 0;
+    int substeps = 0;
+    int pressureIterations = 0;  // summed over the frame's substeps
+    float pressureResidual = 0;  // the largest final residual of the frame
+    double simSeconds = 0;       // wall time
+};
+
+class Solver {
+public:
+    explicit Solver(const Scene& scene);
+
+    // Simulates frame `frame` (1-based): from time (frame-1)/fps to frame/fps.
+    FrameStats advanceFrame(int frame);
+
+    // One substep of dt seconds, the solver's stages in order.
+    SolveStats substep(float dt);
+
+    Fields& fields() { return f_; }
+    const Fields& fields() const { return f_; }
+    const StageTimes& stageTimes() const { return times_; }
+    void resetStageTimes() { times_ = {}; }
+
+    // Largest face speed in m/s.
+    float maxSpeed() const;
+
+    // Throws RunError naming the first field holding NaN or inf.
+    void checkFinite(int frame, int substep) const;
+
+private:
+    void applyEmitters(float dt);
+    void advectVelocity(float dt);
+    void addForces(float dt);
+    SolveStats project(float dt);
+    void advectScalars(float dt);
+    void diffuseScalars(float dt);
+    void dissipate(float dt);
+
+    Scene scene_;
+    Fields f_;
+    Projection projection_;
+    VorticityScratch vorticity_;
+    ScalarGrid uSrc_, vSrc_, wSrc_;        // velocity before advection
+    ScalarGrid uHat_, vHat_, wHat_;        // MacCormack forward steps
+    ScalarGrid scalarSrc_, scalarHat_;     // shared by density and temperature
+    int frame_ = 0;
+    StageTimes times_;
+};
+
+}  // namespace plume

@@ -1,0 +1,294 @@
+// Physics tests for the solver: each fails when the stage it checks is broken.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "sim/advection.h"
+#include "sim/forces.h"
+#include "sim/solver.h"
+
+namespace plume {
+namespace {
+
+// A small scene with no emitters, every side of the given kind, no dissipation.
+Scene boxScene(Vec3f size, int resolution, Boundary sides) {
+    Scene s;
+    s.domain.size = size;
+    s.domain.resolution = resolution;
+    s.domain.boundary.fill(sides);
+    s.physics.temperatureDissipation = 0;
+    s.physics.densityDissipation = 0;
+    s.physics.vorticity = 0;
+    s.time.fps = 24;
+    return s;
+}
+
+void addBlob(ScalarGrid& g, Vec3f centreCells, float radiusCells, float value) {
+    for (int k = 0; k < g.nz(); ++k)
+        for (int j = 0; j < g.ny(); ++j)
+            for (int i = 0; i < g.nx(); ++i) {
+                Vec3f d = Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) - centreCells;
+                g(i, j, k) += value * std::exp(-dot(d, d) / (radiusCells * radiusCells));
+            }
+}
+
+double total(const ScalarGrid& g) {
+    double s = 0;
+    for (float v : g.values()) s += v;
+    return s;
+}
+
+Vec3f centroid(const ScalarGrid& g) {
+    double sx = 0, sy = 0, sz = 0, m = 0;
+    for (int k = 0; k < g.nz(); ++k)
+        for (int j = 0; j < g.ny(); ++j)
+            for (int i = 0; i < g.nx(); ++i) {
+                double v = g(i, j, k);
+                sx += v * (i + 0.5), sy += v * (j + 0.5), sz += v * (k + 0.5), m += v;
+            }
+    return {float(sx / m), float(sy / m), float(sz / m)};
+}
+
+double kineticEnergy(const Fields& f) {
+    double e = 0;
+    for (const ScalarGrid* c : {&f.u, &f.v, &f.w})
+        for (float v : c->values()) e += 0.5 * double(v) * v;
+    return e;
+}
+
+// Advects a blob through a uniform flow and returns its L2 error against the
+// exactly shifted blob; `shift` receives the centroid's displacement in cells.
+double advectBlob(AdvectionScheme scheme, float& shift) {
+    Fields f({48, 16, 16}, 0.1f);
+    f.u.fill(1.0f);  // 1 m/s = 10 cells/s
+    Fields exact({48, 16, 16}, 0.1f);
+    addBlob(f.density, {12, 8, 8}, 2.5f, 1.0f);
+    const float dt = 0.035f;  // 0.35 cells a step
+    const int steps = 40;     // 14 cells in all
+    addBlob(exact.density, {12 + 14.0f, 8, 8}, 2.5f, 1.0f);
+    Vec3f before = centroid(f.density);
+    ScalarGrid hat = f.density, dst = f.density;
+    for (int s = 0; s < steps; ++s) {
+        advect(scheme, f, f.density, hat, dst, dt);
+        f.density.swap(dst);
+    }
+    shift = centroid(f.density).x - before.x;
+    double err = 0;
+    for (size_t n = 0; n < f.density.size(); ++n) {
+        double d = f.density[n] - exact.density[n];
+        err += d * d;
+    }
+    return std::sqrt(err);
+}
+
+TEST(Advection, BlobMovesByVelocityTimesTime) {
+    for (AdvectionScheme scheme : {AdvectionScheme::SemiLagrangian, AdvectionScheme::MacCormack}) {
+        float shift = 0;
+        advectBlob(scheme, shift);
+        EXPECT_NEAR(shift, 14.0f, 0.5f) << (scheme == AdvectionScheme::MacCormack ? "maccormack" : "semi-lagrangian");
+    }
+}
+
+TEST(Advection, MacCormackBeatsSemiLagrangian) {
+    float shift;
+    double sl = advectBlob(AdvectionScheme::SemiLagrangian, shift);
+    double mc = advectBlob(AdvectionScheme::MacCormack, shift);
+    EXPECT_LT(mc, 0.6 * sl) << "semi-Lagrangian error " << sl << ", MacCormack " << mc;
+}
+
+TEST(Advection, MacCormackCreatesNoNewExtrema) {
+    Fields f({32, 8, 8}, 0.1f);
+    f.u.fill(0.7f);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 8; ++j)
+            for (int i = 8; i < 14; ++i) f.density(i, j, k) = 1.0f;  // a sharp step
+    ScalarGrid hat = f.density, dst = f.density;
+    for (int s = 0; s < 20; ++s) {
+        advectMacCormack(f, f.density, hat, dst, 0.05f);
+        f.density.swap(dst);
+    }
+    for (float v : f.density.values()) {
+        EXPECT_GE(v, 0.0f);
+        EXPECT_LE(v, 1.0f);
+    }
+}
+
+// Runs substeps on a solver seeded with one blob of density and heat.
+Vec3f blobCentroidAfter(float density, float heat, int steps) {
+    Scene s = boxScene({1, 1, 2}, 32, Boundary::Wall);
+    s.physics.buoyancyDensity = 0.5f;
+    s.physics.buoyancyHeat = 0.5f;
+    Solver solver(s);
+    Fields& f = solver.fields();
+    addBlob(f.density, {8, 8, 32}, 3, density);
+    addBlob(f.temperature, {8, 8, 32}, 3, heat);
+    for (int i = 0; i < steps; ++i) solver.substep(0.02f);
+    return centroid(f.density);
+}
+
+TEST(Buoyancy, HotSmokeRises) {
+    Vec3f c = blobCentroidAfter(1.0f, 1.0f, 30);
+    EXPECT_GT(c.z, 32.0f + 2.0f);
+}
+
+TEST(Buoyancy, DenseColdSmokeSinks) {
+    Vec3f c = blobCentroidAfter(1.0f, 0.0f, 30);
+    EXPECT_LT(c.z, 32.0f - 2.0f);
+}
+
+TEST(Vorticity, AddsNothingToUniformFlow) {
+    Fields f({16, 12, 10}, 0.1f);
+    f.u.fill(0.8f), f.v.fill(-0.3f), f.w.fill(0.5f);
+    Fields before = f;
+    VorticityScratch scratch(f.n);
+    addVorticityConfinement(f, 2.0f, 0.05f, scratch);
+    EXPECT_EQ(f.u.values(), before.u.values());
+    EXPECT_EQ(f.v.values(), before.v.values());
+    EXPECT_EQ(f.w.values(), before.w.values());
+}
+
+TEST(Vorticity, AddsEnergyToAVortex) {
+    Fields f({32, 32, 8}, 0.1f);
+    // A Gaussian vortex around the z axis through the domain centre.
+    auto swirl = [](float x, float y, int axis) {
+        float rx = x - 16, ry = y - 16, g = std::exp(-(rx * rx + ry * ry) / 36.0f);
+        return axis == 0 ? -ry * g : rx * g;
+    };
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j < 32; ++j)
+            for (int i = 0; i <= 32; ++i) f.u(i, j, k) = swirl(float(i), j + 0.5f, 0);
+    for (int k = 0; k < 8; ++k)
+        for (int j = 0; j <= 32; ++j)
+            for (int i = 0; i < 32; ++i) f.v(i, j, k) = swirl(i + 0.5f, float(j), 1);
+    double before = kineticEnergy(f);
+    VorticityScratch scratch(f.n);
+    addVorticityConfinement(f, 1.0f, 0.05f, scratch);
+    EXPECT_GT(kineticEnergy(f), before * 1.001);
+}
+
+TEST(Solver, NoFlowThroughWallsAndObstacles) {
+    Scene s = boxScene({1, 1, 1.5f}, 24, Boundary::Wall);
+    s.domain.boundary[kZMax] = Boundary::Open;
+    ObstacleSettings o;
+    o.center = {0.5f, 0.5f, 0.8f};
+    o.radius = 0.2f;
+    s.obstacles.push_back(o);
+    EmitterSettings e;
+    e.center = {0.5f, 0.5f, 0.25f};
+    e.radius = 0.15f;
+    e.velocity = {0.3f, 0, 1};
+    s.emitters.push_back(e);
+    Solver solver(s);
+    for (int frame = 1; frame <= 6; ++frame) solver.advanceFrame(frame);
+    const Fields& f = solver.fields();
+    EXPECT_GT(solver.maxSpeed(), 0.1f);
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 0; j < f.n.y; ++j) {
+            EXPECT_EQ(f.u(0, j, k), 0.0f);
+            EXPECT_EQ(f.u(f.n.x, j, k), 0.0f);
+        }
+    for (int j = 0; j < f.n.y; ++j)
+        for (int i = 0; i < f.n.x; ++i) EXPECT_EQ(f.w(i, j, 0), 0.0f);
+    int solidFaces = 0;
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 1; i < f.n.x; ++i)
+                if (f.solid(i, j, k) || f.solid(i - 1, j, k)) {
+                    ++solidFaces;
+                    EXPECT_EQ(f.u(i, j, k), 0.0f) << i << "," << j << "," << k;
+                }
+    EXPECT_GT(solidFaces, 100);
+    for (size_t n = 0; n < f.density.size(); ++n)
+        if (f.solid[n]) EXPECT_EQ(f.density[n], 0.0f);
+}
+
+TEST(Solver, ClosedBoxConservesDensity) {
+    // No emitter, no dissipation, walls all round: only advection error can
+    // change the total. Bound: 3% over 100 substeps.
+    Scene s = boxScene({1, 1, 1}, 24, Boundary::Wall);
+    s.physics.vorticity = 0.3f;
+    Solver solver(s);
+    Fields& f = solver.fields();
+    addBlob(f.density, {12, 12, 6}, 3, 1.0f);
+    addBlob(f.temperature, {12, 12, 6}, 3, 1.0f);
+    double before = total(f.density);
+    for (int i = 0; i < 100; ++i) solver.substep(0.01f);
+    EXPECT_GT(solver.maxSpeed(), 0.1f);  // it really moved
+    EXPECT_NEAR(total(f.density) / before, 1.0, 0.03);
+}
+
+Scene symmetricScene() {
+    Scene s = boxScene({1, 1, 1.5f}, 24, Boundary::Open);
+    s.domain.boundary[kZMin] = Boundary::Wall;
+    s.physics.vorticity = 0.4f;
+    EmitterSettings e;
+    e.center = {0.5f, 0.5f, 0.2f};
+    e.radius = 0.15f;
+    s.emitters.push_back(e);
+    ObstacleSettings o;
+    o.center = {0.5f, 0.5f, 0.8f};
+    o.radius = 0.15f;
+    s.obstacles.push_back(o);
+    return s;
+}
+
+TEST(Solver, MirrorSymmetricSceneStaysSymmetric) {
+    Solver solver(symmetricScene());
+    for (int frame = 1; frame <= 8; ++frame) solver.advanceFrame(frame);
+    const Fields& f = solver.fields();
+    float peak = 0, worst = 0;
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                float d = f.density(i, j, k);
+                peak = std::max(peak, d);
+                worst = std::max(worst, std::fabs(d - f.density(f.n.x - 1 - i, j, k)));
+                worst = std::max(worst, std::fabs(d - f.density(i, f.n.y - 1 - j, k)));
+            }
+    EXPECT_GT(peak, 0.5f);
+    EXPECT_LT(worst, 1e-3f * peak);
+}
+
+TEST(Solver, BitIdenticalForAnyThreadCount) {
+    auto run = [](int threads) {
+        setThreadCount(threads);
+        Solver solver(symmetricScene());
+        for (int frame = 1; frame <= 4; ++frame) solver.advanceFrame(frame);
+        setThreadCount(0);
+        return solver.fields();
+    };
+    Fields a = run(1), b = run(3);
+    for (auto [x, y] : {std::pair{&a.u, &b.u}, {&a.v, &b.v}, {&a.w, &b.w},
+                        {&a.density, &b.density}, {&a.temperature, &b.temperature}})
+        EXPECT_EQ(0, std::memcmp(x->data(), y->data(), x->size() * sizeof(float)));
+}
+
+TEST(Solver, SubstepsFollowCflAndCap) {
+    Scene s = symmetricScene();
+    s.time.maxSubsteps = 3;
+    s.time.cfl = 0.5f;
+    Solver solver(s);
+    int last = 0;
+    for (int frame = 1; frame <= 10; ++frame) last = solver.advanceFrame(frame).substeps;
+    EXPECT_GE(last, 2);
+    EXPECT_LE(last, 3);
+    EXPECT_NEAR(solver.fields().time, 10.0 / 24.0, 1e-6);
+}
+
+TEST(Solver, NonFiniteFieldStopsWithItsName) {
+    Solver solver(symmetricScene());
+    solver.advanceFrame(1);
+    solver.fields().temperature(3, 4, 5) = std::nanf("");
+    try {
+        solver.checkFinite(2, 1);
+        FAIL() << "no error";
+    } catch (const RunError& e) {
+        EXPECT_NE(std::string(e.what()).find("non-finite temperature at frame 2, substep 1"), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace plume
