@@ -70,9 +70,10 @@ double advectBlob(AdvectionScheme scheme, float& shift) {
     const int steps = 40;     // 14 cells in all
     addBlob(exact.density, {12 + 14.0f, 8, 8}, 2.5f, 1.0f);
     Vec3f before = centroid(f.density);
-    ScalarGrid hat = f.density, dst = f.density;
+    ScalarGrid dst = f.density;
+    Advector advector;
     for (int s = 0; s < steps; ++s) {
-        advect(scheme, f, f.density, hat, dst, dt);
+        advector.advect(scheme, f, f.density, dst, dt);
         f.density.swap(dst);
     }
     shift = centroid(f.density).x - before.x;
@@ -105,9 +106,10 @@ TEST(Advection, MacCormackCreatesNoNewExtrema) {
     for (int k = 0; k < 8; ++k)
         for (int j = 0; j < 8; ++j)
             for (int i = 8; i < 14; ++i) f.density(i, j, k) = 1.0f;  // a sharp step
-    ScalarGrid hat = f.density, dst = f.density;
+    ScalarGrid dst = f.density;
+    Advector advector;
     for (int s = 0; s < 20; ++s) {
-        advectMacCormack(f, f.density, hat, dst, 0.05f);
+        advector.advect(AdvectionScheme::MacCormack, f, f.density, dst, 0.05f);
         f.density.swap(dst);
     }
     for (float v : f.density.values()) {

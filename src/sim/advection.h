@@ -1,31 +1,44 @@
 // Advection of cell-centred scalars and staggered velocity through the MAC
 // velocity field. Positions are in grid units (cells from the domain's min
 // corner); velocities in m/s, so a backtrace moves by u * dt / dx cells.
+//
+// Semi-Lagrangian: an RK2 (midpoint) backtrace, dst(x) = src(x - u dt).
+// MacCormack (Selle et al. 2008): a forward and a backward semi-Lagrangian step
+// estimate the error, half of it is removed, and where that would leave the
+// range of the values the backtrace interpolated from (a new extremum) the
+// semi-Lagrangian value is kept.
 #pragma once
 
+#include <vector>
+
+#include "core/grid3.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
 namespace plume {
 
-// Semi-Lagrangian with an RK2 (midpoint) backtrace: dst(x) = src(x - u dt).
-void advectSemiLagrangian(const Fields& velocity, const ScalarGrid& src, ScalarGrid& dst,
-                          float dt);
+// Scratch for one advection pass, sized once: departure points and the
+// MacCormack forward step for up to two fields advected together.
+class Advector {
+public:
+    Advector() = default;
 
-// MacCormack (Selle et al. 2008): a forward and a backward semi-Lagrangian step
-// estimate the error, half of it is removed, and the result is clamped to the
-// values the backtrace interpolated from so no new extrema appear.
-// `hat` is scratch of the same shape as src.
-void advectMacCormack(const Fields& velocity, const ScalarGrid& src, ScalarGrid& hat,
-                      ScalarGrid& dst, float dt);
+    // Advects `count` fields (1 or 2) sampled on the same points (same shape and
+    // offset) through `velocity`: dst[n] = advected src[n]. src and dst differ.
+    void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid* const* src,
+                ScalarGrid* const* dst, int count, float dt);
 
-// Either scheme, chosen by the scene.
-inline void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,
-                   ScalarGrid& hat, ScalarGrid& dst, float dt) {
-    if (scheme == AdvectionScheme::MacCormack)
-        advectMacCormack(velocity, src, hat, dst, dt);
-    else
-        advectSemiLagrangian(velocity, src, dst, dt);
-}
+    // One field: a convenience for tests and callers with a single field.
+    void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,
+                ScalarGrid& dst, float dt) {
+        const ScalarGrid* s[] = {&src};
+        ScalarGrid* d[] = {&dst};
+        advect(scheme, velocity, s, d, 1, dt);
+    }
+
+private:
+    std::vector<Vec3f> departure_;  // backtraced sample positions, grid units
+    std::vector<float> hat_[2];     // forward semi-Lagrangian steps
+};
 
 }  // namespace plume

@@ -59,11 +59,7 @@ Solver::Solver(const Scene& scene)
       projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure),
       vorticity_(scene.physics.vorticity != 0.0f ? f_.n : Vec3i{}),
       uSrc_(f_.u), vSrc_(f_.v), wSrc_(f_.w),
-      scalarSrc_(f_.density) {
-    if (scene.solver.advection == AdvectionScheme::MacCormack) {
-        uHat_ = f_.u, vHat_ = f_.v, wHat_ = f_.w;
-        scalarHat_ = f_.density;
-    }
+      densitySrc_(f_.density), temperatureSrc_(f_.temperature) {
     rasterizeObstacles(f_, scene.obstacles);
     projection_.enforceBoundaries(f_);
 }
@@ -125,9 +121,9 @@ void Solver::advectVelocity(float dt) {
     old.dx = f_.dx;
     old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
     AdvectionScheme scheme = scene_.solver.advection;
-    advect(scheme, old, old.u, uHat_, f_.u, dt);
-    advect(scheme, old, old.v, vHat_, f_.v, dt);
-    advect(scheme, old, old.w, wHat_, f_.w, dt);
+    advector_.advect(scheme, old, old.u, f_.u, dt);
+    advector_.advect(scheme, old, old.v, f_.v, dt);
+    advector_.advect(scheme, old, old.w, f_.w, dt);
     old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
 }
 
@@ -147,11 +143,12 @@ SolveStats Solver::project(float dt) {
 
 void Solver::advectScalars(float dt) {
     ScopedTimer t(times_.scalars);
-    AdvectionScheme scheme = scene_.solver.advection;
-    scalarSrc_.swap(f_.density);
-    advect(scheme, f_, scalarSrc_, scalarHat_, f_.density, dt);
-    scalarSrc_.swap(f_.temperature);
-    advect(scheme, f_, scalarSrc_, scalarHat_, f_.temperature, dt);
+    densitySrc_.swap(f_.density);
+    temperatureSrc_.swap(f_.temperature);
+    // Density and temperature share their departure points.
+    const ScalarGrid* src[] = {&densitySrc_, &temperatureSrc_};
+    ScalarGrid* dst[] = {&f_.density, &f_.temperature};
+    advector_.advect(scene_.solver.advection, f_, src, dst, 2, dt);
     clearSolidScalars(f_);
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "scene/scene.h"
+#include "sim/advection.h"
 #include "sim/fields.h"
 #include "sim/forces.h"
 #include "sim/projection.h"
@@ -58,9 +59,9 @@ private:
     Fields f_;
     Projection projection_;
     VorticityScratch vorticity_;
-    ScalarGrid uSrc_, vSrc_, wSrc_;        // velocity before advection
-    ScalarGrid uHat_, vHat_, wHat_;        // MacCormack forward steps
-    ScalarGrid scalarSrc_, scalarHat_;     // shared by density and temperature
+    Advector advector_;                 // scratch shared by every advection
+    ScalarGrid uSrc_, vSrc_, wSrc_;     // velocity before advection
+    ScalarGrid densitySrc_, temperatureSrc_;
     int frame_ = 0;
     StageTimes times_;
 };
