@@ -1,0 +1,86 @@
+// Solver and renderer benchmarks on scenes/bench.toml, the Blender Mantaflow
+// comparison setup. Reports per-stage milliseconds per substep, pressure
+// iterations, cells x substeps per second, render milliseconds per frame and
+// peak RSS as counters:
+//     build/tests/plume_bench --benchmark_filter='Substep|Render' --benchmark_repetitions=3
+#include <benchmark/benchmark.h>
+#include <sys/resource.h>
+
+#include <memory>
+
+#include "core/parallel.h"
+#include "render/renderer.h"
+#include "scene/loader.h"
+#include "sim/solver.h"
+
+namespace plume {
+namespace {
+
+const std::string kBenchScene = std::string(PLUME_SOURCE_DIR) + "/scenes/bench.toml";
+
+double peakRssMiB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
+}
+
+Scene benchScene(int resolution) {
+    return loadScene(kBenchScene, {"domain.resolution=" + std::to_string(resolution)});
+}
+
+// A solver that has run long enough for the plume to fill part of the domain.
+std::unique_ptr<Solver> warmSolver(const Scene& scene, int frames) {
+    auto solver = std::make_unique<Solver>(scene);
+    for (int frame = 1; frame <= frames; ++frame) solver->advanceFrame(frame);
+    return solver;
+}
+
+void BM_Substep(benchmark::State& state) {
+    const int n = int(state.range(0));
+    setThreadCount(int(state.range(1)));
+    Scene scene = benchScene(n);
+    auto solver = warmSolver(scene, 12);
+    const float dt = float(1.0 / scene.time.fps / scene.time.maxSubsteps);
+    solver->resetStageTimes();
+    int substeps = 0, iterations = 0;
+    for (auto _ : state) {
+        SolveStats s = solver->substep(dt);
+        iterations += s.iterations;
+        ++substeps;
+    }
+    const StageTimes& t = solver->stageTimes();
+    auto perStep = [&](double seconds) { return benchmark::Counter(1e3 * seconds / substeps); };
+    state.counters["emit_ms"] = perStep(t.emit);
+    state.counters["advect_ms"] = perStep(t.advect);
+    state.counters["forces_ms"] = perStep(t.forces);
+    state.counters["project_ms"] = perStep(t.project);
+    state.counters["scalars_ms"] = perStep(t.scalars);
+    state.counters["pressure_iters"] = double(iterations) / substeps;
+    state.counters["cell_substeps_per_s"] =
+        benchmark::Counter(double(solver->fields().cellCount()) * substeps, benchmark::Counter::kIsRate);
+    state.counters["peak_rss_MiB"] = peakRssMiB();
+    state.counters["bytes_per_cell"] = peakRssMiB() * 1048576.0 / double(solver->fields().cellCount());
+    setThreadCount(0);
+}
+BENCHMARK(BM_Substep)
+    ->ArgsProduct({{64, 128}, {1, 2}})
+    ->ArgNames({"res", "threads"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
+void BM_RenderFrame(benchmark::State& state) {
+    const int n = int(state.range(0));
+    Scene scene = benchScene(n);
+    scene.render.width = 1280;
+    scene.render.height = 720;
+    auto solver = warmSolver(scene, 24);
+    Renderer renderer(scene);
+    int frame = 0;
+    for (auto _ : state) benchmark::DoNotOptimize(renderer.render(solver->fields().view(), ++frame));
+    state.counters["peak_rss_MiB"] = peakRssMiB();
+}
+BENCHMARK(BM_RenderFrame)->Arg(128)->ArgName("res")->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+}  // namespace plume

@@ -1,0 +1,154 @@
+// The real plume binary, run as a user runs it: exit statuses, messages, files.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "io/vdb_cache.h"
+#include "support/run.h"
+
+namespace plume {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runPlume;
+using test::scratchDir;
+
+const std::string kGolden = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
+
+int countLines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+std::vector<std::string> listDir(const fs::path& dir) {
+    std::vector<std::string> names;
+    if (!fs::exists(dir)) return names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+TEST(Cli, BakeWritesABlenderStyleSequence) {
+    fs::path dir = scratchDir("cli_bake");
+    auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 2-4 --stats stats.csv --quiet", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+    std::vector<std::string> files = listDir(dir / "cache");
+    EXPECT_EQ(files, (std::vector<std::string>{"rising.resume.vdb", "rising_0002.vdb", "rising_0003.vdb",
+                                               "rising_0004.vdb"}));
+    std::ifstream csv(dir / "stats.csv");
+    std::string header;
+    std::getline(csv, header);
+    EXPECT_EQ(header.rfind("frame,substeps,pressure_iterations,", 0), 0u) << header;
+    EXPECT_NE(header.find("sim_s,render_s"), std::string::npos);
+    int rows = 0;
+    for (std::string line; std::getline(csv, line);) ++rows;
+    EXPECT_EQ(rows, 4);  // frames 1-4 were simulated
+}
+
+TEST(Cli, ProgressLinesWhenNotATerminal) {
+    fs::path dir = scratchDir("cli_progress");
+    auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-2", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(countLines(r.err), 2) << r.err;
+    EXPECT_NE(r.err.find("frame 2/8"), std::string::npos) << r.err;
+}
+
+TEST(Cli, SameCacheForAnyThreadCount) {
+    fs::path dir = scratchDir("cli_threads");
+    ASSERT_EQ(runPlume("bake " + kGolden + "obstacle.toml --vdb one --frames 4 --threads 1 -q", dir).status, 0);
+    ASSERT_EQ(runPlume("bake " + kGolden + "obstacle.toml --vdb three --frames 4 --threads 3 -q", dir).status, 0);
+    LoadedVolume a = readVdbVolume((dir / "one" / "obstacle_0004.vdb").string());
+    LoadedVolume b = readVdbVolume((dir / "three" / "obstacle_0004.vdb").string());
+    ASSERT_EQ(a.density.size(), b.density.size());
+    EXPECT_GT(a.density.size(), 0u);
+    EXPECT_EQ(a.density.values(), b.density.values());
+}
+
+TEST(Cli, BadSceneIsOneLineExitTwoAndWritesNothing) {
+    fs::path dir = scratchDir("cli_bad");
+    std::ofstream(dir / "bad.toml") << "[domain]\nresolution = 32\n\n[physics]\nvorticty = 0.3\n";
+    auto r = runPlume("bake bad.toml --vdb cache", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "bad.toml:5:1: error: unknown key 'physics.vorticty' (did you mean 'physics.vorticity'?)\n");
+    EXPECT_FALSE(fs::exists(dir / "cache"));
+}
+
+TEST(Cli, MissingSceneNamesItsPath) {
+    fs::path dir = scratchDir("cli_missing");
+    auto r = runPlume("render nowhere.toml", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("nowhere.toml"), std::string::npos) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+}
+
+TEST(Cli, BadSetAndFramesAreUsageErrors) {
+    fs::path dir = scratchDir("cli_usage");
+    auto r = runPlume("bake " + kGolden + "rising.toml --vdb c --set domain.resolution=abc", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err.rfind("--set domain.resolution=abc: error:", 0), 0u) << r.err;
+    r = runPlume("bake " + kGolden + "rising.toml --vdb c --frames 0-5", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "--frames 0-5: error: frames start at 1\n");
+    r = runPlume("bake " + kGolden + "rising.toml --vdb c --frames 3-20", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "--frames 3-20: error: the scene has 8 frames (time.frames)\n");
+    r = runPlume("bake " + kGolden + "rising.toml --vdb c --no-such-flag", dir);
+    EXPECT_EQ(r.status, 2);
+    r = runPlume("", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_FALSE(fs::exists(dir / "c"));
+}
+
+TEST(Cli, UnwritableOutputFolderFailsBeforeSimulating) {
+    fs::path dir = scratchDir("cli_unwritable");
+    // /proc refuses new folders even to root.
+    auto r = runPlume("bake " + kGolden + "rising.toml --vdb /proc/plume_cache", dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_NE(r.err.find("/proc/plume_cache"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("frame"), std::string::npos) << "simulated before checking: " << r.err;
+}
+
+TEST(Cli, CheckPrintsTheResolvedScene) {
+    fs::path dir = scratchDir("cli_check");
+    auto r = runPlume("check " + kGolden + "rising.toml --set physics.vorticity=0.25", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("resolution = 24"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("vorticity = 0.25"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("24 x 24 x 36"), std::string::npos) << r.out;
+}
+
+TEST(Cli, VersionAndHelp) {
+    fs::path dir = scratchDir("cli_help");
+    auto r = runPlume("--version", dir);
+    EXPECT_EQ(r.status, 0);
+    EXPECT_EQ(r.out.rfind("plume ", 0), 0u);
+    r = runPlume("render --help", dir);
+    EXPECT_EQ(r.status, 0);
+    for (const char* option : {"--vdb", "--png", "--frames", "--set", "--threads", "--stats", "--quiet"})
+        EXPECT_NE(r.out.find(option), std::string::npos) << option;
+}
+
+TEST(Cli, RenderWritesAnH264Video) {
+    fs::path dir = scratchDir("cli_render");
+    auto r = runPlume("render " + kGolden + "rising.toml -o out/smoke.mp4 --png frames --frames 1-6 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_TRUE(fs::exists(dir / "out" / "smoke.mp4"));
+    EXPECT_EQ(listDir(dir / "out"), std::vector<std::string>{"smoke.mp4"});  // no temporary left
+    EXPECT_TRUE(fs::exists(dir / "frames" / "rising_0006.png"));
+    std::string probe = test::capture(
+        "ffprobe -v error -select_streams v:0 -count_frames -show_entries "
+        "stream=codec_name,pix_fmt,color_space,nb_read_frames,width,height -of default=nw=1 '" +
+        (dir / "out" / "smoke.mp4").string() + "'");
+    EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
+    EXPECT_NE(probe.find("pix_fmt=yuv420p"), std::string::npos) << probe;
+    EXPECT_NE(probe.find("color_space=bt709"), std::string::npos) << probe;
+    EXPECT_NE(probe.find("nb_read_frames=6"), std::string::npos) << probe;
+    EXPECT_NE(probe.find("width=96"), std::string::npos) << probe;
+}
+
+}  // namespace
+}  // namespace plume

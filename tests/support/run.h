@@ -1,0 +1,60 @@
+// Running the real plume binary from tests: exit status, stdout and stderr.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace plume::test {
+
+struct RunResult {
+    int status = -1;  // exit status, or 128 + signal
+    std::string out, err;
+};
+
+// Runs `args` (shell words, already quoted as needed) with the plume binary,
+// in `dir`. stderr and stdout are captured to files beside the test.
+inline RunResult runPlume(const std::string& args, const std::filesystem::path& dir) {
+    std::filesystem::create_directories(dir);
+    std::filesystem::path outFile = dir / "stdout.txt", errFile = dir / "stderr.txt";
+    std::string cmd = "cd '" + dir.string() + "' && '" PLUME_BINARY "' " + args + " > '" +
+                      outFile.string() + "' 2> '" + errFile.string() + "' < /dev/null";
+    int raw = std::system(cmd.c_str());
+    RunResult r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    auto slurp = [](const std::filesystem::path& p) {
+        std::ifstream in(p);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    r.out = slurp(outFile);
+    r.err = slurp(errFile);
+    return r;
+}
+
+// Output of a shell command (e.g. ffprobe).
+inline std::string capture(const std::string& cmd) {
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    if (!p) return out;
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+    pclose(p);
+    return out;
+}
+
+inline std::filesystem::path scratchDir(const std::string& name) {
+    auto dir = std::filesystem::temp_directory_path() / ("plume_test_" + name);
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    return dir;
+}
+
+}  // namespace plume::test
