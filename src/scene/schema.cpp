@@ -1,0 +1,522 @@
+#include "scene/schema.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <type_traits>
+
+namespace plume {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Common ranges.
+constexpr ValueRange kAny{};                    // finite, any sign
+constexpr ValueRange kNonNegative{0, kInf};     // rates, colours, amounts
+constexpr ValueRange kPositive{0, kInf, true};  // lengths
+constexpr ValueRange kUnit{0, 1};
+
+// The struct a key lives in, for scene s and (array sections) element i.
+template <typename T>
+using PartOf = T& (*)(Scene&, std::size_t);
+
+DomainSettings& domainPart(Scene& s, std::size_t) { return s.domain; }
+TimeSettings& timePart(Scene& s, std::size_t) { return s.time; }
+PhysicsSettings& physicsPart(Scene& s, std::size_t) { return s.physics; }
+SolverSettings& solverPart(Scene& s, std::size_t) { return s.solver; }
+EmitterSettings& emitterPart(Scene& s, std::size_t i) { return s.emitters.at(i); }
+ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
+CameraSettings& cameraPart(Scene& s, std::size_t) { return s.camera; }
+LightSettings& lightPart(Scene& s, std::size_t i) { return s.lights.at(i); }
+RenderSettings& renderPart(Scene& s, std::size_t) { return s.render; }
+OutputSettings& outputPart(Scene& s, std::size_t) { return s.output; }
+
+// Conversions between a struct member and a SchemaValue. Enums are stored as
+// the index of their name in the key's choices, which follow the enum order.
+template <typename M>
+SchemaValue toValue(const M& m, const std::vector<std::string_view>& choices) {
+    if constexpr (std::is_same_v<M, int>)
+        return std::int64_t{m};
+    else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
+        return double(m);
+    else if constexpr (std::is_same_v<M, Vec3f> || std::is_same_v<M, std::array<int, 2>>)
+        return m;
+    else if constexpr (std::is_same_v<M, std::string>)
+        return m;
+    else {
+        static_assert(std::is_enum_v<M>);
+        return std::string(choices.at(static_cast<std::size_t>(m)));
+    }
+}
+
+template <typename M>
+void fromValue(M& m, const SchemaValue& v, const std::vector<std::string_view>& choices) {
+    if constexpr (std::is_same_v<M, int>)
+        m = static_cast<int>(std::get<std::int64_t>(v));
+    else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
+        m = static_cast<M>(std::get<double>(v));
+    else if constexpr (std::is_same_v<M, Vec3f> || std::is_same_v<M, std::array<int, 2>> ||
+                       std::is_same_v<M, std::string>)
+        m = std::get<M>(v);
+    else {
+        const std::string& name = std::get<std::string>(v);
+        auto it = std::find(choices.begin(), choices.end(), name);
+        m = static_cast<M>(it - choices.begin());
+    }
+}
+
+template <typename M>
+constexpr ValueKind kindOf() {
+    if constexpr (std::is_same_v<M, int>)
+        return ValueKind::Integer;
+    else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
+        return ValueKind::Real;
+    else if constexpr (std::is_same_v<M, Vec3f>)
+        return ValueKind::Vec3;
+    else if constexpr (std::is_same_v<M, std::array<int, 2>>)
+        return ValueKind::FrameRange;
+    else if constexpr (std::is_same_v<M, std::string>)
+        return ValueKind::Text;
+    else
+        return ValueKind::Choice;
+}
+
+// One key bound to a struct member.
+template <typename T, typename M>
+KeySpec key(std::string_view section, std::string_view name, PartOf<T> part, M T::*member,
+            ValueRange range, std::string_view doc, std::vector<std::string_view> choices = {}) {
+    KeySpec k;
+    k.section = section;
+    k.key = name;
+    k.kind = choices.empty() ? kindOf<M>() : ValueKind::Choice;
+    k.doc = doc;
+    k.range = range;
+    k.choices = choices;
+    k.singlePrecision = !std::is_same_v<M, double>;
+    k.get = [part, member, choices](const Scene& s, std::size_t i) {
+        return toValue(part(const_cast<Scene&>(s), i).*member, choices);
+    };
+    k.set = [part, member, choices](Scene& s, std::size_t i, const SchemaValue& v) {
+        fromValue(part(s, i).*member, v, choices);
+    };
+    return k;
+}
+
+// Function-local, so the table is safe to build during static initialisation.
+const std::vector<std::string_view>& boundaryChoices() {
+    static const std::vector<std::string_view> choices{"wall", "open", "inflow"};
+    return choices;
+}
+const std::vector<std::string_view>& shapeChoices() {
+    static const std::vector<std::string_view> choices{"sphere", "box"};
+    return choices;
+}
+
+// One side of the domain; the sides follow enum Side.
+KeySpec boundarySide(Side side, std::string_view name, std::string_view doc) {
+    KeySpec k;
+    k.section = "domain";
+    k.key = name;
+    k.kind = ValueKind::Choice;
+    k.doc = doc;
+    k.choices = boundaryChoices();
+    k.get = [side](const Scene& s, std::size_t) {
+        return toValue(s.domain.boundary[side], boundaryChoices());
+    };
+    k.set = [side](Scene& s, std::size_t, const SchemaValue& v) {
+        fromValue(s.domain.boundary[side], v, boundaryChoices());
+    };
+    return k;
+}
+
+// "domain.boundary = ..." and "domain.boundary.all = ...": every side at once.
+KeySpec boundaryAll(std::string_view name, std::string_view doc) {
+    KeySpec k;
+    k.section = "domain";
+    k.key = name;
+    k.kind = ValueKind::Choice;
+    k.doc = doc;
+    k.choices = boundaryChoices();
+    k.alias = true;
+    k.set = [](Scene& s, std::size_t, const SchemaValue& v) {
+        Boundary b{};
+        fromValue(b, v, boundaryChoices());
+        s.domain.boundary.fill(b);
+    };
+    return k;
+}
+
+// "render.background = [r, g, b]": both background colours at once.
+KeySpec backgroundAlias() {
+    KeySpec k;
+    k.section = "render";
+    k.key = "background";
+    k.kind = ValueKind::Vec3;
+    k.doc = "shorthand setting background_top and background_bottom to one colour";
+    k.range = kNonNegative;
+    k.alias = true;
+    k.set = [](Scene& s, std::size_t, const SchemaValue& v) {
+        s.render.backgroundTop = s.render.backgroundBottom = std::get<Vec3f>(v);
+    };
+    return k;
+}
+
+std::vector<KeySpec> buildKeys() {
+    const ValueRange kFrames{1, 1e9};
+    const ValueRange kSize{0, 1e4, true};
+    std::vector<KeySpec> keys = {
+        // [domain]
+        key("domain", "size", domainPart, &DomainSettings::size, kSize,
+            "domain extent in metres [x, y, z], Z up; the origin is its min corner"),
+        key("domain", "resolution", domainPart, &DomainSettings::resolution, {8, 1024},
+            "cells along the longest axis; dx = longest side / resolution"),
+        boundaryAll("boundary", "every side at once (a string), or a table of sides as below"),
+        boundaryAll("boundary.all", "every side at once; the per-side keys below win over it"),
+        boundarySide(kXMin, "boundary.x_min", "side at x = 0"),
+        boundarySide(kXMax, "boundary.x_max", "side at x = size.x"),
+        boundarySide(kYMin, "boundary.y_min", "side at y = 0"),
+        boundarySide(kYMax, "boundary.y_max", "side at y = size.y"),
+        boundarySide(kZMin, "boundary.z_min", "floor (z = 0)"),
+        boundarySide(kZMax, "boundary.z_max", "ceiling (z = size.z)"),
+        key("domain", "inflow_velocity", domainPart, &DomainSettings::inflowVelocity, kAny,
+            "velocity in m/s through every side marked inflow"),
+
+        // [time]
+        key("time", "fps", timePart, &TimeSettings::fps, {1, 240},
+            "frames per second of simulated time"),
+        key("time", "frames", timePart, &TimeSettings::frames, {1, 100000},
+            "number of frames; frame numbers start at 1"),
+        key("time", "cfl", timePart, &TimeSettings::cfl, {0.1, 20},
+            "substep size: dt <= cfl * dx / max speed"),
+        key("time", "max_substeps", timePart, &TimeSettings::maxSubsteps, {1, 64},
+            "most substeps per frame (caps the CFL rule)"),
+
+        // [physics]
+        key("physics", "buoyancy_density", physicsPart, &PhysicsSettings::buoyancyDensity,
+            {-100, 100}, "alpha: smoke sinks in proportion to its density"),
+        key("physics", "buoyancy_heat", physicsPart, &PhysicsSettings::buoyancyHeat, {-100, 100},
+            "beta: hot smoke rises in proportion to temperature above ambient"),
+        key("physics", "ambient_temperature", physicsPart, &PhysicsSettings::ambientTemperature,
+            kAny, "temperature of the surrounding air"),
+        key("physics", "vorticity", physicsPart, &PhysicsSettings::vorticity, {0, 100},
+            "vorticity confinement epsilon: restores small swirls (0 = off)"),
+        key("physics", "viscosity", physicsPart, &PhysicsSettings::viscosity, kNonNegative,
+            "kinematic viscosity in m^2/s (implicit; 0 = off)"),
+        key("physics", "diffusion", physicsPart, &PhysicsSettings::diffusion, kNonNegative,
+            "density and temperature diffusion in m^2/s (implicit; 0 = off)"),
+        key("physics", "density_dissipation", physicsPart, &PhysicsSettings::densityDissipation,
+            kNonNegative, "density fades as exp(-rate * t), rate per second"),
+        key("physics", "temperature_dissipation", physicsPart,
+            &PhysicsSettings::temperatureDissipation, kNonNegative,
+            "temperature cools as exp(-rate * t), rate per second"),
+        key("physics", "gravity", physicsPart, &PhysicsSettings::gravity, kAny,
+            "gravity in m/s^2; buoyancy acts against it"),
+        key("physics", "wind", physicsPart, &PhysicsSettings::wind, kAny,
+            "uniform acceleration in m/s^2 applied everywhere"),
+
+        // [solver]
+        key("solver", "pressure", solverPart, &SolverSettings::pressure, kAny,
+            "pressure solver: multigrid-preconditioned CG, plain CG, or SOR",
+            {"mgpcg", "pcg", "sor"}),
+        key("solver", "tolerance", solverPart, &SolverSettings::tolerance, {1e-8, 0.5},
+            "relative residual norm(r) / norm(b) at which the pressure solve stops"),
+        key("solver", "max_iterations", solverPart, &SolverSettings::maxIterations, {1, 100000},
+            "most pressure iterations per solve"),
+        key("solver", "advection", solverPart, &SolverSettings::advection, kAny,
+            "advection scheme; MacCormack keeps more detail", {"maccormack", "semi-lagrangian"}),
+
+        // [[emitter]]
+        key("emitter", "shape", emitterPart, &EmitterSettings::shape, kAny, "emitter shape",
+            shapeChoices()),
+        key("emitter", "center", emitterPart, &EmitterSettings::center, kAny, "centre in metres"),
+        key("emitter", "radius", emitterPart, &EmitterSettings::radius, kPositive,
+            "sphere radius in metres"),
+        key("emitter", "size", emitterPart, &EmitterSettings::size, kPositive,
+            "box extents in metres [x, y, z]"),
+        key("emitter", "density", emitterPart, &EmitterSettings::density, kNonNegative,
+            "smoke density set inside the emitter"),
+        key("emitter", "temperature", emitterPart, &EmitterSettings::temperature, kAny,
+            "temperature set inside the emitter (above ambient rises)"),
+        key("emitter", "velocity", emitterPart, &EmitterSettings::velocity, kAny,
+            "velocity in m/s imposed inside the emitter when non-zero"),
+        key("emitter", "frames", emitterPart, &EmitterSettings::frames, kFrames,
+            "inclusive range of frames [first, last] it emits in"),
+        key("emitter", "noise", emitterPart, &EmitterSettings::noise, kUnit,
+            "deterministic variation of the emitted density (0 = uniform)"),
+
+        // [[obstacle]]
+        key("obstacle", "shape", obstaclePart, &ObstacleSettings::shape, kAny, "obstacle shape",
+            shapeChoices()),
+        key("obstacle", "center", obstaclePart, &ObstacleSettings::center, kAny,
+            "centre in metres"),
+        key("obstacle", "radius", obstaclePart, &ObstacleSettings::radius, kPositive,
+            "sphere radius in metres"),
+        key("obstacle", "size", obstaclePart, &ObstacleSettings::size, kPositive,
+            "box extents in metres [x, y, z]"),
+
+        // [camera]
+        key("camera", "position", cameraPart, &CameraSettings::position, kAny,
+            "eye position in metres"),
+        key("camera", "look_at", cameraPart, &CameraSettings::lookAt, kAny,
+            "point the camera looks at"),
+        key("camera", "up", cameraPart, &CameraSettings::up, kAny, "up direction (Z up)"),
+        key("camera", "fov", cameraPart, &CameraSettings::fov, {1, 179},
+            "vertical field of view in degrees"),
+
+        // [[light]]
+        key("light", "type", lightPart, &LightSettings::type, kAny,
+            "directional (sun-like) or point", {"directional", "point"}),
+        key("light", "direction", lightPart, &LightSettings::direction, kAny,
+            "directional: the way the light travels (need not be unit length)"),
+        key("light", "position", lightPart, &LightSettings::position, kAny,
+            "point: position in metres"),
+        key("light", "color", lightPart, &LightSettings::color, kNonNegative, "linear RGB colour"),
+        key("light", "intensity", lightPart, &LightSettings::intensity, kNonNegative,
+            "brightness multiplier"),
+
+        // [render]
+        key("render", "width", renderPart, &RenderSettings::width, {16, 7680},
+            "frame width in pixels (even: H.264 yuv420p)"),
+        key("render", "height", renderPart, &RenderSettings::height, {16, 7680},
+            "frame height in pixels (even: H.264 yuv420p)"),
+        key("render", "step", renderPart, &RenderSettings::step, {0.05, 4},
+            "ray-march step in voxels; smaller is slower and smoother"),
+        key("render", "extinction", renderPart, &RenderSettings::extinction, kNonNegative,
+            "extinction sigma_t per unit density, 1/m"),
+        key("render", "albedo", renderPart, &RenderSettings::albedo, kUnit,
+            "fraction of extinction that scatters"),
+        key("render", "phase", renderPart, &RenderSettings::phase, {-0.99, 0.99},
+            "Henyey-Greenstein g: > 0 scatters forward"),
+        backgroundAlias(),
+        key("render", "background_top", renderPart, &RenderSettings::backgroundTop, kNonNegative,
+            "background colour at the top of the frame (linear RGB)"),
+        key("render", "background_bottom", renderPart, &RenderSettings::backgroundBottom,
+            kNonNegative, "background colour at the bottom of the frame (linear RGB)"),
+        key("render", "ambient", renderPart, &RenderSettings::ambient, kNonNegative,
+            "sky light radiance (linear RGB)"),
+        key("render", "emission", renderPart, &RenderSettings::emission, kNonNegative,
+            "strength of blackbody glow from temperature (0 = none)"),
+        key("render", "exposure", renderPart, &RenderSettings::exposure, kPositive,
+            "linear exposure multiplier before tone mapping"),
+        key("render", "grid", renderPart, &RenderSettings::grid, kAny,
+            "grid that render-vdb renders as density"),
+
+        // [output]
+        key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},
+            "video frame rate (0 = time.fps)"),
+        key("output", "crf", outputPart, &OutputSettings::crf, {0, 51},
+            "H.264 constant rate factor: lower is better and larger"),
+        key("output", "preset", outputPart, &OutputSettings::preset, kAny, "x264 speed preset",
+            {"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower",
+             "veryslow", "placebo"}),
+        key("output", "codec", outputPart, &OutputSettings::codec, kAny,
+            "video codec; mpeg4 when libx264 is missing", {"h264", "mpeg4"}),
+        key("output", "vdb_precision", outputPart, &OutputSettings::vdbPrecision, kAny,
+            "VDB float storage: half (smaller) or full", {"half", "full"}),
+        key("output", "velocity_name", outputPart, &OutputSettings::velocityName, kAny,
+            "name of the VDB velocity grid (vel for Houdini)", {"velocity", "vel"}),
+    };
+
+    // Frame sizes are even for yuv420p.
+    for (KeySpec& k : keys)
+        if (k.dotted() == "render.width" || k.dotted() == "render.height") k.even = true;
+    return keys;
+}
+
+}  // namespace
+
+bool ValueRange::contains(double v) const {
+    bool aboveLo = loOpen ? v > lo : v >= lo;
+    bool belowHi = hiOpen ? v < hi : v <= hi;
+    return aboveLo && belowHi;
+}
+
+std::string ValueRange::str() const {
+    bool openLo = loOpen || std::isinf(lo), openHi = hiOpen || std::isinf(hi);
+    return std::string(openLo ? "(" : "[") + formatNumber(lo) + ", " + formatNumber(hi) +
+           (openHi ? ")" : "]");
+}
+
+std::string KeySpec::dotted() const { return std::string(section) + "." + std::string(key); }
+
+const std::vector<SectionSpec>& sceneSections() {
+    static const std::vector<SectionSpec> sections = {
+        {"domain", false, "The simulation box: size, resolution, what happens at each side"},
+        {"time", false, "Frame rate, length and substep control"},
+        {"physics", false, "Forces and dissipation; every rate is per second"},
+        {"solver", false, "Pressure projection and advection"},
+        {"emitter", true, "Sources of smoke and heat, one [[emitter]] table each"},
+        {"obstacle", true, "Solid shapes the smoke flows around, one [[obstacle]] table each"},
+        {"camera", false, "The view; without [camera] plume frames the whole domain automatically"},
+        {"light", true,
+         "Lights, one [[light]] table each; without any, one warm directional key light "
+         "(direction [-0.4, 0.5, -0.75], intensity 3) is added"},
+        {"render", false, "Image size and the look of the smoke"},
+        {"output", false, "Video encoding and VDB cache format"},
+    };
+    return sections;
+}
+
+const std::vector<KeySpec>& sceneKeys() {
+    static const std::vector<KeySpec> keys = buildKeys();
+    return keys;
+}
+
+const SectionSpec* findSection(std::string_view name) {
+    for (const SectionSpec& s : sceneSections())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const KeySpec* findKey(std::string_view section, std::string_view key) {
+    for (const KeySpec& k : sceneKeys())
+        if (k.section == section && k.key == key) return &k;
+    return nullptr;
+}
+
+void appendElement(Scene& scene, std::string_view section) {
+    if (section == "emitter")
+        scene.emitters.emplace_back();
+    else if (section == "obstacle")
+        scene.obstacles.emplace_back();
+    else if (section == "light")
+        scene.lights.emplace_back();
+}
+
+std::size_t elementCount(const Scene& scene, std::string_view section) {
+    if (section == "emitter") return scene.emitters.size();
+    if (section == "obstacle") return scene.obstacles.size();
+    if (section == "light") return scene.lights.size();
+    return 0;
+}
+
+std::string formatNumber(double v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    // Whole numbers in full ("100000", not "1e+05"): they are counts and sizes.
+    if (v == std::trunc(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<long long>(v));
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+std::string formatFloat(float v) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, r.ptr);
+}
+
+namespace {
+
+// A TOML float literal: keep a decimal point or exponent so it reads back as a float.
+std::string tomlFloat(std::string s) {
+    if (s.find_first_of(".einf") == std::string::npos) s += ".0";
+    return s;
+}
+
+// A TOML basic string; control characters escaped so the line stays one line.
+std::string tomlString(std::string_view s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+}  // namespace
+
+std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
+    switch (spec.kind) {
+        case ValueKind::Integer:
+            return std::to_string(std::get<std::int64_t>(value));
+        case ValueKind::Real: {
+            double v = std::get<double>(value);
+            return tomlFloat(spec.singlePrecision ? formatFloat(static_cast<float>(v))
+                                                  : formatNumber(v));
+        }
+        case ValueKind::Vec3: {
+            Vec3f v = std::get<Vec3f>(value);
+            return "[" + tomlFloat(formatFloat(v.x)) + ", " + tomlFloat(formatFloat(v.y)) + ", " +
+                   tomlFloat(formatFloat(v.z)) + "]";
+        }
+        case ValueKind::FrameRange: {
+            auto f = std::get<std::array<int, 2>>(value);
+            return "[" + std::to_string(f[0]) + ", " + std::to_string(f[1]) + "]";
+        }
+        case ValueKind::Text:
+        case ValueKind::Choice:
+            return tomlString(std::get<std::string>(value));
+    }
+    return {};
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+std::string_view nearestName(std::string_view name,
+                             const std::vector<std::string_view>& candidates) {
+    std::string_view best;
+    std::size_t bestDistance = std::numeric_limits<std::size_t>::max();
+    for (std::string_view c : candidates) {
+        std::size_t d = editDistance(name, c);
+        if (d < bestDistance) bestDistance = d, best = c;
+    }
+    // A typo changes a few letters; beyond that the suggestion would be noise.
+    std::size_t limit = std::max<std::size_t>(2, std::max(name.size(), best.size()) / 3);
+    return bestDistance <= limit ? best : std::string_view();
+}
+
+std::string suggestTopLevel(std::string_view name, bool isTable) {
+    std::vector<std::string_view> sections;
+    for (const SectionSpec& s : sceneSections()) sections.push_back(s.name);
+    std::string_view section = nearestName(name, sections);
+    if (!section.empty() || isTable) return std::string(section);
+    // A key written outside its section: match its last part.
+    std::vector<std::string_view> leaves;
+    for (const KeySpec& k : sceneKeys()) leaves.push_back(k.key.substr(k.key.rfind('.') + 1));
+    std::string_view leaf = nearestName(name, leaves);
+    for (const KeySpec& k : sceneKeys())
+        if (!leaf.empty() && k.key.substr(k.key.rfind('.') + 1) == leaf) return k.dotted();
+    return {};
+}
+
+std::string suggestKey(std::string_view section, std::string_view key) {
+    std::vector<std::string_view> keys;
+    for (const KeySpec& k : sceneKeys())
+        if (k.section == section) keys.push_back(k.key);
+    return std::string(nearestName(key, keys));
+}
+
+std::string didYouMean(std::string_view prefix, std::string_view suggestion) {
+    if (suggestion.empty()) return {};
+    std::string full = prefix.empty() ? std::string(suggestion)
+                                      : std::string(prefix) + "." + std::string(suggestion);
+    return " (did you mean '" + full + "'?)";
+}
+
+}  // namespace plume

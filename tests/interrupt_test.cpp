@@ -1,0 +1,120 @@
+// A killed bake resumes to the same cache; an interrupted render leaves a
+// playable video. Both run the real binary and send it real signals.
+#include <gtest/gtest.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "io/vdb_cache.h"
+#include "support/run.h"
+
+extern char** environ;
+
+namespace plume {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kGolden = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
+
+// Starts plume in `dir` with stdout/stderr to files; returns its pid.
+pid_t spawnPlume(std::vector<std::string> args, const fs::path& dir) {
+    args.insert(args.begin(), PLUME_BINARY);
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, (dir / "stdout.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, (dir / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    std::string cwd = dir.string();
+    posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+    pid_t pid = -1;
+    posix_spawn(&pid, PLUME_BINARY, &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return pid;
+}
+
+int waitStatus(pid_t pid) {
+    int raw = 0;
+    waitpid(pid, &raw, 0);
+    return WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+}
+
+// Waits up to a minute for `path` to exist.
+bool waitFor(const fs::path& path) {
+    for (int i = 0; i < 6000; ++i) {
+        if (fs::exists(path)) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+const std::vector<std::string> kSlowBake = {"--set", "domain.resolution=40", "--set", "time.frames=12", "-q"};
+
+TEST(Interrupt, KilledBakeResumesBitIdentical) {
+    fs::path dir = test::scratchDir("resume");
+    std::vector<std::string> straight = {"bake", kGolden + "rising.toml", "--vdb", "straight"};
+    straight.insert(straight.end(), kSlowBake.begin(), kSlowBake.end());
+    ASSERT_EQ(waitStatus(spawnPlume(straight, dir)), 0);
+
+    std::vector<std::string> killed = {"bake", kGolden + "rising.toml", "--vdb", "killed"};
+    killed.insert(killed.end(), kSlowBake.begin(), kSlowBake.end());
+    pid_t pid = spawnPlume(killed, dir);
+    ASSERT_TRUE(waitFor(dir / "killed" / "rising_0004.vdb"));
+    kill(pid, SIGKILL);
+    ASSERT_EQ(waitStatus(pid), 128 + SIGKILL);
+    ASSERT_FALSE(fs::exists(dir / "killed" / "rising_0012.vdb")) << "the bake finished before the kill";
+
+    std::vector<std::string> resumed = killed;
+    resumed.push_back("--resume");
+    ASSERT_EQ(waitStatus(spawnPlume(resumed, dir)), 0);
+    for (int frame = 1; frame <= 12; ++frame) {
+        char name[32];
+        std::snprintf(name, sizeof name, "rising_%04d.vdb", frame);
+        LoadedVolume a = readVdbVolume((dir / "straight" / name).string());
+        LoadedVolume b = readVdbVolume((dir / "killed" / name).string());
+        ASSERT_EQ(a.density.size(), b.density.size()) << name;
+        EXPECT_EQ(a.density.values(), b.density.values()) << name;
+        EXPECT_EQ(a.temperature.values(), b.temperature.values()) << name;
+    }
+    for (const auto& e : fs::directory_iterator(dir / "killed"))
+        EXPECT_EQ(e.path().extension(), ".vdb") << "left behind: " << e.path();
+}
+
+TEST(Interrupt, ResumeRefusesAChangedScene) {
+    fs::path dir = test::scratchDir("resume_changed");
+    auto r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-2 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --resume --set physics.vorticity=0.1 -q", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find("scene changed"), std::string::npos) << r.err;
+}
+
+TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
+    fs::path dir = test::scratchDir("sigint");
+    pid_t pid = spawnPlume({"render", kGolden + "rising.toml", "-o", "out.mp4", "--png", "frames",
+                            "--set", "domain.resolution=40", "--set", "time.frames=40", "-q"},
+                           dir);
+    ASSERT_TRUE(waitFor(dir / "frames" / "rising_0003.png"));
+    kill(pid, SIGINT);
+    EXPECT_EQ(waitStatus(pid), 130);
+    ASSERT_TRUE(fs::exists(dir / "out.mp4"));
+    EXPECT_FALSE(fs::exists(dir / "frames" / "rising_0040.png"));
+    std::string probe = test::capture(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames "
+        "-of default=nw=1 '" + (dir / "out.mp4").string() + "' 2>&1");
+    EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
+    int frames = 0;
+    for (const auto& e : fs::directory_iterator(dir / "frames")) frames += e.path().extension() == ".png";
+    EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
+        << probe << " (expected " << frames << " frames)";
+}
+
+}  // namespace
+}  // namespace plume
