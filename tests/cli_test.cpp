@@ -53,7 +53,7 @@ TEST(Cli, ProgressLinesWhenNotATerminal) {
     auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-2", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(countLines(r.err), 2) << r.err;
-    EXPECT_NE(r.err.find("frame 2/8"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("frame 2/2"), std::string::npos) << r.err;
 }
 
 TEST(Cli, SameCacheForAnyThreadCount) {
@@ -118,7 +118,7 @@ TEST(Cli, CheckPrintsTheResolvedScene) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("resolution = 24"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("vorticity = 0.25"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("24 x 24 x 36"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("grid 16x16x24 = 6144 cells"), std::string::npos) << r.out;
 }
 
 TEST(Cli, VersionAndHelp) {

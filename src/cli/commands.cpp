@@ -101,7 +101,9 @@ int simulate(const Scene& scene, const RunOptions& opt, const Sinks& sinks) {
         if (!fs::exists(statePath)) {
             progress.message("plume: no saved state at '" + statePath + "'; baking from frame 1");
         } else {
-            SolverState state = readSolverState(statePath, solver.fields());
+            Grid3<double> pressure;
+            SolverState state = readSolverState(statePath, solver.fields(), &pressure);
+            solver.projection().setWarmStart(pressure);
             if (state.sceneHash != hash)
                 throw InputError(scene.path + ": error: the scene changed since '" + statePath +
                                  "' was saved; bake without --resume to start over");
@@ -143,7 +145,10 @@ int simulate(const Scene& scene, const RunOptions& opt, const Sinks& sinks) {
                 row.writeSeconds += secondsSince(t);
             }
         }
-        if (!statePath.empty()) writeSolverState(statePath, solver.fields(), frame, hash);
+        if (!statePath.empty()) {
+            const Grid3<double> pressure = solver.projection().warmStart();
+            writeSolverState(statePath, solver.fields(), frame, hash, scene.name, &pressure);
+        }
         rows.push_back(row);
         progress.frameDone(frame, s.substeps, s.pressureIterations, s.simSeconds, row.renderSeconds);
         if (interruptSignal()) {

@@ -131,7 +131,8 @@ inline Vec3f trace(const VelocitySampler& vel, Vec3f pGrid, Vec3f v0, float s) {
 }  // namespace
 
 void Advector::advect(AdvectionScheme scheme, const Fields& velocity,
-                      const ScalarGrid* const* src, ScalarGrid* const* dst, int count, float dt) {
+                      const ScalarGrid* const* src, ScalarGrid* const* dst, int count, float dt,
+                      Limiter limiter) {
     const ScalarGrid& g = *src[0];
     const int nx = g.nx(), ny = g.ny(), nz = g.nz();
     const Vec3f off = g.offset();
@@ -166,7 +167,8 @@ void Advector::advect(AdvectionScheme scheme, const Fields& velocity,
     if (!mac) return;
 
     // Trace forward from each point through the forward step to estimate the
-    // error; remove half of it unless that makes a new extremum.
+    // error and remove half of it; where that leaves the range of the values the
+    // backtrace blended, clamp to it or fall back to the semi-Lagrangian value.
     parallelForSlabs(nz, [&](int k) {
         for (int j = 0; j < ny; ++j) {
             size_t row = g.index(0, j, k);
@@ -182,7 +184,9 @@ void Advector::advect(AdvectionScheme scheme, const Fields& velocity,
                     Sampler::Stencil st = from;
                     st.p = src[c]->data() + (from.p - g.data());
                     Sampler::range(st, lo, hi);
-                    (*dst[c])[row + i] = (value < lo || value > hi) ? hat : value;
+                    (*dst[c])[row + i] = (limiter == Limiter::Revert && (value < lo || value > hi))
+                                              ? hat
+                                              : std::clamp(value, lo, hi);
                 }
             }
         }

@@ -4,9 +4,11 @@
 //
 // Semi-Lagrangian: an RK2 (midpoint) backtrace, dst(x) = src(x - u dt).
 // MacCormack (Selle et al. 2008): a forward and a backward semi-Lagrangian step
-// estimate the error, half of it is removed, and where that would leave the
-// range of the values the backtrace interpolated from (a new extremum) the
-// semi-Lagrangian value is kept.
+// estimate the error and half of it is removed. Where the result leaves the range
+// of the values the backtrace interpolated from, a limiter keeps it inside:
+// Clamp (scalars: sharp, and loses the least mass) or Revert to the
+// semi-Lagrangian value (velocity: clamped velocities leave voxel-scale noise
+// in fast buoyant columns; Mantaflow reverts there too).
 #pragma once
 
 #include <vector>
@@ -21,19 +23,21 @@ namespace plume {
 // MacCormack forward step for up to two fields advected together.
 class Advector {
 public:
+    enum class Limiter { Clamp, Revert };
+
     Advector() = default;
 
     // Advects `count` fields (1 or 2) sampled on the same points (same shape and
     // offset) through `velocity`: dst[n] = advected src[n]. src and dst differ.
     void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid* const* src,
-                ScalarGrid* const* dst, int count, float dt);
+                ScalarGrid* const* dst, int count, float dt, Limiter limiter = Limiter::Clamp);
 
     // One field: a convenience for tests and callers with a single field.
     void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,
-                ScalarGrid& dst, float dt) {
+                ScalarGrid& dst, float dt, Limiter limiter = Limiter::Clamp) {
         const ScalarGrid* s[] = {&src};
         ScalarGrid* d[] = {&dst};
-        advect(scheme, velocity, s, d, 1, dt);
+        advect(scheme, velocity, s, d, 1, dt, limiter);
     }
 
 private:

@@ -36,6 +36,16 @@ public:
     // Stops when |r|/|b| <= tolerance or after maxIterations.
     SolveStats project(Fields& f, float dt, float tolerance, int maxIterations);
 
+    // Forgets the pressure kept as the next solve's initial guess (benchmarks
+    // and tests that want a cold start).
+    void resetWarmStart();
+
+    // The pressure kept as the next solve's initial guess, per cell (p * dt / dx,
+    // m/s). Part of the solver's state: a resumed bake must start its next
+    // solve from the same guess to reproduce an uninterrupted one bit for bit.
+    Grid3<double> warmStart() const;
+    void setWarmStart(const Grid3<double>& pressure);
+
     // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
     static float maxDivergence(const Fields& f);
 

@@ -121,9 +121,10 @@ void Solver::advectVelocity(float dt) {
     old.dx = f_.dx;
     old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
     AdvectionScheme scheme = scene_.solver.advection;
-    advector_.advect(scheme, old, old.u, f_.u, dt);
-    advector_.advect(scheme, old, old.v, f_.v, dt);
-    advector_.advect(scheme, old, old.w, f_.w, dt);
+    const auto limiter = Advector::Limiter::Revert;
+    advector_.advect(scheme, old, old.u, f_.u, dt, limiter);
+    advector_.advect(scheme, old, old.v, f_.v, dt, limiter);
+    advector_.advect(scheme, old, old.w, f_.w, dt, limiter);
     old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
 }
 

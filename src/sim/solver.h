@@ -37,6 +37,8 @@ public:
 
     Fields& fields() { return f_; }
     const Fields& fields() const { return f_; }
+    Projection& projection() { return projection_; }
+    const Projection& projection() const { return projection_; }
     const StageTimes& stageTimes() const { return times_; }
     void resetStageTimes() { times_ = {}; }
 

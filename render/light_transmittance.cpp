@@ -1,0 +1,204 @@
+#include "render/light_transmittance.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/parallel.h"
+
+namespace plume {
+
+namespace {
+
+// Optical depth beyond which a cell is in full shadow (T < 1e-3).
+constexpr float kOpaqueDepth = 6.9f;
+
+// Bilinear lookup in an nb x nc slice; samples outside the slice are zero.
+float bilinearOrZero(const float* slice, int nb, int nc, float ub, float uc) {
+    float fb = std::floor(ub), fc = std::floor(uc);
+    int b0 = int(fb), c0 = int(fc);
+    float wb = ub - fb, wc = uc - fc;
+    auto at = [&](int b, int c) {
+        return (b >= 0 && b < nb && c >= 0 && c < nc) ? slice[size_t(c) * nb + b] : 0.0f;
+    };
+    float v0 = at(b0, c0) + (at(b0 + 1, c0) - at(b0, c0)) * wb;
+    float v1 = at(b0, c0 + 1) + (at(b0 + 1, c0 + 1) - at(b0, c0 + 1)) * wb;
+    return v0 + (v1 - v0) * wc;
+}
+
+int dominantAxis(Vec3f d) {
+    float ax = std::fabs(d.x), ay = std::fabs(d.y), az = std::fabs(d.z);
+    if (ax >= ay && ax >= az) return 0;
+    return ay >= az ? 1 : 2;
+}
+
+// Entry and exit distance of a ray through an axis-aligned box; t0 > t1 when it misses.
+void clipRay(Vec3f o, Vec3f d, Vec3f lo, Vec3f hi, float& t0, float& t1) {
+    t0 = 0.0f;
+    t1 = std::numeric_limits<float>::infinity();
+    for (int a = 0; a < 3; ++a) {
+        if (d[a] == 0.0f) {
+            if (o[a] < lo[a] || o[a] > hi[a]) t0 = t1 + 1.0f;
+            continue;
+        }
+        float inv = 1.0f / d[a];
+        float ta = (lo[a] - o[a]) * inv, tb = (hi[a] - o[a]) * inv;
+        t0 = std::max(t0, std::min(ta, tb));
+        t1 = std::min(t1, std::max(ta, tb));
+    }
+}
+
+// Sweeps the slices of `box` along axis a, in the order the light crosses
+// them (step +1 or -1). toLight(p, ub, uc, length) gives, for the centre p of a
+// cell (grid units), the point one slice toward the light in the previous
+// slice's (b, c) cell coordinates relative to the box, and the segment length
+// in voxels. Upstream of the box there is no density.
+template <typename TowardLight>
+void sweepSlices(ShadingGrid& grid, const CellBox& box, int a, int step, float sigmaPerVoxel,
+                 int outChannel, std::vector<float>& scratch, TowardLight toLight) {
+    const int b = (a + 1) % 3, c = (a + 2) % 3;
+    const Vec3i n = grid.n();
+    const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
+    const int nb = box.hi[b] - box.lo[b] + 1, nc = box.hi[c] - box.lo[c] + 1;
+    const size_t sliceSize = size_t(nb) * nc;
+    scratch.assign(4 * sliceSize, 0.0f);
+    float* prevDepth = scratch.data();
+    float* prevDensity = prevDepth + sliceSize;
+    float* depth = prevDensity + sliceSize;
+    float* density = depth + sliceSize;
+
+    const int first = step > 0 ? box.lo[a] : box.hi[a];
+    const int last = step > 0 ? box.hi[a] : box.lo[a];
+    const int channels = grid.channels();
+    float* data = grid.data();
+    for (int ia = first;; ia += step) {
+        parallelForRange(nc, [&](int c0, int c1) {
+            Vec3f p;
+            p[a] = float(ia) + 0.5f;
+            for (int ic = c0; ic < c1; ++ic) {
+                p[c] = float(box.lo[c] + ic) + 0.5f;
+                size_t row = ia * stride[a] + size_t(box.lo[c] + ic) * stride[c] +
+                             size_t(box.lo[b]) * stride[b];
+                for (int ib = 0; ib < nb; ++ib) {
+                    p[b] = float(box.lo[b] + ib) + 0.5f;
+                    float* cell = data + (row + ib * stride[b]) * channels;
+                    float ub, uc, length;
+                    toLight(p, ub, uc, length);
+                    ub += float(ib);
+                    uc += float(ic);
+                    float upstreamDepth = bilinearOrZero(prevDepth, nb, nc, ub, uc);
+                    float upstreamDensity = bilinearOrZero(prevDensity, nb, nc, ub, uc);
+                    float rho = cell[0];
+                    // Trapezoid rule over the segment between the slices.
+                    float tau =
+                        upstreamDepth + 0.5f * sigmaPerVoxel * length * (rho + upstreamDensity);
+                    size_t s = size_t(ic) * nb + ib;
+                    depth[s] = tau;
+                    density[s] = rho;
+                    cell[outChannel] = std::exp(-tau);
+                }
+            }
+        });
+        std::swap(prevDepth, depth);
+        std::swap(prevDensity, density);
+        if (ia == last) break;
+    }
+}
+
+// Transmittance from a point light inside the box, marched from the centres of
+// a half-resolution grid (coarse cell c covers fine cells 2c and 2c+1).
+void marchCoarse(const ShadingGrid& grid, const CellBox& box, Vec3f lightGrid, float sigmaPerVoxel,
+                 ScalarGrid& coarse) {
+    // Coarse cells whose centres a trilinear lookup over the box can reach.
+    const Vec3i lo{std::max(0, box.lo.x / 2 - 1), std::max(0, box.lo.y / 2 - 1),
+                   std::max(0, box.lo.z / 2 - 1)};
+    const Vec3i hi{std::min(coarse.nx() - 1, (box.hi.x + 1) / 2 + 1),
+                   std::min(coarse.ny() - 1, (box.hi.y + 1) / 2 + 1),
+                   std::min(coarse.nz() - 1, (box.hi.z + 1) / 2 + 1)};
+    const Vec3f boxLo(float(box.lo.x), float(box.lo.y), float(box.lo.z));
+    const Vec3f boxHi(float(box.hi.x + 1), float(box.hi.y + 1), float(box.hi.z + 1));
+    constexpr float kStep = 1.0f;  // fine voxels
+    const float* data = grid.data();
+
+    parallelForRange(hi.z - lo.z + 1, [&](int k0, int k1) {
+        for (int k = lo.z + k0; k < lo.z + k1; ++k)
+            for (int j = lo.y; j <= hi.y; ++j)
+                for (int i = lo.x; i <= hi.x; ++i) {
+                    Vec3f p(2.0f * i + 1.0f, 2.0f * j + 1.0f, 2.0f * k + 1.0f);
+                    Vec3f toLight = lightGrid - p;
+                    float distance = length(toLight);
+                    float tau = 0.0f;
+                    if (distance > 0.0f) {
+                        Vec3f d = toLight / distance;
+                        float t0, t1;
+                        clipRay(p, d, boxLo, boxHi, t0, t1);
+                        t1 = std::min(t1, distance);
+                        // Midpoint samples from the cell centre (or box entry) to the light.
+                        for (float t = t0 + 0.5f * kStep; t < t1 && tau < kOpaqueDepth; t += kStep)
+                            tau += grid.weights(p + d * t)(data) * sigmaPerVoxel * kStep;
+                    }
+                    coarse(i, j, k) = std::exp(-tau);
+                }
+    });
+}
+
+}  // namespace
+
+void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f direction,
+                           float sigmaPerVoxel, int outChannel, std::vector<float>& scratch) {
+    if (box.empty()) return;
+    const int a = dominantAxis(direction), b = (a + 1) % 3, c = (a + 2) % 3;
+    const float invA = 1.0f / std::fabs(direction[a]);
+    const float backB = -direction[b] * invA, backC = -direction[c] * invA;
+    sweepSlices(grid, box, a, direction[a] > 0 ? 1 : -1, sigmaPerVoxel, outChannel, scratch,
+                [&](Vec3f, float& ub, float& uc, float& length) {
+                    ub = backB;
+                    uc = backC;
+                    length = invA;
+                });
+}
+
+void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightGrid,
+                             float sigmaPerVoxel, int outChannel, std::vector<float>& scratch,
+                             ScalarGrid& coarse) {
+    if (box.empty()) return;
+    // Sweep along the axis on which the light is farthest outside the box, if any.
+    int a = -1;
+    float outside = 0.0f;
+    for (int axis = 0; axis < 3; ++axis) {
+        float o = std::max(float(box.lo[axis]) - lightGrid[axis],
+                           lightGrid[axis] - float(box.hi[axis] + 1));
+        if (o > outside) outside = o, a = axis;
+    }
+    if (a >= 0) {
+        const int b = (a + 1) % 3, c = (a + 2) % 3;
+        const int step = lightGrid[a] < float(box.lo[a]) ? 1 : -1;
+        sweepSlices(grid, box, a, step, sigmaPerVoxel, outChannel, scratch,
+                    [&](Vec3f p, float& ub, float& uc, float& length) {
+                        Vec3f v = lightGrid - p;
+                        float inv = 1.0f / std::fabs(v[a]);
+                        ub = v[b] * inv;
+                        uc = v[c] * inv;
+                        length = std::sqrt(dot(v, v)) * inv;
+                    });
+        return;
+    }
+
+    // Inside the box: march at half resolution, then fill the channel from it.
+    const Vec3i n = grid.n();
+    if (coarse.nx() != (n.x + 1) / 2 || coarse.ny() != (n.y + 1) / 2 ||
+        coarse.nz() != (n.z + 1) / 2)
+        coarse = ScalarGrid((n.x + 1) / 2, (n.y + 1) / 2, (n.z + 1) / 2, Vec3f(0.5f), 1.0f);
+    marchCoarse(grid, box, lightGrid, sigmaPerVoxel, coarse);
+    const int channels = grid.channels();
+    float* data = grid.data();
+    parallelForRange(box.hi.z - box.lo.z + 1, [&](int k0, int k1) {
+        for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
+            for (int j = box.lo.y; j <= box.hi.y; ++j)
+                for (int i = box.lo.x; i <= box.hi.x; ++i)
+                    data[grid.cellIndex(i, j, k) * channels + outChannel] =
+                        coarse.sample(Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * 0.5f);
+    });
+}
+
+}  // namespace plume

@@ -1,0 +1,14 @@
+// PNG output for single frames.
+#pragma once
+
+#include <string>
+
+#include "render/image.h"
+
+namespace plume {
+
+// Writes an 8-bit RGB PNG to "path.tmp", then renames it to path, so a reader
+// never sees half a file. Throws RunError naming the path on failure.
+void writePng(const std::string& path, const Image& image);
+
+}  // namespace plume

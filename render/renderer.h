@@ -1,0 +1,49 @@
+// Renderer: a CPU ray-marcher for smoke. Per frame it packs the volume into a
+// ShadingGrid, computes light transmittance once per light, then marches one
+// jittered ray per pixel over 16x16 tiles in parallel and tone-maps the result.
+#pragma once
+
+#include <vector>
+
+#include "core/grid3.h"
+#include "core/volume.h"
+#include "render/camera.h"
+#include "render/image.h"
+#include "render/shading_grid.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+class Renderer {
+  public:
+    // Takes camera, lights and render settings; a camera that was not given
+    // frames each volume's world box (frameBox).
+    explicit Renderer(const Scene& scene);
+
+    // 8-bit sRGB, row 0 at the top. The frame number seeds the ray jitter.
+    Image render(const VolumeView& volume, int frame);
+    // Linear radiance before tone mapping: RGB floats, row 0 at the top.
+    std::vector<float> renderLinear(const VolumeView& volume, int frame);
+
+  private:
+    void prepareVolume(const VolumeView& volume);
+    void traceImage(const VolumeView& volume, int frame);
+
+    CameraSettings camera_;
+    std::vector<LightSettings> directional_, point_;
+    RenderSettings settings_;
+    int width_, height_;
+    std::vector<float> linear_;  // width * height * 3
+
+    // Per-frame state, allocated on the first frame and reused.
+    ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
+    int temperatureChannel_ = -1;
+    CellBox active_;  // cells with density above kEmptyDensity
+    Vec3i blocks_;    // coarse blocks for empty-space skipping
+    std::vector<float> blockMax_;
+    std::vector<CellBox> slabBoxes_;
+    std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
+    std::vector<float> sweepScratch_;
+};
+
+}  // namespace plume

@@ -1,0 +1,21 @@
+// Tone mapping: linear radiance to 8-bit sRGB pixels.
+#pragma once
+
+#include <vector>
+
+#include "core/vec.h"
+#include "render/image.h"
+
+namespace plume {
+
+// Exposure, the ACES filmic curve (Stephen Hill's RRT+ODT fit), then the sRGB
+// transfer function; each is applied per channel value in [0, 1] after the curve.
+Vec3f filmic(Vec3f linear, float exposure);
+float srgbEncode(float v);
+
+// linear: RGB floats, row 0 at the top. A tiny hashed dither (+-0.5 of a level)
+// before quantisation breaks up banding in smooth gradients; it depends only on
+// the pixel, so it is identical between frames and runs.
+void toneMap(const std::vector<float>& linear, float exposure, Image& image);
+
+}  // namespace plume

@@ -1,0 +1,187 @@
+#include "io/sequence.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <system_error>
+
+#include "core/error.h"
+
+namespace plume {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool allDigits(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(),
+                                     [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
+// Where the frame number sits in a file name, and how it is padded.
+struct FrameField {
+    std::string prefix, suffix;
+    int width = 0;      // minimum digits; 0: unpadded
+    bool found = false;
+};
+
+// Finds a run of '#' or a printf-style %d / %0Nd in a file name.
+FrameField findFrameField(const std::string& name) {
+    FrameField f;
+    size_t hash = name.find('#');
+    if (hash != std::string::npos) {
+        size_t end = name.find_first_not_of('#', hash);
+        if (end == std::string::npos) end = name.size();
+        f.prefix = name.substr(0, hash);
+        f.suffix = name.substr(end);
+        f.width = int(end - hash);
+        f.found = true;
+        return f;
+    }
+    for (size_t pct = name.find('%'); pct != std::string::npos; pct = name.find('%', pct + 1)) {
+        size_t p = pct + 1;
+        bool zero = p < name.size() && name[p] == '0';
+        size_t digitsStart = p;
+        while (p < name.size() && std::isdigit(static_cast<unsigned char>(name[p]))) ++p;
+        if (p < name.size() && name[p] == 'd') {
+            std::string width = name.substr(digitsStart, p - digitsStart);
+            f.prefix = name.substr(0, pct);
+            f.suffix = name.substr(p + 1);
+            // Space padding never appears in file names; only %0Nd pads.
+            f.width = zero && !width.empty() ? std::stoi(width) : 0;
+            f.found = true;
+            return f;
+        }
+    }
+    return f;
+}
+
+// Whether 'digits' is a frame number written with this padding: exactly the
+// width, or longer without a leading zero (frame 10000 of '####').
+bool matchesWidth(const std::string& digits, int width) {
+    if (!allDigits(digits) || digits.size() > 9) return false;
+    if (int(digits.size()) == width) return true;
+    return int(digits.size()) > width && (digits[0] != '0' || digits == "0");
+}
+
+// Splits "fluid_data_0007" into "fluid_data_" and 7; false without a trailing number.
+bool splitTrailingNumber(const std::string& stem, std::string& prefix, int& frame) {
+    size_t start = stem.size();
+    while (start > 0 && std::isdigit(static_cast<unsigned char>(stem[start - 1]))) --start;
+    std::string digits = stem.substr(start);
+    if (digits.empty() || digits.size() > 9) return false;
+    prefix = stem.substr(0, start);
+    frame = std::stoi(digits);
+    return true;
+}
+
+std::string joinPath(const fs::path& dir, const std::string& name) {
+    return dir.empty() ? name : (dir / name).string();
+}
+
+bool hasVdbExtension(const fs::path& p) {
+    std::string ext = p.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return char(std::tolower(c)); });
+    return ext == ".vdb";
+}
+
+void sortByFrame(std::vector<SequenceFile>& files) {
+    std::stable_sort(files.begin(), files.end(),
+                     [](const SequenceFile& a, const SequenceFile& b) { return a.frame < b.frame; });
+}
+
+std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameField& field) {
+    fs::path dir = fs::path(pattern).parent_path();
+    std::error_code ec;
+    fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
+    if (ec) throw RunError("no VDB files match '" + pattern + "' (" + ec.message() + ")");
+
+    std::vector<SequenceFile> files;
+    for (const fs::directory_entry& entry : it) {
+        if (!entry.is_regular_file(ec)) continue;
+        std::string name = entry.path().filename().string();
+        if (name.size() < field.prefix.size() + field.suffix.size()) continue;
+        if (name.compare(0, field.prefix.size(), field.prefix) != 0) continue;
+        if (name.compare(name.size() - field.suffix.size(), field.suffix.size(), field.suffix) != 0)
+            continue;
+        std::string digits = name.substr(field.prefix.size(),
+                                         name.size() - field.prefix.size() - field.suffix.size());
+        if (!matchesWidth(digits, field.width)) continue;
+        files.push_back({joinPath(dir, name), std::stoi(digits)});
+    }
+    if (files.empty()) throw RunError("no VDB files match '" + pattern + "'");
+    sortByFrame(files);
+    return files;
+}
+
+std::vector<SequenceFile> expandDirectory(const std::string& pattern) {
+    fs::path dir(pattern);
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) throw RunError("cannot list '" + pattern + "': " + ec.message());
+
+    // Group numbered files by name stem, so a second sequence is noticed, not mixed in.
+    std::map<std::string, std::vector<SequenceFile>> sequences;
+    std::vector<std::string> unnumbered;
+    for (const fs::directory_entry& entry : it) {
+        if (!entry.is_regular_file(ec) || !hasVdbExtension(entry.path())) continue;
+        std::string stem = entry.path().stem().string();
+        std::string prefix;
+        int frame = 0;
+        if (splitTrailingNumber(stem, prefix, frame))
+            sequences[prefix].push_back({entry.path().string(), frame});
+        else
+            unnumbered.push_back(entry.path().string());
+    }
+    if (sequences.size() > 1) {
+        std::string names;
+        for (const auto& [prefix, files] : sequences)
+            names += (names.empty() ? "" : ", ") + prefix + "####.vdb";
+        throw InputError("'" + pattern + "' holds more than one sequence (" + names +
+                         "); pass one as a pattern, e.g. '" +
+                         joinPath(dir, sequences.begin()->first + "####.vdb") + "'");
+    }
+    if (sequences.size() == 1) {
+        std::vector<SequenceFile> files = std::move(sequences.begin()->second);
+        sortByFrame(files);
+        return files;
+    }
+    // A lone unnumbered file (e.g. a single EmberGen export) is still a sequence
+    // of one; the resume state (NAME.resume.vdb) never is.
+    unnumbered.erase(std::remove_if(unnumbered.begin(), unnumbered.end(),
+                                    [](const std::string& p) {
+                                        return p.size() >= 11 &&
+                                               p.compare(p.size() - 11, 11, ".resume.vdb") == 0;
+                                    }),
+                     unnumbered.end());
+    if (unnumbered.size() == 1) return {{unnumbered.front(), 1}};
+    throw RunError("no VDB files match '" + pattern + "' (no numbered *.vdb files in it)");
+}
+
+}  // namespace
+
+std::string cacheFramePath(const std::string& dir, const std::string& name, int frame) {
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%04d", frame);
+    return joinPath(fs::path(dir), name + "_" + digits + ".vdb");
+}
+
+std::vector<SequenceFile> expandSequence(const std::string& pattern) {
+    if (pattern.empty()) throw InputError("render-vdb: error: no VDB file or pattern given");
+    std::error_code ec;
+    if (fs::is_directory(pattern, ec)) return expandDirectory(pattern);
+    if (fs::is_regular_file(pattern, ec)) {
+        std::string prefix;
+        int frame = 1;
+        if (!splitTrailingNumber(fs::path(pattern).stem().string(), prefix, frame)) frame = 1;
+        return {{pattern, frame}};
+    }
+    FrameField field = findFrameField(fs::path(pattern).filename().string());
+    if (!field.found) throw RunError("no VDB files match '" + pattern + "' (no such file)");
+    return expandPattern(pattern, field);
+}
+
+}  // namespace plume

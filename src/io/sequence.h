@@ -1,0 +1,28 @@
+// Names of cache files: the frame files plume writes and the sequences
+// render-vdb reads (plume's own, Blender's, EmberGen's). No OpenVDB here.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace plume {
+
+// DIR/NAME_0001.vdb: 4-digit padding, frames from 1, more digits past 9999,
+// the layout Blender's sequence import recognises.
+std::string cacheFramePath(const std::string& dir, const std::string& name, int frame);
+
+struct SequenceFile {
+    std::string path;
+    int frame = 1;
+};
+
+// Expands what a user passes to render-vdb into files sorted by frame:
+//  - 'DIR/NAME_####.vdb' (any run of '#': that many digits, more past the padding),
+//  - printf-style 'DIR/NAME_%04d.vdb' (or '%d'),
+//  - an existing file (its trailing number is the frame, 1 without one),
+//  - a directory (every *.vdb with a trailing frame number; one sequence only).
+// Throws RunError naming the pattern when nothing matches, InputError when a
+// directory holds more than one sequence.
+std::vector<SequenceFile> expandSequence(const std::string& pattern);
+
+}  // namespace plume

@@ -1,0 +1,36 @@
+// The resume state of `plume bake --resume`: the solver's full state in one
+// full-precision VDB file beside the frames, rewritten after every frame.
+#pragma once
+
+#include <string>
+
+#include "sim/fields.h"
+
+namespace plume {
+
+// DIR/NAME.resume.vdb: out of the way of Blender's importer (not NAME_####.vdb).
+std::string resumeStatePath(const std::string& dir, const std::string& name);
+
+// Writes the face velocities, density, temperature and solid cells of f bit for
+// bit, with the last complete frame, f.time and the hash of the resolved scene,
+// through a temporary file and a rename. `pressure`, when given, is the
+// projection's warm start (Projection::warmStart), kept in double. Throws RunError.
+void writeSolverState(const std::string& path, const Fields& f, int frame,
+                      const std::string& sceneHash, const std::string& sceneName = "",
+                      const Grid3<double>* pressure = nullptr);
+
+struct SolverState {
+    int frame = 0;          // last complete frame
+    std::string sceneHash;  // the caller refuses to resume when it differs
+    std::string sceneName;
+    double time = 0;        // also stored in f.time
+};
+
+// Fills f (already sized for the scene) from a state file. Throws RunError for a
+// missing or corrupt file, missing grids, or a grid size or voxel size that
+// does not match f.
+// When `pressure` is given it is resized to the cells of f and filled with the
+// saved warm start (zero when the file has none).
+SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure = nullptr);
+
+}  // namespace plume

@@ -1,0 +1,86 @@
+// The OpenVDB cache: one file per frame that Blender, Houdini and plume's own
+// render-vdb read, and the reader for those files and Blender's (Mantaflow)
+// and EmberGen's caches. OpenVDB stays behind this header.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/grid3.h"
+#include "core/vec.h"
+#include "core/volume.h"
+#include "scene/scene.h"
+#include "sim/fields.h"
+
+namespace plume {
+
+struct CacheOptions {
+    VdbPrecision precision = VdbPrecision::Half;  // half floats + Blosc; Full: 32-bit floats
+    std::string velocityName = "velocity";        // "vel" for Houdini
+    float tolerance = 1e-4f;  // values with |v| <= tolerance are inactive (sparse)
+};
+
+// Writes density, temperature (fog volumes) and the cell-centred velocity of f
+// to path, through "path.tmp" and a rename so a reader never sees half a file.
+// Voxel (i, j, k) sits at world f.origin + (i + 0.5, j + 0.5, k + 0.5) * f.dx.
+// Throws RunError when the file cannot be written.
+void writeVdbFrame(const std::string& path, const Fields& f, int frame,
+                   const std::string& sceneName, const CacheOptions& opt = {});
+
+// A volume read back for rendering: dense grids over the active bounding box
+// of the chosen density grid.
+struct LoadedVolume {
+    ScalarGrid density;
+    ScalarGrid temperature;  // same size as density when hasTemperature
+    bool hasTemperature = false;
+    std::string temperatureName;  // the grid it came from ("temperature", "heat", "flame", ...)
+    Vec3f origin;                 // world min corner of cell (0, 0, 0)
+    float dx = 1;                 // voxel size, metres
+    std::vector<std::string> gridNames;  // every grid in the file, sorted by name
+
+    VolumeView view() const {
+        return {&density, hasTemperature ? &temperature : nullptr, origin, dx};
+    }
+};
+
+// Reads the named float grid and, when present, a temperature-like grid
+// ("temperature", "heat", "temp", "flames", or Mantaflow's "flame" as emission)
+// sampled on the same voxels. Throws RunError (one line, naming the file) for a
+// missing, truncated or corrupt file, a missing grid (listing the grids there),
+// or a grid that is not a float grid.
+LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density");
+
+// Names of every grid in a VDB file, sorted by name. Throws RunError.
+std::vector<std::string> listGrids(const std::string& path);
+
+// A whole plume cache frame read back, shaped like Fields: cell-centred grids
+// of n cells over index box [0, n), with the file's placement. For tests and tools.
+struct CacheFrame {
+    Vec3i n;
+    float dx = 1;
+    Vec3f origin;  // world min corner of cell (0, 0, 0)
+    int frame = 0;
+    std::string sceneName, creator;
+    ScalarGrid density, temperature;
+    Grid3<Vec3f> velocity;  // cell-centred, m/s
+};
+CacheFrame readVdbFrame(const std::string& path, const std::string& velocityName = "velocity");
+
+// The cell-centred velocity grid of a plume cache file over [0, n) (n from the
+// file's "resolution" metadata, else the active box from index 0).
+Grid3<Vec3f> readVdbVelocity(const std::string& path, const std::string& name = "velocity");
+
+// Pieces shared by the io files (vdb_cache.cpp, solver_state.cpp); not for other modules.
+namespace vdb_detail {
+void initialize();  // openvdb::initialize(), once per process
+// Runs write(path + ".tmp"), then renames it over path; removes the temporary
+// and throws RunError naming path on any failure.
+void writeAtomically(const std::string& path, const std::function<void(const std::string&)>& write);
+uint32_t compressionFlags();  // Blosc (else Zip) with active-mask compression
+void requireFile(const std::string& path);  // RunError unless path is an existing file
+std::string notReadable(const std::string& path, const std::string& why);
+}  // namespace vdb_detail
+
+}  // namespace plume

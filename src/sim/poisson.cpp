@@ -1,0 +1,467 @@
+#include "sim/poisson.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "core/error.h"
+
+namespace plume {
+
+namespace {
+
+// Max of term(k) over the slabs of g. Max is exact in any order, so the
+// result does not depend on how the slabs were split over threads.
+template <typename F>
+float slabMax(const PoissonGrid& g, F&& term) {
+    std::vector<float> partial(size_t(g.nz()), 0.0f);
+    g.forSlabs([&](int k) { partial[k] = term(k); });
+    float m = 0.0f;
+    for (float p : partial) m = std::max(m, p);
+    return m;
+}
+
+// Sum of term(k) over the slabs of g, added in slab order.
+template <typename F>
+double slabSum(const PoissonGrid& g, F&& term) {
+    if (g.cellCount() < kSerialCells) {
+        double s = 0.0;
+        for (int k = 0; k < g.nz(); ++k) s += term(k);
+        return s;
+    }
+    return deterministicSum(g.nz(), term);
+}
+
+// Chunks a closed region is split into for its mean: fixed, so the sum is
+// the same for any thread count.
+constexpr int kMeanChunks = 64;
+
+}  // namespace
+
+// ---- cell classes -----------------------------------------------------------
+
+void PoissonGrid::build(Vec3i cells, const std::array<bool, 6>& openSide, const uint8_t* solid) {
+    nx_ = cells.x, ny_ = cells.y, nz_ = cells.z;
+    sy_ = size_t(nx_ + 2);
+    sz_ = sy_ * size_t(ny_ + 2);
+    open_ = openSide;
+    diag_.assign(sz_ * size_t(nz_ + 2), 0);
+    if (diag_.size() > std::numeric_limits<uint32_t>::max())
+        throw RunError("pressure grid too large (more than 2^32 cells)");
+
+    auto fluid = [&](int i, int j, int k) {
+        if (i < 0 || j < 0 || k < 0 || i >= nx_ || j >= ny_ || k >= nz_) return false;
+        return !solid || solid[(size_t(k) * ny_ + j) * nx_ + i] == 0;
+    };
+    forSlabs([&](int k) {
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) {
+                if (!fluid(i, j, k)) continue;
+                int count = 0;
+                // Fluid neighbours couple; open sides are Dirichlet ghosts.
+                count += fluid(i - 1, j, k) || (i == 0 && open_[kXMin]);
+                count += fluid(i + 1, j, k) || (i == nx_ - 1 && open_[kXMax]);
+                count += fluid(i, j - 1, k) || (j == 0 && open_[kYMin]);
+                count += fluid(i, j + 1, k) || (j == ny_ - 1 && open_[kYMax]);
+                count += fluid(i, j, k - 1) || (k == 0 && open_[kZMin]);
+                count += fluid(i, j, k + 1) || (k == nz_ - 1 && open_[kZMax]);
+                diag_[index(i, j, k)] = uint8_t(count);
+            }
+    });
+    setGhosts();
+    labelClosedRegions();
+}
+
+void PoissonGrid::buildCoarse(const PoissonGrid& fine) {
+    nx_ = (fine.nx_ + 1) / 2, ny_ = (fine.ny_ + 1) / 2, nz_ = (fine.nz_ + 1) / 2;
+    sy_ = size_t(nx_ + 2);
+    sz_ = sy_ * size_t(ny_ + 2);
+    open_ = fine.open_;
+    diag_.assign(sz_ * size_t(nz_ + 2), 0);
+    singularCells_.clear();
+    singularStart_.clear();
+
+    // A coarse cell is fluid when any child is an unknown.
+    std::vector<uint8_t> fluid(cellCount(), 0);
+    forSlabs([&](int k) {
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) {
+                bool any = false;
+                for (int c = 0; c < 2; ++c)
+                    for (int b = 0; b < 2; ++b)
+                        for (int a = 0; a < 2; ++a) {
+                            int fi = 2 * i + a, fj = 2 * j + b, fk = 2 * k + c;
+                            if (fi < fine.nx_ && fj < fine.ny_ && fk < fine.nz_)
+                                any = any || fine.unknown(fine.index(fi, fj, fk));
+                        }
+                fluid[(size_t(k) * ny_ + j) * nx_ + i] = any;
+            }
+    });
+    // Same classes as the finest level, from the coarse fluid mask.
+    auto isFluid = [&](int i, int j, int k) {
+        if (i < 0 || j < 0 || k < 0 || i >= nx_ || j >= ny_ || k >= nz_) return false;
+        return fluid[(size_t(k) * ny_ + j) * nx_ + i] != 0;
+    };
+    forSlabs([&](int k) {
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) {
+                if (!isFluid(i, j, k)) continue;
+                int count = 0;
+                count += isFluid(i - 1, j, k) || (i == 0 && open_[kXMin]);
+                count += isFluid(i + 1, j, k) || (i == nx_ - 1 && open_[kXMax]);
+                count += isFluid(i, j - 1, k) || (j == 0 && open_[kYMin]);
+                count += isFluid(i, j + 1, k) || (j == ny_ - 1 && open_[kYMax]);
+                count += isFluid(i, j, k - 1) || (k == 0 && open_[kZMin]);
+                count += isFluid(i, j, k + 1) || (k == nz_ - 1 && open_[kZMax]);
+                diag_[index(i, j, k)] = uint8_t(count);
+            }
+    });
+    setGhosts();
+}
+
+void PoissonGrid::setGhosts() {
+    // Ghost layer outside each open side marks "pressure 0 here".
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j) {
+            if (open_[kXMin]) diag_[index(-1, j, k)] = kDirichletGhost;
+            if (open_[kXMax]) diag_[index(nx_, j, k)] = kDirichletGhost;
+        }
+    for (int k = 0; k < nz_; ++k)
+        for (int i = 0; i < nx_; ++i) {
+            if (open_[kYMin]) diag_[index(i, -1, k)] = kDirichletGhost;
+            if (open_[kYMax]) diag_[index(i, ny_, k)] = kDirichletGhost;
+        }
+    for (int j = 0; j < ny_; ++j)
+        for (int i = 0; i < nx_; ++i) {
+            if (open_[kZMin]) diag_[index(i, j, -1)] = kDirichletGhost;
+            if (open_[kZMax]) diag_[index(i, j, nz_)] = kDirichletGhost;
+        }
+    inverse_.resize(diag_.size());
+    for (size_t n = 0; n < diag_.size(); ++n) inverse_[n] = kInverseDiagonal[diag_[n]];
+    unknowns_ = 0;
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) unknowns_ += unknown(index(i, j, k));
+}
+
+void PoissonGrid::labelClosedRegions() {
+    singularCells_.clear();
+    singularStart_.clear();
+    // Flood fill over unknowns; a region is grounded when one of its cells has
+    // an open face (it then owns a Dirichlet condition and A is regular on it).
+    std::vector<uint8_t> seen(diag_.size(), 0);
+    std::vector<uint32_t> region, stack;
+    const ptrdiff_t step[6] = {-1, 1, -ptrdiff_t(sy_), ptrdiff_t(sy_), -ptrdiff_t(sz_),
+                               ptrdiff_t(sz_)};
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) {
+                size_t seed = index(i, j, k);
+                if (!unknown(seed) || seen[seed]) continue;
+                region.clear();
+                bool grounded = false;
+                stack.push_back(uint32_t(seed));
+                seen[seed] = 1;
+                while (!stack.empty()) {
+                    size_t n = stack.back();
+                    stack.pop_back();
+                    region.push_back(uint32_t(n));
+                    for (ptrdiff_t s : step) {
+                        size_t m = size_t(ptrdiff_t(n) + s);
+                        if (diag_[m] == kDirichletGhost) grounded = true;
+                        if (unknown(m) && !seen[m]) {
+                            seen[m] = 1;
+                            stack.push_back(uint32_t(m));
+                        }
+                    }
+                }
+                if (grounded) continue;
+                // Keep slab order inside the region so sums are reproducible.
+                std::sort(region.begin(), region.end());
+                singularStart_.push_back(singularCells_.size());
+                singularCells_.insert(singularCells_.end(), region.begin(), region.end());
+            }
+    if (!singularStart_.empty()) singularStart_.push_back(singularCells_.size());
+}
+
+void PoissonGrid::removeSingularMean(float* x) const { removeMean(x); }
+void PoissonGrid::removeSingularMean(double* x) const { removeMean(x); }
+
+template <typename T>
+void PoissonGrid::removeMean(T* x) const {
+    if (singularStart_.empty()) return;
+    for (size_t r = 0; r + 1 < singularStart_.size(); ++r) {
+        const uint32_t* cells = singularCells_.data() + singularStart_[r];
+        const size_t count = singularStart_[r + 1] - singularStart_[r];
+        auto chunk = [&](int c) {
+            return std::pair<size_t, size_t>{count * size_t(c) / kMeanChunks,
+                                              count * size_t(c + 1) / kMeanChunks};
+        };
+        double sum = 0.0;
+        if (count < kSerialCells) {
+            for (size_t n = 0; n < count; ++n) sum += x[cells[n]];
+        } else {
+            sum = deterministicSum(kMeanChunks, [&](int c) {
+                auto [a, b] = chunk(c);
+                double s = 0.0;
+                for (size_t n = a; n < b; ++n) s += x[cells[n]];
+                return s;
+            });
+        }
+        const T mean = T(sum / double(count));
+        if (count < kSerialCells) {
+            for (size_t n = 0; n < count; ++n) x[cells[n]] -= mean;
+        } else {
+            parallelForRange(kMeanChunks, [&](int c0, int c1) {
+                for (int c = c0; c < c1; ++c) {
+                    auto [a, b] = chunk(c);
+                    for (size_t n = a; n < b; ++n) x[cells[n]] -= mean;
+                }
+            });
+        }
+    }
+}
+
+// ---- kernels ----------------------------------------------------------------
+//
+// Rows run four cells at a time with a scalar tail that uses the same formula
+// in the same order, so a cell's value does not depend on where it falls.
+
+using namespace simd;
+
+namespace {
+
+// Cells of a row handled per block of the red-black sweep.
+constexpr int kBlock = 64;
+
+}  // namespace
+
+void smoothColourSlab(const PoissonGrid& g, float* x, const float* b, int colour, float omega,
+                      int k) {
+    const float* inv = g.inverseDiag();
+    const size_t sy = g.strideY(), sz = g.strideZ();
+    const int nx = g.nx(), ny = g.ny();
+    const bool relax = omega != 1.0f;
+    const F4 w4 = splat(omega);
+    float next[kBlock];
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        const int first = (j + k + colour) & 1;
+        for (int i0 = 0; i0 < nx; i0 += kBlock) {
+            // New values for every cell of the block (both colours: all
+            // neighbours of a cell have the other colour, so this reads
+            // nothing the sweep writes), then stored for this colour only.
+            const int len = std::min(kBlock, nx - i0);
+            const size_t n0 = row + i0;
+            int t = 0;
+            for (; t + 4 <= len; t += 4) {
+                const size_t n = n0 + t;
+                F4 s = load(b + n) + load(x + n - 1) + load(x + n + 1) + load(x + n - sy) +
+                       load(x + n + sy) + load(x + n - sz) + load(x + n + sz);
+                F4 gs = s * load(inv + n);
+                if (relax) {
+                    F4 old = load(x + n);
+                    gs = old + w4 * (gs - old);
+                }
+                store(next + t, gs);
+            }
+            for (; t < len; ++t) {
+                const size_t n = n0 + t;
+                float s =
+                    b[n] + x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+                float gs = s * inv[n];
+                if (relax) gs = x[n] + omega * (gs - x[n]);
+                next[t] = gs;
+            }
+            for (int t2 = ((first + i0) & 1); t2 < len; t2 += 2) x[n0 + t2] = next[t2];
+        }
+    }
+}
+
+void smoothColour(const PoissonGrid& g, float* x, const float* b, int colour, float omega) {
+    g.forSlabs([&](int k) { smoothColourSlab(g, x, b, colour, omega, k); });
+}
+
+void divideByDiagonalSlab(const PoissonGrid& g, float* x, const float* b, int k) {
+    const float* inv = g.inverseDiag();
+    const int nx = g.nx(), ny = g.ny();
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        int i = 0;
+        for (; i + 4 <= nx; i += 4) store(x + row + i, load(b + row + i) * load(inv + row + i));
+        for (; i < nx; ++i) x[row + i] = b[row + i] * inv[row + i];
+    }
+}
+
+void smoothFromZero(const PoissonGrid& g, float* x, const float* b) {
+    // (Stages are named lambdas: a FunctionRef must not outlive its callable.)
+    auto red = [&](int k) { divideByDiagonalSlab(g, x, b, k); };
+    auto black = [&](int k) { smoothColourSlab(g, x, b, 1, 1.0f, k); };
+    const FunctionRef<void(int)> stages[] = {red, black};
+    pipelineSlabs(g, stages, 2);
+}
+
+void pipelineSlabs(const PoissonGrid& g, const FunctionRef<void(int)>* stages, int count) {
+    const int nz = g.nz();
+    // Chunks of consecutive slabs; each needs room for its wavefront to fill.
+    const int minChunk = std::max(8, 2 * count + 2);
+    const int chunks =
+        g.cellCount() < kSerialCells ? 1 : std::clamp(nz / minChunk, 1, 4 * threadCount());
+    auto begin = [&](int c) { return int(int64_t(nz) * c / chunks); };
+    // Stage s runs inside chunk c on [lo, hi): it stays s slabs clear of an
+    // inner chunk boundary, where neighbours are not ready yet.
+    parallelForRange(chunks, [&](int c0, int c1) {
+        for (int c = c0; c < c1; ++c) {
+            const int a = begin(c), b = begin(c + 1);
+            for (int t = a; t < b + count - 1; ++t)
+                for (int s = 0; s < count; ++s) {
+                    const int k = t - s;
+                    const int lo = c == 0 ? 0 : a + s, hi = c == chunks - 1 ? nz : b - s;
+                    if (k >= lo && k < hi) stages[s](k);
+                }
+        }
+    });
+    if (chunks == 1 || count == 1) return;
+    // Then the triangles left at each inner boundary, in the same time order.
+    parallelForRange(chunks - 1, [&](int c0, int c1) {
+        for (int c = c0 + 1; c < c1 + 1; ++c) {
+            const int kb = begin(c);
+            for (int t = kb; t < kb + 2 * count - 2; ++t)
+                for (int s = 1; s < count; ++s) {
+                    const int k = t - s;
+                    if (k >= kb - s && k < kb + s) stages[s](k);
+                }
+        }
+    });
+}
+
+float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t row, float* r) {
+    const uint8_t* d = g.diag();
+    const size_t sy = g.strideY(), sz = g.strideZ();
+    const int nx = g.nx();
+    F4 m4 = splat(0.0f);
+    int i = 0;
+    for (; i + 4 <= nx; i += 4) {
+        const size_t n = row + i;
+        F4 nsum = load(x + n - 1) + load(x + n + 1) + load(x + n - sy) + load(x + n + sy) +
+                  load(x + n - sz) + load(x + n + sz);
+        F4 df = diagonal(d + n);
+        F4 rn = select(df > splat(0.0f), load(b + n) - (df * load(x + n) - nsum), splat(0.0f));
+        store(r + i, rn);
+        m4 = max(m4, abs(rn));
+    }
+    float m = hmax(m4);
+    for (; i < nx; ++i) {
+        const size_t n = row + i;
+        float nsum = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+        float rn = d[n] ? b[n] - (float(d[n]) * x[n] - nsum) : 0.0f;
+        r[i] = rn;
+        m = std::max(m, std::fabs(rn));
+    }
+    return m;
+}
+
+double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
+    const uint8_t* d = g.diag();
+    const size_t sy = g.strideY(), sz = g.strideZ();
+    const int nx = g.nx(), ny = g.ny();
+    double sum = 0.0;
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        F4 acc = splat(0.0f);
+        int i = 0;
+        for (; i + 4 <= nx; i += 4) {
+            const size_t n = row + i;
+            F4 nsum = load(x + n - 1) + load(x + n + 1) + load(x + n - sy) + load(x + n + sy) +
+                      load(x + n - sz) + load(x + n + sz);
+            F4 df = diagonal(d + n);
+            F4 xn = load(x + n);
+            F4 ax = select(df > splat(0.0f), df * xn - nsum, splat(0.0f));
+            store(y + n, ax);
+            acc += ax * xn;
+        }
+        float rowSum = hsum(acc);
+        for (; i < nx; ++i) {
+            const size_t n = row + i;
+            float nsum = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+            float ax = d[n] ? float(d[n]) * x[n] - nsum : 0.0f;
+            y[n] = ax;
+            rowSum += ax * x[n];
+        }
+        sum += rowSum;
+    }
+    return sum;
+}
+
+double applyAndDot(const PoissonGrid& g, const float* x, float* y) {
+    return slabSum(g, [&](int k) { return applyAndDotSlab(g, x, y, k); });
+}
+
+float residual(const PoissonGrid& g, const float* x, const float* b, float* r) {
+    const int ny = g.ny();
+    return slabMax(g, [&](int k) {
+        float m = 0.0f;
+        for (int j = 0; j < ny; ++j) {
+            const size_t row = g.index(0, j, k);
+            m = std::max(m, residualRow(g, x, b, row, r + row));
+        }
+        return m;
+    });
+}
+
+float maxAbs(const PoissonGrid& g, const float* x) {
+    const int nx = g.nx(), ny = g.ny();
+    return slabMax(g, [&](int k) {
+        float m = 0.0f;
+        for (int j = 0; j < ny; ++j) {
+            const float* row = x + g.index(0, j, k);
+            for (int i = 0; i < nx; ++i) m = std::max(m, std::fabs(row[i]));
+        }
+        return m;
+    });
+}
+
+double dotSlab(const PoissonGrid& g, const float* x, const float* y, int k) {
+    const int nx = g.nx(), ny = g.ny();
+    double sum = 0.0;
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        F4 acc = splat(0.0f);
+        int i = 0;
+        for (; i + 4 <= nx; i += 4) acc += load(x + row + i) * load(y + row + i);
+        float rowSum = hsum(acc);
+        for (; i < nx; ++i) rowSum += x[row + i] * y[row + i];
+        sum += rowSum;
+    }
+    return sum;
+}
+
+double dot(const PoissonGrid& g, const float* x, const float* y) {
+    return slabSum(g, [&](int k) { return dotSlab(g, x, y, k); });
+}
+
+void clear(const PoissonGrid& g, float* x) { std::fill(x, x + g.paddedSize(), 0.0f); }
+void clear(const PoissonGrid& g, double* x) { std::fill(x, x + g.paddedSize(), 0.0); }
+
+float residual(const PoissonGrid& g, const double* x, const float* b, float* r) {
+    const uint8_t* d = g.diag();
+    const size_t sy = g.strideY(), sz = g.strideZ();
+    const int nx = g.nx(), ny = g.ny();
+    return slabMax(g, [&](int k) {
+        float m = 0.0f;
+        for (int j = 0; j < ny; ++j) {
+            const size_t row = g.index(0, j, k);
+            for (int i = 0; i < nx; ++i) {
+                const size_t n = row + i;
+                double nsum = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+                float rn = d[n] ? float(double(b[n]) - (double(d[n]) * x[n] - nsum)) : 0.0f;
+                r[n] = rn;
+                m = std::max(m, std::fabs(rn));
+            }
+        }
+        return m;
+    });
+}
+
+}  // namespace plume

@@ -1,0 +1,306 @@
+// Pressure projection.
+//
+// Scaling: with unit density the update is u -= dt/dx * (p_R - p_L). We solve
+// for p' = p * dt / dx (metres per second), so A p' = -div and the update is
+// u -= p'_R - p'_L, where div = sum of outgoing minus incoming face velocities
+// of a cell (div u * dx, m/s) and A is the unscaled 7-point Laplacian of
+// sim/poisson.h. dt and dx then never enter the solve; the physical pressure
+// is p' * dx / dt (Pa for unit density).
+//
+// After projection a cell's divergence is -(b - A p'), the solver's residual,
+// so stopping at max|r| <= tolerance * max|b| bounds
+//   maxDivergence(after) <= tolerance * maxDivergence(before)
+// up to float rounding of the face updates (on closed regions, b has its mean
+// removed first, which also removes it from the divergence).
+#include "sim/projection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "sim/multigrid.h"
+#include "sim/poisson.h"
+#include "sim/pressure_pcg.h"
+#include "sim/pressure_sor.h"
+
+namespace plume {
+
+class PressureSolverImpl {
+public:
+    PressureSolverImpl(Vec3i n, const std::array<Boundary, 6>& boundary, PressureMethod method)
+        : method_(method), n_(n) {
+        for (int s = 0; s < 6; ++s) open_[s] = boundary[s] == Boundary::Open;
+        const size_t padded = size_t(n.x + 2) * size_t(n.y + 2) * size_t(n.z + 2);
+        if (method_ == PressureMethod::SOR)
+            p.assign(padded, 0.0f);
+        else
+            pcgPressure.assign(padded, 0.0);
+        b.assign(padded, 0.0f);
+    }
+
+    // (Re)classes the cells when the solid mask changed since the last call.
+    void prepare(const Fields& f) {
+        const bool hasSolid = f.solid.size() == f.cellCount();
+        if (built_ && (!hasSolid || solid_ == f.solid.values())) return;
+        if (hasSolid) solid_ = f.solid.values();
+        grid.build(n_, open_, hasSolid ? solid_.data() : nullptr);
+        // A new solid mask makes the old pressure meaningless; on the first
+        // build, keep a warm start restored from a resume state.
+        if (built_) resetPressure();
+        switch (method_) {
+            case PressureMethod::SOR: sor.resize(grid); break;
+            case PressureMethod::PCG:
+                pcg.resize(grid);
+                sgs = std::make_unique<SymmetricGaussSeidel>(grid);
+                break;
+            case PressureMethod::MGPCG:
+                pcg.resize(grid);
+                mg.build(grid);
+                break;
+        }
+        built_ = true;
+    }
+
+    void resetPressure() {
+        std::fill(p.begin(), p.end(), 0.0f);
+        std::fill(pcgPressure.begin(), pcgPressure.end(), 0.0);
+    }
+
+    PressureMethod method_;
+    PoissonGrid grid;
+    // Pressure, kept as the next warm start: float for SOR, double for CG.
+    PaddedField p;
+    std::vector<double> pcgPressure;
+    PaddedField b;  // right-hand side
+    SorSolver sor;
+    PcgSolver pcg;
+    MultigridPreconditioner mg;
+    std::unique_ptr<SymmetricGaussSeidel> sgs;
+
+private:
+    Vec3i n_;
+    std::array<bool, 6> open_{};
+    std::vector<uint8_t> solid_;
+    bool built_ = false;
+};
+
+namespace {
+
+// b = -div on unknowns, 0 elsewhere; returns max |b|.
+float computeRhs(const Fields& f, const PoissonGrid& g, float* b) {
+    const uint8_t* d = g.diag();
+    std::vector<float> partial(size_t(f.n.z), 0.0f);
+    parallelForSlabs(f.n.z, [&](int k) {
+        float m = 0.0f;
+        for (int j = 0; j < f.n.y; ++j) {
+            const size_t row = g.index(0, j, k);
+            const float* u = &f.u(0, j, k);
+            const float* v0 = &f.v(0, j, k);
+            const float* v1 = &f.v(0, j + 1, k);
+            const float* w0 = &f.w(0, j, k);
+            const float* w1 = &f.w(0, j, k + 1);
+            for (int i = 0; i < f.n.x; ++i) {
+                float div = (u[i + 1] - u[i]) + (v1[i] - v0[i]) + (w1[i] - w0[i]);
+                float bn = d[row + i] ? -div : 0.0f;
+                b[row + i] = bn;
+                m = std::max(m, std::fabs(bn));
+            }
+        }
+        partial[k] = m;
+    });
+    float m = 0.0f;
+    for (float x : partial) m = std::isnan(x) ? x : std::max(m, x);
+    return m;
+}
+
+// Subtracts the pressure difference from every face whose two sides carry a
+// pressure: two unknowns, or an unknown and the ghost beyond an open side.
+template <typename T>
+void subtractGradient(Fields& f, const PoissonGrid& g, const T* p) {
+    const uint8_t* d = g.diag();
+    const size_t sy = g.strideY(), sz = g.strideZ();
+    const int nx = f.n.x, ny = f.n.y, nz = f.n.z;
+    parallelForSlabs(nz + 1, [&](int k) {
+        for (int j = 0; j <= ny; ++j) {
+            // x-faces and y-faces of slab k (y-faces need j == ny too).
+            if (k < nz) {
+                const size_t row = g.index(0, j, k);
+                if (j < ny) {
+                    float* u = &f.u(0, j, k);
+                    for (int i = 0; i <= nx; ++i) {
+                        const size_t r = row + i, l = r - 1;
+                        if (d[l] && d[r]) u[i] = float(u[i] - (p[r] - p[l]));
+                    }
+                }
+                float* v = &f.v(0, j, k);
+                for (int i = 0; i < nx; ++i) {
+                    const size_t r = row + i, l = r - sy;
+                    if (d[l] && d[r]) v[i] = float(v[i] - (p[r] - p[l]));
+                }
+            }
+            if (j < ny) {
+                float* w = &f.w(0, j, k);
+                const size_t row = g.index(0, j, k);  // the cell above face k
+                for (int i = 0; i < nx; ++i) {
+                    const size_t r = row + i, l = r - sz;
+                    if (d[l] && d[r]) w[i] = float(w[i] - (p[r] - p[l]));
+                }
+            }
+        }
+    });
+}
+
+}  // namespace
+
+Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
+                       PressureMethod method)
+    : n_(cells), boundary_(boundary), inflow_(inflowVelocity), method_(method),
+      impl_(std::make_unique<PressureSolverImpl>(cells, boundary, method)) {}
+
+Projection::~Projection() = default;
+Projection::Projection(Projection&&) noexcept = default;
+Projection& Projection::operator=(Projection&&) noexcept = default;
+
+void Projection::enforceBoundaries(Fields& f) const {
+    const Vec3i n = f.n;
+    const bool hasSolid = f.solid.size() == f.cellCount();
+    // Value a domain-side face must hold: 0 on a wall, the inflow component
+    // on an inflow side; open sides are left to the solve.
+    auto sideFace = [&](int side, float& face) {
+        if (boundary_[side] == Boundary::Wall) face = 0.0f;
+        if (boundary_[side] == Boundary::Inflow) face = inflow_[side / 2];
+    };
+    parallelForSlabs(n.z + 1, [&](int k) {
+        // Domain sides first, then every face touching a solid (solids win).
+        for (int j = 0; j < n.y && k < n.z; ++j) {
+            sideFace(kXMin, f.u(0, j, k));
+            sideFace(kXMax, f.u(n.x, j, k));
+        }
+        for (int i = 0; i < n.x && k < n.z; ++i) {
+            sideFace(kYMin, f.v(i, 0, k));
+            sideFace(kYMax, f.v(i, n.y, k));
+        }
+        if (k == 0 || k == n.z)
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) sideFace(k == 0 ? kZMin : kZMax, f.w(i, j, k));
+        if (!hasSolid) return;
+        for (int j = 0; j < n.y; ++j) {
+            const uint8_t* s = k < n.z ? &f.solid(0, j, k) : nullptr;       // cells above face k
+            const uint8_t* below = k > 0 ? &f.solid(0, j, k - 1) : nullptr;  // and below
+            const uint8_t* front = s && j > 0 ? &f.solid(0, j - 1, k) : nullptr;
+            if (s) {
+                float* u = &f.u(0, j, k);
+                for (int i = 0; i <= n.x; ++i)
+                    if ((i > 0 && s[i - 1]) || (i < n.x && s[i])) u[i] = 0.0f;
+                float* v = &f.v(0, j, k);
+                for (int i = 0; i < n.x; ++i)
+                    if (s[i] || (front && front[i])) v[i] = 0.0f;
+            }
+            float* w = &f.w(0, j, k);
+            for (int i = 0; i < n.x; ++i)
+                if ((s && s[i]) || (below && below[i])) w[i] = 0.0f;
+        }
+        if (k < n.z) {  // y-faces on the far side of the last row
+            const uint8_t* last = &f.solid(0, n.y - 1, k);
+            float* v = &f.v(0, n.y, k);
+            for (int i = 0; i < n.x; ++i)
+                if (last[i]) v[i] = 0.0f;
+        }
+    });
+}
+
+SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/, float tolerance,
+                               int maxIterations) {
+    if (!(f.n == n_)) throw RunError("projection: fields do not match the pressure grid size");
+    if (n_.x <= 0 || n_.y <= 0 || n_.z <= 0) return {};
+    enforceBoundaries(f);
+    PressureSolverImpl& s = *impl_;
+    s.prepare(f);
+    const PoissonGrid& g = s.grid;
+
+    float bMax = computeRhs(f, g, s.b.data());
+    if (g.singular()) {  // closed regions: solve in the least-squares sense
+        g.removeSingularMean(s.b.data());
+        bMax = maxAbs(g, s.b.data());
+    }
+    if (bMax == 0.0f || !std::isfinite(bMax)) return {};
+
+    SolveStats stats;
+    switch (method_) {
+        case PressureMethod::SOR:
+            stats = s.sor.solve(g, s.p.data(), s.b.data(), bMax, tolerance, maxIterations);
+            break;
+        case PressureMethod::PCG:
+            stats = s.pcg.solve(g, *s.sgs, s.pcgPressure.data(), s.b.data(), bMax, tolerance,
+                                maxIterations);
+            break;
+        case PressureMethod::MGPCG:
+            stats = s.pcg.solve(g, s.mg, s.pcgPressure.data(), s.b.data(), bMax, tolerance,
+                                maxIterations);
+            break;
+    }
+    if (!std::isfinite(stats.residual)) {  // never keep a poisoned warm start
+        s.resetPressure();
+        return stats;
+    }
+    if (method_ == PressureMethod::SOR)
+        subtractGradient(f, g, s.p.data());
+    else
+        subtractGradient(f, g, s.pcgPressure.data());
+    return stats;
+}
+
+void Projection::resetWarmStart() { impl_->resetPressure(); }
+
+Grid3<double> Projection::warmStart() const {
+    const PressureSolverImpl& s = *impl_;
+    Grid3<double> out(n_.x, n_.y, n_.z);
+    const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
+    for (int k = 0; k < n_.z; ++k)
+        for (int j = 0; j < n_.y; ++j)
+            for (int i = 0; i < n_.x; ++i) {
+                const size_t n = size_t(k + 1) * sz + size_t(j + 1) * sy + size_t(i + 1);
+                out(i, j, k) = method_ == PressureMethod::SOR ? double(s.p[n]) : s.pcgPressure[n];
+            }
+    return out;
+}
+
+void Projection::setWarmStart(const Grid3<double>& pressure) {
+    if (pressure.nx() != n_.x || pressure.ny() != n_.y || pressure.nz() != n_.z)
+        throw RunError("projection: warm-start pressure does not match the grid size");
+    PressureSolverImpl& s = *impl_;
+    const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
+    for (int k = 0; k < n_.z; ++k)
+        for (int j = 0; j < n_.y; ++j)
+            for (int i = 0; i < n_.x; ++i) {
+                const size_t n = size_t(k + 1) * sz + size_t(j + 1) * sy + size_t(i + 1);
+                if (method_ == PressureMethod::SOR)
+                    s.p[n] = float(pressure(i, j, k));
+                else
+                    s.pcgPressure[n] = pressure(i, j, k);
+            }
+}
+
+float Projection::maxDivergence(const Fields& f) {
+    const bool hasSolid = f.solid.size() == f.cellCount();
+    std::vector<float> partial(size_t(std::max(f.n.z, 0)), 0.0f);
+    parallelForSlabs(f.n.z, [&](int k) {
+        float m = 0.0f;
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                if (hasSolid && f.solid(i, j, k)) continue;
+                float div = (f.u(i + 1, j, k) - f.u(i, j, k)) + (f.v(i, j + 1, k) - f.v(i, j, k)) +
+                            (f.w(i, j, k + 1) - f.w(i, j, k));
+                m = std::max(m, std::fabs(div));
+            }
+        partial[k] = m;
+    });
+    float m = 0.0f;
+    for (float x : partial) m = std::max(m, x);
+    return m;
+}
+
+}  // namespace plume

@@ -1,0 +1,312 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "render/camera.h"
+#include "render/png.h"
+#include "render/renderer.h"
+
+#define STB_IMAGE_STATIC  // golden_test.cpp has its own copy
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+
+namespace plume {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path testDir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() / ("plume_test_" + name);
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+// A small scene looking at a 1 m cube from -Y, one distant light.
+Scene smallScene(int width = 96, int height = 64) {
+    Scene scene;
+    scene.render.width = width;
+    scene.render.height = height;
+    scene.camera.position = {0.5f, -2.0f, 0.5f};
+    scene.camera.lookAt = {0.5f, 0.5f, 0.5f};
+    scene.camera.fov = 40.0f;
+    scene.camera.given = true;
+    scene.lights = {LightSettings{}};
+    return scene;
+}
+
+// Gaussian puffs with a little deterministic ripple, n^3 cells over 1 m.
+ScalarGrid puffs(int n, const std::vector<std::pair<Vec3f, float>>& centres) {
+    ScalarGrid g(n, n, n);
+    for (int k = 0; k < n; ++k)
+        for (int j = 0; j < n; ++j)
+            for (int i = 0; i < n; ++i) {
+                Vec3f p((i + 0.5f) / n, (j + 0.5f) / n, (k + 0.5f) / n);
+                float d = 0.0f;
+                for (const auto& [c, r] : centres) {
+                    Vec3f q = p - c;
+                    d += std::exp(-dot(q, q) / (r * r));
+                }
+                float ripple =
+                    0.85f + 0.15f * std::sin(23.0f * p.x) * std::sin(19.0f * p.y + 7.0f * p.z);
+                g(i, j, k) = d > 0.05f ? 1.5f * d * ripple : 0.0f;
+            }
+    return g;
+}
+
+Vec3f pixel(const std::vector<float>& linear, int width, int x, int y) {
+    size_t n = (size_t(y) * width + x) * 3;
+    return {linear[n], linear[n + 1], linear[n + 2]};
+}
+
+float luminance(Vec3f c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
+
+// Mean luminance over a rectangle of pixels.
+float meanLuminance(const std::vector<float>& linear, int width, int x0, int y0, int x1, int y1) {
+    double sum = 0.0;
+    for (int y = y0; y < y1; ++y)
+        for (int x = x0; x < x1; ++x) sum += luminance(pixel(linear, width, x, y));
+    return float(sum / ((x1 - x0) * (y1 - y0)));
+}
+
+TEST(Render, EmptyVolumeIsExactlyTheBackground) {
+    Scene scene = smallScene();
+    ScalarGrid density(16, 16, 16);
+    Renderer renderer(scene);
+    std::vector<float> linear = renderer.renderLinear({&density, nullptr, {0, 0, 0}, 1.0f / 16}, 1);
+    const RenderSettings& r = scene.render;
+    for (int y = 0; y < r.height; ++y) {
+        float f = 1.0f - (y + 0.5f) / r.height;
+        Vec3f expected = r.backgroundBottom + (r.backgroundTop - r.backgroundBottom) * f;
+        for (int x = 0; x < r.width; ++x) {
+            Vec3f c = pixel(linear, r.width, x, y);
+            ASSERT_NEAR(c.x, expected.x, 1e-6f) << x << "," << y;
+            ASSERT_NEAR(c.y, expected.y, 1e-6f);
+            ASSERT_NEAR(c.z, expected.z, 1e-6f);
+        }
+    }
+}
+
+TEST(Render, SlabTransmittanceIsBeerLambert) {
+    // A uniform slab filling the grid, seen straight through along +Y.
+    Scene scene = smallScene(32, 32);
+    scene.camera.position = {0.5f, -40.0f, 0.5f};
+    scene.camera.fov = 0.5f;  // nearly parallel rays through the middle
+    scene.render.albedo = 0.0f;
+    scene.render.extinction = 3.0f;
+    const int n = 24;
+    const float dx = 1.0f / n;
+    ScalarGrid density(n, n, n, Vec3f(0.5f), 0.4f);
+    Renderer renderer(scene);
+    std::vector<float> linear = renderer.renderLinear({&density, nullptr, {0, 0, 0}, dx}, 3);
+    const float expected = std::exp(-3.0f * 0.4f * 1.0f);
+    const RenderSettings& r = scene.render;
+    for (int y = 0; y < r.height; ++y) {
+        float f = 1.0f - (y + 0.5f) / r.height;
+        Vec3f bg = r.backgroundBottom + (r.backgroundTop - r.backgroundBottom) * f;
+        for (int x = 0; x < r.width; ++x) {
+            Vec3f c = pixel(linear, r.width, x, y);
+            EXPECT_NEAR(c.y / bg.y, expected, 0.01f * expected) << x << "," << y;
+        }
+    }
+}
+
+TEST(Render, DensityChangesTheImage) {
+    Scene scene = smallScene();
+    ScalarGrid density = puffs(32, {{{0.5f, 0.5f, 0.5f}, 0.2f}});
+    ScalarGrid empty(32, 32, 32);
+    Renderer renderer(scene);
+    std::vector<float> withSmoke =
+        renderer.renderLinear({&density, nullptr, {0, 0, 0}, 1.0f / 32}, 1);
+    std::vector<float> without = renderer.renderLinear({&empty, nullptr, {0, 0, 0}, 1.0f / 32}, 1);
+    int changed = 0;
+    for (size_t n = 0; n < withSmoke.size(); ++n)
+        changed += std::fabs(withSmoke[n] - without[n]) > 1e-3f;
+    EXPECT_GT(changed, int(withSmoke.size() / 20));
+}
+
+TEST(Render, FarSideOfALitBlobIsDarker) {
+    // Light travelling +X: the blob's -X half faces the light.
+    Scene scene = smallScene();
+    scene.lights[0].direction = {1, 0, 0};
+    scene.render.ambient = {0, 0, 0};
+    scene.render.albedo = 1.0f;
+    ScalarGrid density = puffs(32, {{{0.5f, 0.5f, 0.5f}, 0.22f}});
+    Renderer renderer(scene);
+    std::vector<float> linear = renderer.renderLinear({&density, nullptr, {0, 0, 0}, 1.0f / 32}, 1);
+    const int w = scene.render.width, cx = w / 2, cy = scene.render.height / 2;
+    float nearSide = meanLuminance(linear, w, cx - 12, cy - 4, cx - 6, cy + 4);
+    float farSide = meanLuminance(linear, w, cx + 6, cy - 4, cx + 12, cy + 4);
+    EXPECT_GT(nearSide, 2.0f * farSide) << "near " << nearSide << " far " << farSide;
+}
+
+TEST(Render, OccluderCastsAShadow) {
+    // The same blob on the right, with and without a second blob between it and the light.
+    Scene scene = smallScene();
+    scene.lights[0].direction = {1, 0, -0.2f};
+    scene.render.ambient = {0, 0, 0};
+    const Vec3f target{0.72f, 0.5f, 0.5f}, occluder{0.25f, 0.5f, 0.6f};
+    ScalarGrid alone = puffs(32, {{target, 0.12f}});
+    ScalarGrid shadowed = puffs(32, {{target, 0.12f}, {occluder, 0.12f}});
+    Renderer renderer(scene);
+    std::vector<float> lit = renderer.renderLinear({&alone, nullptr, {0, 0, 0}, 1.0f / 32}, 1);
+    std::vector<float> dark = renderer.renderLinear({&shadowed, nullptr, {0, 0, 0}, 1.0f / 32}, 1);
+    // Pixels over the target blob: x = 0.72 m projects to column ~56 of 96.
+    const int w = scene.render.width, cy = scene.render.height / 2;
+    float litMean = meanLuminance(lit, w, 53, cy - 3, 59, cy + 3);
+    float darkMean = meanLuminance(dark, w, 53, cy - 3, 59, cy + 3);
+    EXPECT_LT(darkMean, 0.7f * litMean) << "lit " << litMean << " shadowed " << darkMean;
+}
+
+TEST(Render, PointLightLightsTheNearSide) {
+    Scene scene = smallScene();
+    LightSettings light;
+    light.type = LightType::Point;
+    light.position = {-0.5f, 0.5f, 0.5f};
+    light.intensity = 4.0f;
+    scene.lights = {light};
+    scene.render.ambient = {0, 0, 0};
+    ScalarGrid density = puffs(32, {{{0.5f, 0.5f, 0.5f}, 0.22f}});
+    Renderer renderer(scene);
+    std::vector<float> linear = renderer.renderLinear({&density, nullptr, {0, 0, 0}, 1.0f / 32}, 1);
+    const int w = scene.render.width, cx = w / 2, cy = scene.render.height / 2;
+    float nearSide = meanLuminance(linear, w, cx - 12, cy - 4, cx - 6, cy + 4);
+    float farSide = meanLuminance(linear, w, cx + 6, cy - 4, cx + 12, cy + 4);
+    EXPECT_GT(nearSide, 2.0f * farSide) << "near " << nearSide << " far " << farSide;
+}
+
+TEST(Render, HotSmokeGlows) {
+    Scene scene = smallScene();
+    scene.lights.clear();
+    scene.render.ambient = {0, 0, 0};
+    scene.render.emission = 1.0f;
+    ScalarGrid density = puffs(32, {{{0.5f, 0.5f, 0.5f}, 0.2f}});
+    ScalarGrid cold(32, 32, 32), hot(32, 32, 32, Vec3f(0.5f), 1.0f);
+    Renderer renderer(scene);
+    std::vector<float> a = renderer.renderLinear({&density, &cold, {0, 0, 0}, 1.0f / 32}, 1);
+    std::vector<float> b = renderer.renderLinear({&density, &hot, {0, 0, 0}, 1.0f / 32}, 1);
+    const int w = scene.render.width, cx = w / 2, cy = scene.render.height / 2;
+    Vec3f glow = pixel(b, w, cx, cy);
+    EXPECT_LT(luminance(pixel(a, w, cx, cy)), 0.05f);
+    EXPECT_GT(luminance(glow), 1.0f);
+    EXPECT_GT(glow.x, glow.z);  // warm, not blue
+}
+
+TEST(Render, FramesIgnoreTheThreadCount) {
+    Scene scene = smallScene(80, 48);  // tiles do not divide the image evenly
+    ScalarGrid density = puffs(32, {{{0.45f, 0.5f, 0.45f}, 0.18f}, {{0.6f, 0.45f, 0.6f}, 0.15f}});
+    ScalarGrid temperature = puffs(32, {{{0.5f, 0.5f, 0.4f}, 0.15f}});
+    scene.render.emission = 0.5f;
+    LightSettings point;
+    point.type = LightType::Point;
+    point.position = {1.5f, -0.5f, 1.2f};
+    scene.lights.push_back(point);
+    point.position = {0.5f, 0.5f, 0.5f};  // inside the smoke: the other method
+    scene.lights.push_back(point);
+    VolumeView view{&density, &temperature, {0, 0, 0}, 1.0f / 32};
+    Renderer renderer(scene);
+    std::vector<Image> frames;
+    for (int threads : {1, 2, 3, 8}) {
+        setThreadCount(threads);
+        frames.push_back(renderer.render(view, 7));
+    }
+    setThreadCount(0);
+    for (size_t n = 1; n < frames.size(); ++n)
+        EXPECT_EQ(frames[n].rgb, frames[0].rgb) << "image " << n;
+}
+
+TEST(Render, JitterFollowsTheFrameNumberOnly) {
+    Scene scene = smallScene();
+    ScalarGrid density = puffs(32, {{{0.5f, 0.5f, 0.5f}, 0.2f}});
+    VolumeView view{&density, nullptr, {0, 0, 0}, 1.0f / 32};
+    Renderer renderer(scene);
+    std::vector<float> first = renderer.renderLinear(view, 4);
+    std::vector<float> again = renderer.renderLinear(view, 4);
+    std::vector<float> next = renderer.renderLinear(view, 5);
+    EXPECT_EQ(first, again);
+    double diff = 0.0;
+    int changed = 0;
+    for (size_t n = 0; n < first.size(); ++n) {
+        diff += std::fabs(first[n] - next[n]);
+        changed += first[n] != next[n];
+    }
+    EXPECT_GT(changed, 100);               // different noise
+    EXPECT_LT(diff / first.size(), 0.01);  // but only noise
+}
+
+TEST(Render, ToneMappedImageIsNotBanded) {
+    // The background gradient spans few 8-bit levels over many rows; dithering
+    // must keep every row from being one flat level with hard steps between.
+    Scene scene = smallScene(64, 256);
+    scene.render.backgroundTop = {0.2f, 0.2f, 0.2f};
+    scene.render.backgroundBottom = {0.17f, 0.17f, 0.17f};
+    ScalarGrid empty(8, 8, 8);
+    Renderer renderer(scene);
+    Image image = renderer.render({&empty, nullptr, {0, 0, 0}, 0.125f}, 1);
+    int mixedRows = 0;
+    for (int y = 0; y < image.height; ++y) {
+        bool mixed = false;
+        for (int x = 1; x < image.width; ++x) mixed |= image.pixel(x, y)[1] != image.pixel(0, y)[1];
+        mixedRows += mixed;
+    }
+    EXPECT_GT(mixedRows, image.height / 2);
+}
+
+TEST(Render, FrameBoxSeesEveryCorner) {
+    Vec3f lo{-1, 0.5f, 0}, hi{3, 1.5f, 2};
+    const float aspect = 16.0f / 9.0f;
+    CameraSettings settings = frameBox(lo, hi, aspect);
+    EXPECT_LT(settings.position.y, lo.y);
+    EXPECT_FLOAT_EQ(settings.position.x, 1.0f);
+    EXPECT_EQ(settings.up, Vec3f(0, 0, 1));
+    const float tanV = std::tan(0.5f * settings.fov * 3.14159265f / 180.0f), tanH = tanV * aspect;
+    float widest = 0.0f;
+    for (int c = 0; c < 8; ++c) {
+        Vec3f p{c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z};
+        Vec3f q = p - settings.position;  // camera looks along +Y
+        EXPECT_LE(std::fabs(q.x) / q.y, tanH);
+        EXPECT_LE(std::fabs(q.z - (settings.lookAt.z - settings.position.z)) / q.y, tanV);
+        widest = std::max(widest, std::fabs(q.x) / q.y / tanH);
+    }
+    EXPECT_GT(widest, 0.8f);  // fits snugly, not from far away
+}
+
+TEST(Png, WritesWhatItIsGiven) {
+    fs::path dir = testDir("png");
+    Image image(37, 21);
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            uint8_t* p = image.pixel(x, y);
+            p[0] = uint8_t(x * 7), p[1] = uint8_t(y * 11), p[2] = uint8_t((x * y) ^ 0x5a);
+        }
+    std::string path = (dir / "frame.png").string();
+    writePng(path, image);
+    EXPECT_FALSE(fs::exists(path + ".tmp"));
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load(path.c_str(), &w, &h, &channels, 3);
+    ASSERT_NE(pixels, nullptr);
+    EXPECT_EQ(w, image.width);
+    EXPECT_EQ(h, image.height);
+    std::vector<uint8_t> read(pixels, pixels + size_t(w) * h * 3);
+    stbi_image_free(pixels);
+    EXPECT_EQ(read, image.rgb);
+}
+
+TEST(Png, FailureNamesThePath) {
+    fs::path dir = testDir("png_fail");
+    std::string path = (dir / "missing" / "frame.png").string();
+    try {
+        writePng(path, Image(4, 4));
+        FAIL() << "expected RunError";
+    } catch (const RunError& e) {
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+    }
+}
+
+}  // namespace
+}  // namespace plume
