@@ -36,7 +36,7 @@ TEST(Cli, BakeWritesABlenderStyleSequence) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     std::vector<std::string> files = listDir(dir / "cache");
-    EXPECT_EQ(files, (std::vector<std::string>{"rising.resume.vdb", "rising_0002.vdb", "rising_0003.vdb",
+    EXPECT_EQ(files, (std::vector<std::string>{"rising.resume", "rising_0002.vdb", "rising_0003.vdb",
                                                "rising_0004.vdb"}));
     std::ifstream csv(dir / "stats.csv");
     std::string header;

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -586,6 +588,16 @@ TEST(SceneMemory, HugeSceneIsRefused) {
     EXPECT_EQ(e.rfind("big.toml: error: scene needs about ", 0), 0u) << e;
     EXPECT_NE(e.find(" GiB (1024x1024x1024 cells) but this machine has "), std::string::npos) << e;
     EXPECT_NE(e.find(" GiB; lower domain.resolution"), std::string::npos) << e;
+}
+
+TEST(SceneReference, ReadmeHoldsTheGeneratedReference) {
+    // The README's scene-file reference is `plume check --reference`, verbatim:
+    // regenerate that part of README.md when a key changes.
+    std::ifstream in(std::string(PLUME_SOURCE_DIR) + "/README.md");
+    std::stringstream readme;
+    readme << in.rdbuf();
+    EXPECT_NE(readme.str().find(sceneReference()), std::string::npos)
+        << "README.md is out of date: paste the output of `plume check --reference` into it";
 }
 
 }  // namespace

@@ -52,7 +52,7 @@ TEST(Sequence, FramePathHasFourDigitsAndGrows) {
 TEST(Sequence, HashPatternSortsByFrame) {
     SequenceDir dir({"fluid_data_0010.vdb", "fluid_data_0002.vdb", "fluid_data_0001.vdb",
                      "fluid_data_10000.vdb", "fluid_data_00003.vdb", "fluid_data_7.vdb",
-                     "fluid_noise_0001.vdb", "fluid_data_0004.vdb.tmp", "fluid.resume.vdb"});
+                     "fluid_noise_0001.vdb", "fluid_data_0004.vdb.tmp", "fluid.resume"});
     std::vector<SequenceFile> files = expandSequence(dir / "fluid_data_####.vdb");
     EXPECT_EQ(frames(files), (std::vector<int>{1, 2, 10, 10000}));
     EXPECT_EQ(files[0].path, dir / "fluid_data_0001.vdb");
@@ -75,7 +75,7 @@ TEST(Sequence, SingleFileIsItself) {
 }
 
 TEST(Sequence, DirectoryTakesItsNumberedFiles) {
-    SequenceDir dir({"smoke_0002.vdb", "smoke_0001.vdb", "smoke_0011.vdb", "smoke.resume.vdb",
+    SequenceDir dir({"smoke_0002.vdb", "smoke_0001.vdb", "smoke_0011.vdb", "smoke.resume",
                      "notes.txt", "smoke_0003.vdb.tmp"});
     std::vector<SequenceFile> files = expandSequence(dir.str());
     EXPECT_EQ(frames(files), (std::vector<int>{1, 2, 11}));

@@ -210,8 +210,9 @@ TEST(Solver, NoFlowThroughWallsAndObstacles) {
                     EXPECT_EQ(f.u(i, j, k), 0.0f) << i << "," << j << "," << k;
                 }
     EXPECT_GT(solidFaces, 100);
-    for (size_t n = 0; n < f.density.size(); ++n)
+    for (size_t n = 0; n < f.density.size(); ++n) {
         if (f.solid[n]) EXPECT_EQ(f.density[n], 0.0f);
+    }
 }
 
 TEST(Solver, ClosedBoxConservesDensity) {

@@ -253,7 +253,7 @@ TEST(VdbCache, LeavesNoTemporaryFiles) {
     std::vector<std::string> names;
     for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
-    EXPECT_EQ(names, (std::vector<std::string>{"smoke.resume.vdb", "smoke_0001.vdb"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"smoke.resume", "smoke_0001.vdb"}));
 }
 
 TEST(VdbCache, UnwritableDirectoryIsARunError) {
@@ -525,13 +525,13 @@ TEST(CacheResume, RefusesAFrameFileOrNothing) {
     Fields f({8, 8, 8}, 0.1f);
     writeVdbFrame(frame, f, 1, "smoke", {});
     expectRunError([&] { readSolverState(frame, f); }, {frame, "not a plume resume state"});
-    std::string missing = dir.file("smoke.resume.vdb");
+    std::string missing = dir.file("smoke.resume");
     expectRunError([&] { readSolverState(missing, f); }, {missing, "no such file"});
 }
 
 TEST(CacheResume, StateStaysOutOfTheSequence) {
     TempDir dir;
-    EXPECT_EQ(resumeStatePath("cache", "smoke"), "cache/smoke.resume.vdb");
+    EXPECT_EQ(resumeStatePath("cache", "smoke"), "cache/smoke.resume");
     Fields f({4, 4, 4}, 0.1f);
     f.density(1, 1, 1) = 1.0f;
     writeVdbFrame(cacheFramePath(dir.path().string(), "smoke", 1), f, 1, "smoke", {});

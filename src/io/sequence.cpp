@@ -150,13 +150,7 @@ std::vector<SequenceFile> expandDirectory(const std::string& pattern) {
         return files;
     }
     // A lone unnumbered file (e.g. a single EmberGen export) is still a sequence
-    // of one; the resume state (NAME.resume.vdb) never is.
-    unnumbered.erase(std::remove_if(unnumbered.begin(), unnumbered.end(),
-                                    [](const std::string& p) {
-                                        return p.size() >= 11 &&
-                                               p.compare(p.size() - 11, 11, ".resume.vdb") == 0;
-                                    }),
-                     unnumbered.end());
+    // of one.
     if (unnumbered.size() == 1) return {{unnumbered.front(), 1}};
     throw RunError("no VDB files match '" + pattern + "' (no numbered *.vdb files in it)");
 }

@@ -141,7 +141,7 @@ void copyExact(const GridT& grid, const std::string& path, Grid3<T>& out) {
 }  // namespace
 
 std::string resumeStatePath(const std::string& dir, const std::string& name) {
-    std::string file = name + ".resume.vdb";
+    std::string file = name + ".resume";
     return dir.empty() ? file : (fs::path(dir) / file).string();
 }
 

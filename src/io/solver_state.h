@@ -8,7 +8,8 @@
 
 namespace plume {
 
-// DIR/NAME.resume.vdb: out of the way of Blender's importer (not NAME_####.vdb).
+// DIR/NAME.resume: an OpenVDB file, but not named *.vdb, so importers that
+// take every .vdb in a folder (Blender's, with all files selected) skip it.
 std::string resumeStatePath(const std::string& dir, const std::string& name);
 
 // Writes the face velocities, density, temperature and solid cells of f bit for

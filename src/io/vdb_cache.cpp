@@ -286,8 +286,10 @@ void sampleOnto(const openvdb::FloatGrid& grid, const openvdb::math::Transform& 
     openvdb::Coord dim = box.dim();
     out = ScalarGrid(dim.x(), dim.y(), dim.z());
     parallelForSlabs(dim.z(), [&](int k) {
+        // The sampler keeps a reference to the accessor: it must outlive it.
+        const openvdb::FloatGrid::ConstAccessor accessor = grid.getConstAccessor();
         openvdb::tools::GridSampler<openvdb::FloatGrid::ConstAccessor, openvdb::tools::BoxSampler>
-            sampler(grid.getConstAccessor(), grid.transform());
+            sampler(accessor, grid.transform());
         for (int j = 0; j < dim.y(); ++j)
             for (int i = 0; i < dim.x(); ++i) {
                 Coord c = box.min().offsetBy(i, j, k);

@@ -51,7 +51,7 @@ struct PhysicsSettings {
     float densityDissipation = 0.0f;      // per second: exp(-rate * dt)
     float temperatureDissipation = 0.5f;  // per second
     Vec3f gravity{0, 0, -9.81f};   // m/s^2; buoyancy acts against it
-    Vec3f wind{0, 0, 0};           // m/s^2, a uniform acceleration
+    Vec3f wind{0, 0, 0};           // m/s, ambient wind the air relaxes toward (kWindRate)
 };
 
 struct SolverSettings {

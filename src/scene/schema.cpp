@@ -214,7 +214,7 @@ std::vector<KeySpec> buildKeys() {
         key("physics", "gravity", physicsPart, &PhysicsSettings::gravity, kAny,
             "gravity in m/s^2; buoyancy acts against it"),
         key("physics", "wind", physicsPart, &PhysicsSettings::wind, kAny,
-            "uniform acceleration in m/s^2 applied everywhere"),
+            "ambient wind velocity in m/s; the air relaxes toward it at 1 per second"),
 
         // [solver]
         key("solver", "pressure", solverPart, &SolverSettings::pressure, kAny,

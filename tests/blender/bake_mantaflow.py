@@ -1,6 +1,7 @@
 # Bakes a tiny smoke domain with Blender's own Mantaflow into an OpenVDB cache:
 # CACHE_DIR/data/fluid_data_0001.vdb ... fluid_data_NNNN.vdb (grids density,
-# heat, velocity, ...), as a user gets it with the domain's default cache type.
+# flame, shadow, temperature, velocity), as a user gets it with the domain's
+# default cache type.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 \
 #            --python bake_mantaflow.py -- CACHE_DIR [RES] [FRAMES]

@@ -50,7 +50,9 @@ bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
 
 # --- Import, as Add > Volume > Import OpenVDB with all files selected --------
-files = sorted(n for n in os.listdir(cache_dir) if n.startswith(name + "_") and n.endswith(".vdb"))
+# Every .vdb in the folder, as a user selects them all: the bake's resume state
+# (NAME.resume) must not be among them.
+files = sorted(n for n in os.listdir(cache_dir) if n.endswith(".vdb"))
 expected_files = [f"{name}_{i:04d}.vdb" for i in range(1, frames + 1)]
 check(files == expected_files, f"cache holds {name}_0001.vdb .. {name}_{frames:04d}.vdb",
       f"found {len(files)} files" + ("" if files == expected_files else f": {files}"))
@@ -138,17 +140,23 @@ nt.links.new(pv.outputs["Volume"], mo.inputs["Volume"])
 vol.materials.clear()
 vol.materials.append(mat)
 
-# Camera on -Y looking at +Y, framing the whole domain, a sun from the front-left.
+# Camera on -Y looking at +Y, the domain's front face filling about 85% of the
+# frame, a sun from the front-left.
+scene.render.resolution_x, scene.render.resolution_y = 160, 120
 dom_centre = size / 2
 cam_data = bpy.data.cameras.new("Cam")
 cam_data.lens = 35.0
+cam_data.sensor_fit = "HORIZONTAL"
+tan_half_x = 0.5 * cam_data.sensor_width / cam_data.lens
+tan_half_y = tan_half_x * scene.render.resolution_y / scene.render.resolution_x
+distance = max(size.x / tan_half_x, size.z / tan_half_y) / (2 * 0.85) + size.y / 2
 cam = bpy.data.objects.new("Cam", cam_data)
 scene.collection.objects.link(cam)
-cam.location = (dom_centre.x, dom_centre.y - 3.2 * max(size), dom_centre.z)
+cam.location = (dom_centre.x, dom_centre.y - distance, dom_centre.z)
 cam.rotation_euler = (math.pi / 2, 0.0, 0.0)
 scene.camera = cam
 sun_data = bpy.data.lights.new("Sun", "SUN")
-sun_data.energy = 4.0
+sun_data.energy = 8.0
 sun = bpy.data.objects.new("Sun", sun_data)
 scene.collection.objects.link(sun)
 sun.rotation_euler = (math.radians(50), 0.0, math.radians(-30))
@@ -165,7 +173,6 @@ scene.cycles.use_denoising = False
 scene.cycles.seed = 1
 scene.render.threads_mode = "FIXED"
 scene.render.threads = 2
-scene.render.resolution_x, scene.render.resolution_y = 160, 120
 scene.render.resolution_percentage = 100
 scene.render.image_settings.file_format = "PNG"
 scene.render.image_settings.color_mode = "RGB"

@@ -131,7 +131,7 @@ async function main() {
       executablePath: opt.chromium,
       headless: true,
       timeout: 30000,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
              '--disable-background-networking', '--disable-component-update', '--disable-sync',
              '--autoplay-policy=no-user-gesture-required'],
     }), 45000, 'launching Chromium');

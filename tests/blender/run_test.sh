@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# CTest driver for the Blender hand-off tests (tests/blender/CMakeLists.txt).
+#
+# Usage: run_test.sh import    PLUME SOURCE_DIR WORK_DIR
+#            plume bakes tests/blender/tall_plume.toml; Blender imports the
+#            sequence and renders it (import_plume_cache.py).
+#        run_test.sh mantaflow PLUME SOURCE_DIR WORK_DIR
+#            Blender's Mantaflow bakes a tiny smoke domain (bake_mantaflow.py);
+#            plume render-vdb renders its fluid_data_####.vdb to an MP4, which
+#            ffprobe must decode to one frame per cache file.
+#
+# Exit: 0 pass, 1 fail, 77 skip (no Blender: apt-get install blender).
+# $BLENDER picks another Blender binary.
+set -euo pipefail
+
+say() { echo "blender-test: $*"; }
+fail() { say "FAIL: $*" >&2; exit 1; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+mode=$1 plume=$2 src=$3 work=$4
+here=$src/tests/blender
+
+blender=${BLENDER:-blender}
+if ! blender=$(command -v "$blender"); then
+  say "SKIP: no Blender on PATH (apt-get install blender)"
+  exit 77
+fi
+[[ -x $plume ]] || fail "no plume binary at $plume"
+say "$("$blender" --version 2>/dev/null | head -n 1) at $blender"
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+# Blender in the background, factory settings, exit 1 on a Python error.
+run_blender() {
+  local script=$1; shift
+  timeout --kill-after=10 180 "$blender" -b --factory-startup --python-exit-code 1 \
+    --python "$script" -- "$@" || fail "blender $(basename "$script") exited with $?"
+}
+
+case $mode in
+import)
+  scene=$here/tall_plume.toml
+  # Names, sizes and frame count as plume resolves them, so the test follows the scene file.
+  "$plume" check "$scene" >resolved.toml || fail "plume check $scene exited with $?"
+  get() {  # get SECTION KEY: the value of KEY in [SECTION] of the resolved scene
+    awk -v sec="[$1]" -v key="$2" '/^\[/ { cur = $0; next } cur == sec && $1 == key { sub(/^[^=]*= */, ""); print; exit }' resolved.toml
+  }
+  name=$(sed -n "s/^# plume scene '\([^']*\)'.*/\1/p" resolved.toml)
+  dx=$(sed -n 's/^# grid .*dx = \([0-9.eE+-]*\) m.*/\1/p' resolved.toml)
+  frames=$(get time frames)
+  read -r sx sy sz < <(get domain size | tr -d '[],' )
+  [[ -n $name && -n $dx && -n $frames && -n $sz ]] ||
+    fail "could not read name/dx/frames/size from 'plume check $scene'"
+  say "scene '$name': domain $sx x $sy x $sz m, dx $dx m, $frames frames"
+
+  timeout 120 "$plume" bake "$scene" --vdb "$work/cache" --quiet || fail "plume bake exited with $?"
+  run_blender "$here/import_plume_cache.py" "$work/cache" "$name" "$frames" "$sx" "$sy" "$sz" "$dx" "$work/renders"
+  say "PASS"
+  ;;
+mantaflow)
+  res=32 frames=6
+  run_blender "$here/bake_mantaflow.py" "$work/manta" "$res" "$frames"
+  pattern=$work/manta/data/fluid_data_####.vdb
+  timeout 120 "$plume" render-vdb "$pattern" -o "$work/mantaflow.mp4" --quiet \
+    --set render.width=320 --set render.height=180 || fail "plume render-vdb '$pattern' exited with $?"
+  [[ -s $work/mantaflow.mp4 ]] || fail "plume render-vdb wrote no $work/mantaflow.mp4"
+  # Decode every frame: the container's frame count alone could be wrong.
+  probe=$(ffprobe -v error -count_frames -select_streams v:0 \
+    -show_entries stream=codec_name,width,height,nb_read_frames -of default=nw=1 "$work/mantaflow.mp4") ||
+    fail "ffprobe cannot read $work/mantaflow.mp4"
+  say "ffprobe: $(echo $probe)"
+  got=$(sed -n 's/^nb_read_frames=//p' <<<"$probe")
+  [[ $got == "$frames" ]] || fail "ffprobe decodes ${got:-no} frames, expected $frames (one per fluid_data_####.vdb)"
+  say "PASS: plume render-vdb renders Blender's $frames-frame Mantaflow cache to an MP4 of $frames frames"
+  ;;
+*)
+  echo "unknown mode '$mode' (import|mantaflow)" >&2; exit 2 ;;
+esac

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# CTest driver for the browser hand-off test (tests/browser/CMakeLists.txt):
+# plume renders a small MP4, Debian's Chromium plays it from a loopback HTTP
+# server (play_video.mjs, driven by playwright-core).
+#
+# Usage: run_test.sh PLUME SOURCE_DIR WORK_DIR
+# Exit: 0 pass, 1 fail, 77 skip (no node/npm, or no Chromium).
+# $CHROMIUM picks another Chromium binary (default: chromium on PATH).
+set -euo pipefail
+
+say() { echo "browser-test: $*"; }
+fail() { say "FAIL: $*" >&2; exit 1; }
+[[ $# -eq 3 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+plume=$1 src=$2 work=$3
+here=$src/tests/browser
+
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { say "SKIP: no $tool on PATH (apt-get install nodejs npm)"; exit 77; }
+done
+if ! chromium=$(command -v "${CHROMIUM:-chromium}"); then
+  say "SKIP: no Chromium on PATH (apt-get install chromium)"
+  exit 77
+fi
+[[ -x $plume ]] || fail "no plume binary at $plume"
+say "node $(node --version), npm $(npm --version 2>/dev/null), $("$chromium" --version 2>/dev/null | head -n 1)"
+
+# playwright-core from the lockfile, installed into tests/browser/node_modules
+# when it is missing or not the locked version. One installer at a time (other
+# build trees run this test from the same source tree); readers share the lock.
+exec 9<"$here/package-lock.json"
+flock -x -w 200 9 || fail "timed out waiting for the lock on $here/package-lock.json"
+installed_version() {
+  node -e 'try { console.log(require(process.argv[1] + "/node_modules/playwright-core/package.json").version) } catch { console.log("none") }' "$here"
+}
+locked=$(node -e 'console.log(require(process.argv[1] + "/package-lock.json").packages["node_modules/playwright-core"].version)' "$here")
+have=$(installed_version)
+if [[ $have != "$locked" ]]; then
+  say "playwright-core $have in node_modules, lockfile wants $locked: npm ci in $here"
+  (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 150 \
+     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || fail "npm ci in $here exited with $?"
+  have=$(installed_version)
+  [[ $have == "$locked" ]] || fail "after npm ci, node_modules has playwright-core $have, not $locked"
+fi
+flock -s 9
+say "playwright-core $have"
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+
+# A small video: the golden 'rising' scene, 1 s long. The expected size, frame
+# count and rate are the ones plume resolves for the same scene and overrides.
+scene=$src/tests/golden/scenes/rising.toml
+sets=(--set time.frames=24)
+"$plume" check "$scene" "${sets[@]}" >resolved.toml || fail "plume check $scene exited with $?"
+get() {  # get SECTION KEY: the value of KEY in [SECTION] of the resolved scene
+  awk -v sec="[$1]" -v key="$2" '/^\[/ { cur = $0; next } cur == sec && $1 == key { sub(/^[^=]*= */, ""); print; exit }' resolved.toml
+}
+width=$(get render width) height=$(get render height) frames=$(get time frames)
+fps=$(get output fps)
+awk -v f="$fps" 'BEGIN { exit !(f > 0) }' || fps=$(get time fps)
+[[ -n $width && -n $height && -n $frames && -n $fps ]] || fail "could not read size/frames/fps from 'plume check $scene'"
+
+timeout 120 "$plume" render "$scene" "${sets[@]}" -o "$work/rising.mp4" --quiet || fail "plume render exited with $?"
+say "plume rendered $work/rising.mp4: ${width}x${height}, $frames frames at $fps fps"
+
+# play_video.mjs bounds itself (launch 45 s, playback 60 s); this is the backstop.
+rc=0
+timeout --kill-after=10 150 node "$here/play_video.mjs" "$work/rising.mp4" \
+  --width "$width" --height "$height" --frames "$frames" --fps "$fps" --chromium "$chromium" || rc=$?
+[[ $rc -ne 124 && $rc -ne 137 ]] || fail "play_video.mjs timed out"
+exit $rc
