@@ -211,7 +211,9 @@ TEST(Solver, NoFlowThroughWallsAndObstacles) {
                 }
     EXPECT_GT(solidFaces, 100);
     for (size_t n = 0; n < f.density.size(); ++n) {
-        if (f.solid[n]) EXPECT_EQ(f.density[n], 0.0f);
+        if (f.solid[n]) {
+            EXPECT_EQ(f.density[n], 0.0f);
+        }
     }
 }
 
