@@ -16,6 +16,9 @@ namespace plume {
 namespace vdb_detail {
 // In vdb_cache.cpp: RunError when the file ends before its last grid does.
 void requireWhole(const openvdb::io::File& file, const std::string& path);
+// In vdb_cache.cpp: grids and metadata to path through a temporary and a rename.
+void writeGridsAtomically(const std::string& path, const openvdb::GridPtrVec& grids,
+                          const openvdb::MetaMap& meta);
 }  // namespace vdb_detail
 
 namespace fs = std::filesystem;
@@ -149,9 +152,10 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName,
                       const Grid3<double>* pressure) {
     vdb_detail::initialize();
+    openvdb::GridPtrVec grids;
+    openvdb::MetaMap meta;
     try {
         // Staggered components at their own offsets, then the cell-centred fields
-        openvdb::GridPtrVec grids;
         for (int m = 0; m < 5; ++m) {
             const ScalarGrid& g = scalarField(f, m);
             grids.push_back(exactGrid(kScalarNames[m], g, sampleTransform(f, g.offset())));
@@ -159,7 +163,6 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
         grids.push_back(solidGrid(f));
         if (pressure) grids.push_back(pressureGrid(f, *pressure));
 
-        openvdb::MetaMap meta;
         meta.insertMeta("creator", openvdb::StringMetadata(std::string("plume ") + PLUME_VERSION));
         meta.insertMeta(kMetaFrame, openvdb::Int32Metadata(frame));
         meta.insertMeta(kMetaTime, openvdb::DoubleMetadata(f.time));
@@ -168,17 +171,10 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
         meta.insertMeta(kMetaResolution, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
         meta.insertMeta(kMetaDx, openvdb::FloatMetadata(f.dx));
 
-        vdb_detail::writeAtomically(path, [&](const std::string& tmp) {
-            openvdb::io::File file(tmp);
-            file.setCompression(vdb_detail::compressionFlags());
-            file.write(grids, meta);
-            file.close();
-        });
-    } catch (const RunError&) {
-        throw;
     } catch (const std::exception& e) {
         throw RunError("cannot write '" + path + "': " + e.what());
     }
+    vdb_detail::writeGridsAtomically(path, grids, meta);
 }
 
 SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure) {

@@ -108,6 +108,24 @@ void requireFile(const std::string& path) {
     if (fs::is_directory(path, ec)) throw RunError("cannot read '" + path + "': it is a directory");
 }
 
+// Writes grids and file metadata to path through a temporary and a rename,
+// Blosc-compressed; any failure is a RunError naming path.
+void writeGridsAtomically(const std::string& path, const openvdb::GridPtrVec& grids,
+                          const openvdb::MetaMap& meta) {
+    try {
+        writeAtomically(path, [&](const std::string& tmp) {
+            openvdb::io::File file(tmp);
+            file.setCompression(compressionFlags());
+            file.write(grids, meta);
+            file.close();
+        });
+    } catch (const RunError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RunError("cannot write '" + path + "': " + e.what());
+    }
+}
+
 }  // namespace vdb_detail
 
 namespace {
@@ -310,31 +328,24 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt) {
     vdb_detail::initialize();
     const bool half = opt.precision == VdbPrecision::Half;
+    openvdb::GridPtrVec grids;
+    openvdb::MetaMap meta;
     try {
         auto xform = cellCentredTransform(f.dx, f.origin);
-        openvdb::GridPtrVec grids;
         grids.push_back(fogGrid("density", f.density, xform, opt.tolerance, half));
         grids.push_back(fogGrid("temperature", f.temperature, xform, opt.tolerance, half));
         grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, half));
 
-        openvdb::MetaMap meta;
         meta.insertMeta(kMetaCreator, openvdb::StringMetadata(std::string("plume ") + PLUME_VERSION));
         meta.insertMeta(kMetaFrame, openvdb::Int32Metadata(frame));
         meta.insertMeta(kMetaDx, openvdb::FloatMetadata(f.dx));
         meta.insertMeta(kMetaScene, openvdb::StringMetadata(sceneName));
         meta.insertMeta(kMetaResolution, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
 
-        vdb_detail::writeAtomically(path, [&](const std::string& tmp) {
-            openvdb::io::File file(tmp);
-            file.setCompression(vdb_detail::compressionFlags());
-            file.write(grids, meta);
-            file.close();
-        });
-    } catch (const RunError&) {
-        throw;
     } catch (const std::exception& e) {
         throw RunError("cannot write '" + path + "': " + e.what());
     }
+    vdb_detail::writeGridsAtomically(path, grids, meta);
 }
 
 std::vector<std::string> listGrids(const std::string& path) { return VdbReader(path).names(); }
