@@ -148,6 +148,7 @@ async function main() {
       const out = { events: [], errors: [] };
       const finish = (why) => {
         out.why = why;
+        out.paused = v.paused;
         out.error = v.error ? { code: v.error.code, message: v.error.message } : null;
         out.currentTime = v.currentTime;
         out.readyState = v.readyState;
@@ -155,6 +156,9 @@ async function main() {
           ({ totalVideoFrames, droppedVideoFrames, corruptedVideoFrames }))(v.getVideoPlaybackQuality()) : null;
         resolve(out);
       };
+      const t0 = performance.now();
+      for (const e of ['loadstart', 'canplay', 'playing', 'waiting', 'stalled', 'pause', 'emptied'])
+        v.addEventListener(e, () => out.events.push(`${e}@${Math.round(performance.now() - t0)}ms`));
       const timer = setTimeout(() => finish('timeout'), timeoutMs);
       v.addEventListener('error', () => { out.errors.push(v.error ? `${v.error.code} ${v.error.message}` : 'error'); clearTimeout(timer); finish('error'); });
       v.addEventListener('ended', () => { out.events.push('ended'); clearTimeout(timer); finish('ended'); });
@@ -166,9 +170,11 @@ async function main() {
         v.play().then(() => { out.events.push('play-resolved'); out.playResolved = true; },
                       (e) => { out.playRejected = String(e); clearTimeout(timer); finish('play-rejected'); });
       };
-      v.addEventListener('loadedmetadata', onMeta);
-      if (v.readyState >= 1) onMeta();
+      // Restart loading first, so the element cannot have metadata yet: the page
+      // may have preloaded it, and a load() after play() would reset the
+      // element to paused (or reject the play) and nothing would ever end.
       v.load();
+      v.addEventListener('loadedmetadata', onMeta);
     }), opt.timeoutMs), opt.timeoutMs + 5000, 'playing the video');
 
     const expected = opt.frames / opt.fps;
@@ -185,7 +191,7 @@ async function main() {
       if (r.meta.width !== opt.width || r.meta.height !== opt.height) problems.push(`video size ${r.meta.width}x${r.meta.height}, expected ${opt.width}x${opt.height}`);
     }
     if (r.meta && !r.playResolved) problems.push(`play() did not resolve${r.playRejected ? `: ${r.playRejected}` : ''}`);
-    if (!r.events.includes('ended')) problems.push(`'ended' never fired (stopped by ${r.why}, currentTime ${r.currentTime}, readyState ${r.readyState})`);
+    if (!r.events.includes('ended')) problems.push(`'ended' never fired (stopped by ${r.why}, currentTime ${r.currentTime}, readyState ${r.readyState}, paused ${r.paused})`);
     if (r.errors.length || r.error) problems.push(`media error: ${r.errors.join('; ') || JSON.stringify(r.error)}`);
     if (pageErrors.length) problems.push(`page errors: ${pageErrors.join('; ')}`);
     if (problems.length) { for (const p of problems) fail(p); return 1; }
