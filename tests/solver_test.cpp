@@ -100,6 +100,53 @@ TEST(Advection, MacCormackBeatsSemiLagrangian) {
     EXPECT_LT(mc, 0.75 * sl) << "semi-Lagrangian error " << sl << ", MacCormack " << mc;
 }
 
+// Advecting only around the smoke (the solver's scalar pass) must give exactly
+// what advecting every cell gives: the cells it skips hold their background.
+TEST(Advection, SkippingEmptySpaceChangesNothing) {
+    Fields f({40, 24, 32}, 0.05f);
+    // A swirl that moves up to about two cells a step, non-zero everywhere.
+    for (ScalarGrid* g : {&f.u, &f.v, &f.w})
+        for (int k = 0; k < g->nz(); ++k)
+            for (int j = 0; j < g->ny(); ++j)
+                for (int i = 0; i < g->nx(); ++i)
+                    (*g)(i, j, k) = 0.9f * std::sin(0.31f * i + 0.17f * k + (g == &f.v)) +
+                                    0.4f * std::cos(0.23f * j - 0.41f * k + 2 * (g == &f.w));
+    const float ambient = 0.25f;
+    ScalarGrid density(40, 24, 32), temperature(40, 24, 32, Vec3f(0.5f), ambient);
+    // Compact blobs: zero (background) beyond their radius.
+    auto ball = [](ScalarGrid& g, Vec3f centre, float radius, float value) {
+        for (int k = 0; k < g.nz(); ++k)
+            for (int j = 0; j < g.ny(); ++j)
+                for (int i = 0; i < g.nx(); ++i) {
+                    Vec3f d = Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) - centre;
+                    g(i, j, k) += value * std::max(0.0f, 1.0f - dot(d, d) / (radius * radius));
+                }
+    };
+    ball(density, {14, 12, 9}, 5.0f, 1.0f);
+    ball(temperature, {15, 11, 10}, 4.0f, 2.0f);
+    const ScalarGrid* src[] = {&density, &temperature};
+    const float background[] = {0.0f, ambient};
+    for (AdvectionScheme scheme : {AdvectionScheme::SemiLagrangian, AdvectionScheme::MacCormack}) {
+        ScalarGrid denseD(40, 24, 32, Vec3f(0.5f), -1.0f), denseT = denseD;
+        ScalarGrid sparseD = denseD, sparseT = denseD;  // -1: stale values to overwrite
+        ScalarGrid* dense[] = {&denseD, &denseT};
+        ScalarGrid* sparse[] = {&sparseD, &sparseT};
+        Advector advector;
+        advector.setVelocity(f);
+        advector.advect(scheme, src, dense, 2, 0.1f);
+        advector.advect(scheme, src, sparse, 2, 0.1f, Advector::Limiter::Clamp, background);
+        size_t moved = 0;
+        for (size_t n = 0; n < density.size(); ++n) {
+            ASSERT_EQ(sparseD[n], denseD[n]) << "density, cell " << n;
+            ASSERT_EQ(sparseT[n], denseT[n]) << "temperature, cell " << n;
+            moved += denseD[n] != density[n];
+        }
+        EXPECT_GT(moved, 300u) << "the blob should have moved";
+        EXPECT_EQ(denseD(39, 23, 31), 0.0f);  // far corner: background
+        EXPECT_EQ(denseT(39, 23, 31), ambient);
+    }
+}
+
 TEST(Advection, MacCormackCreatesNoNewExtrema) {
     Fields f({32, 8, 8}, 0.1f);
     f.u.fill(0.7f);

@@ -18,11 +18,14 @@ void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacle
     });
 }
 
-void clearSolidScalars(Fields& f) {
+void clearSolidScalars(Fields& f, float ambientTemperature) {
     parallelForSlabs(f.n.z, [&](int k) {
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i)
-                if (f.solid(i, j, k)) f.density(i, j, k) = f.temperature(i, j, k) = 0.0f;
+                if (f.solid(i, j, k)) {
+                    f.density(i, j, k) = 0.0f;
+                    f.temperature(i, j, k) = ambientTemperature;
+                }
     });
 }
 

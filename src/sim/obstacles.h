@@ -11,7 +11,8 @@ namespace plume {
 // Marks every cell whose centre lies inside an obstacle as solid.
 void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacles);
 
-// Zeroes density and temperature inside solids (smoke never sits in a wall).
-void clearSolidScalars(Fields& f);
+// Empties solids of smoke (smoke never sits in a wall): no density, and the
+// ambient temperature, so a wall neither heats nor chills the air beside it.
+void clearSolidScalars(Fields& f, float ambientTemperature);
 
 }  // namespace plume

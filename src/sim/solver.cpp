@@ -60,6 +60,7 @@ Solver::Solver(const Scene& scene)
       vorticity_(scene.physics.vorticity != 0.0f ? f_.n : Vec3i{}),
       uSrc_(f_.u), vSrc_(f_.v), wSrc_(f_.w),
       densitySrc_(f_.density), temperatureSrc_(f_.temperature) {
+    f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
     rasterizeObstacles(f_, scene.obstacles);
     projection_.enforceBoundaries(f_);
 }
@@ -110,7 +111,7 @@ SolveStats Solver::substep(float dt) {
 void Solver::applyEmitters(float) {
     ScopedTimer t(times_.emit);
     plume::applyEmitters(f_, scene_.emitters, frame_, f_.time);
-    clearSolidScalars(f_);
+    clearSolidScalars(f_, scene_.physics.ambientTemperature);
 }
 
 void Solver::advectVelocity(float dt) {
@@ -120,11 +121,12 @@ void Solver::advectVelocity(float dt) {
     Fields old;  // a view of the old velocity for the backtrace
     old.dx = f_.dx;
     old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
-    AdvectionScheme scheme = scene_.solver.advection;
-    const auto limiter = Advector::Limiter::Revert;
-    advector_.advect(scheme, old, old.u, f_.u, dt, limiter);
-    advector_.advect(scheme, old, old.v, f_.v, dt, limiter);
-    advector_.advect(scheme, old, old.w, f_.w, dt, limiter);
+    advector_.setVelocity(old);
+    for (int axis = 0; axis < 3; ++axis) {
+        const ScalarGrid* src[] = {&old.component(axis)};
+        ScalarGrid* dst[] = {&f_.component(axis)};
+        advector_.advect(scene_.solver.advection, src, dst, 1, dt, Advector::Limiter::Revert);
+    }
     old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
 }
 
@@ -146,11 +148,14 @@ void Solver::advectScalars(float dt) {
     ScopedTimer t(times_.scalars);
     densitySrc_.swap(f_.density);
     temperatureSrc_.swap(f_.temperature);
-    // Density and temperature share their departure points.
+    // Density and temperature share their departure points; away from the
+    // smoke both hold their background and are left to it.
     const ScalarGrid* src[] = {&densitySrc_, &temperatureSrc_};
     ScalarGrid* dst[] = {&f_.density, &f_.temperature};
-    advector_.advect(scene_.solver.advection, f_, src, dst, 2, dt);
-    clearSolidScalars(f_);
+    const float background[] = {0.0f, scene_.physics.ambientTemperature};
+    advector_.setVelocity(f_);
+    advector_.advect(scene_.solver.advection, src, dst, 2, dt, Advector::Limiter::Clamp, background);
+    clearSolidScalars(f_, scene_.physics.ambientTemperature);
 }
 
 void Solver::diffuseScalars(float dt) {
