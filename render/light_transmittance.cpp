@@ -48,6 +48,34 @@ void clipRay(Vec3f o, Vec3f d, Vec3f lo, Vec3f hi, float& t0, float& t1) {
     }
 }
 
+// Spreads a slice's optical depth to its neighbours: weight `spread` to each
+// side along both slice axes. Beyond the slice's edge the edge value stands in
+// for its neighbour, so the blur keeps the total depth and adds no gradient at
+// the sides of the box. Applied once per slice, the spread grows like
+// diffusion as light crosses the smoke.
+void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
+    const float centre = 1.0f - 2.0f * spread;
+    parallelForRange(nc, [&](int c0, int c1) {
+        for (int ic = c0; ic < c1; ++ic) {
+            const float* d = depth + size_t(ic) * nb;
+            float* t = tmp + size_t(ic) * nb;
+            for (int ib = 0; ib < nb; ++ib) {
+                float left = d[ib > 0 ? ib - 1 : ib], right = d[ib + 1 < nb ? ib + 1 : ib];
+                t[ib] = centre * d[ib] + spread * (left + right);
+            }
+        }
+    });
+    parallelForRange(nc, [&](int c0, int c1) {
+        for (int ic = c0; ic < c1; ++ic) {
+            const float* t = tmp + size_t(ic) * nb;
+            const float* below = ic > 0 ? t - nb : t;
+            const float* above = ic + 1 < nc ? t + nb : t;
+            float* d = depth + size_t(ic) * nb;
+            for (int ib = 0; ib < nb; ++ib) d[ib] = centre * t[ib] + spread * (below[ib] + above[ib]);
+        }
+    });
+}
+
 // Sweeps the slices of `box` along axis a, in the order the light crosses
 // them (step +1 or -1). toLight(p, ub, uc, length) gives, for the centre p of a
 // cell (grid units), the point one slice toward the light in the previous
@@ -55,17 +83,18 @@ void clipRay(Vec3f o, Vec3f d, Vec3f lo, Vec3f hi, float& t0, float& t1) {
 // in voxels. Upstream of the box there is no density.
 template <typename TowardLight>
 void sweepSlices(ShadingGrid& grid, const CellBox& box, int a, int step, float sigmaPerVoxel,
-                 int outChannel, std::vector<float>& scratch, TowardLight toLight) {
+                 float spread, int outChannel, std::vector<float>& scratch, TowardLight toLight) {
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const Vec3i n = grid.n();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
     const int nb = box.hi[b] - box.lo[b] + 1, nc = box.hi[c] - box.lo[c] + 1;
     const size_t sliceSize = size_t(nb) * nc;
-    scratch.assign(4 * sliceSize, 0.0f);
+    scratch.assign(5 * sliceSize, 0.0f);
     float* prevDepth = scratch.data();
     float* prevDensity = prevDepth + sliceSize;
     float* depth = prevDensity + sliceSize;
     float* density = depth + sliceSize;
+    float* blurred = density + sliceSize;
 
     const int first = step > 0 ? box.lo[a] : box.hi[a];
     const int last = step > 0 ? box.hi[a] : box.lo[a];
@@ -95,10 +124,14 @@ void sweepSlices(ShadingGrid& grid, const CellBox& box, int a, int step, float s
                     size_t s = size_t(ic) * nb + ib;
                     depth[s] = tau;
                     density[s] = rho;
-                    cell[outChannel] = std::exp(-tau);
+                    cell[outChannel] = tau;
                 }
             }
         });
+        // The cells keep their own depth; what passes on to the next slice is
+        // spread, so grid-scale differences between neighbouring columns of
+        // smoke do not pile up into stripes along the light.
+        if (spread > 0.0f) blurSlice(depth, blurred, nb, nc, spread);
         std::swap(prevDepth, depth);
         std::swap(prevDensity, density);
         if (ia == last) break;
@@ -137,7 +170,7 @@ void marchCoarse(const ShadingGrid& grid, const CellBox& box, Vec3f lightGrid, f
                         for (float t = t0 + 0.5f * kStep; t < t1 && tau < kOpaqueDepth; t += kStep)
                             tau += grid.weights(p + d * t)(data) * sigmaPerVoxel * kStep;
                     }
-                    coarse(i, j, k) = std::exp(-tau);
+                    coarse(i, j, k) = tau;
                 }
     });
 }
@@ -145,12 +178,13 @@ void marchCoarse(const ShadingGrid& grid, const CellBox& box, Vec3f lightGrid, f
 }  // namespace
 
 void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f direction,
-                           float sigmaPerVoxel, int outChannel, std::vector<float>& scratch) {
+                           float sigmaPerVoxel, float spread, int outChannel,
+                           std::vector<float>& scratch) {
     if (box.empty()) return;
     const int a = dominantAxis(direction), b = (a + 1) % 3, c = (a + 2) % 3;
     const float invA = 1.0f / std::fabs(direction[a]);
     const float backB = -direction[b] * invA, backC = -direction[c] * invA;
-    sweepSlices(grid, box, a, direction[a] > 0 ? 1 : -1, sigmaPerVoxel, outChannel, scratch,
+    sweepSlices(grid, box, a, direction[a] > 0 ? 1 : -1, sigmaPerVoxel, spread, outChannel, scratch,
                 [&](Vec3f, float& ub, float& uc, float& length) {
                     ub = backB;
                     uc = backC;
@@ -159,8 +193,8 @@ void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f directio
 }
 
 void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightGrid,
-                             float sigmaPerVoxel, int outChannel, std::vector<float>& scratch,
-                             ScalarGrid& coarse) {
+                             float sigmaPerVoxel, float spread, int outChannel,
+                             std::vector<float>& scratch, ScalarGrid& coarse) {
     if (box.empty()) return;
     // Sweep along the axis on which the light is farthest outside the box, if any.
     int a = -1;
@@ -173,7 +207,7 @@ void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightG
     if (a >= 0) {
         const int b = (a + 1) % 3, c = (a + 2) % 3;
         const int step = lightGrid[a] < float(box.lo[a]) ? 1 : -1;
-        sweepSlices(grid, box, a, step, sigmaPerVoxel, outChannel, scratch,
+        sweepSlices(grid, box, a, step, sigmaPerVoxel, spread, outChannel, scratch,
                     [&](Vec3f p, float& ub, float& uc, float& length) {
                         Vec3f v = lightGrid - p;
                         float inv = 1.0f / std::fabs(v[a]);
@@ -188,7 +222,7 @@ void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightG
     const Vec3i n = grid.n();
     if (coarse.nx() != (n.x + 1) / 2 || coarse.ny() != (n.y + 1) / 2 ||
         coarse.nz() != (n.z + 1) / 2)
-        coarse = ScalarGrid((n.x + 1) / 2, (n.y + 1) / 2, (n.z + 1) / 2, Vec3f(0.5f), 1.0f);
+        coarse = ScalarGrid((n.x + 1) / 2, (n.y + 1) / 2, (n.z + 1) / 2, Vec3f(0.5f), 0.0f);
     marchCoarse(grid, box, lightGrid, sigmaPerVoxel, coarse);
     const int channels = grid.channels();
     float* data = grid.data();

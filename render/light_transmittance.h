@@ -2,6 +2,10 @@
 // per light per frame at a cost proportional to the cell count, so the camera
 // ray-marcher shadows a sample with one trilinear lookup instead of a shadow ray.
 //
+// The grids hold optical depth, not transmittance: depth grows about linearly
+// into a dense puff, so a trilinear lookup of it is smooth where one of
+// exp(-depth) would show every voxel as a facet on the lit surface.
+//
 // Distant lights (and the sky) sweep slices along the dominant axis of the
 // light direction: a cell's optical depth is the previous slice's depth at the
 // point one slice toward the light (bilinear), plus the segment in between
@@ -19,11 +23,15 @@
 namespace plume {
 
 // Sweeps `box` of the grid for a light travelling along `direction` (unit,
-// grid and world axes agree) and writes exp(-optical depth) into channel
+// grid and world axes agree) and writes the optical depth toward it into channel
 // `outChannel` of every cell in the box. Density is channel 0 and is taken as
 // zero outside the box. sigmaPerVoxel = extinction per unit density times dx.
+// `spread` in [0, 0.25] blurs the depth passed from slice to slice by that
+// weight to each neighbour: light that is not perfectly parallel (a sun's
+// disc, the whole sky), and no grid-scale stripes in the shadows.
 void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f direction,
-                           float sigmaPerVoxel, int outChannel, std::vector<float>& scratch);
+                           float sigmaPerVoxel, float spread, int outChannel,
+                           std::vector<float>& scratch);
 
 // The same for a point light at lightGrid (grid units). A light outside the
 // box sweeps along the axis it is farthest out on, each cell looking one slice
@@ -31,7 +39,7 @@ void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f directio
 // from every cell of `coarse` (half resolution, reused between frames), which
 // then fills the channel by trilinear interpolation.
 void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightGrid,
-                             float sigmaPerVoxel, int outChannel, std::vector<float>& scratch,
-                             ScalarGrid& coarse);
+                             float sigmaPerVoxel, float spread, int outChannel,
+                             std::vector<float>& scratch, ScalarGrid& coarse);
 
 }  // namespace plume

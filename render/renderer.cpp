@@ -30,10 +30,16 @@ constexpr int kFirstLightChannel = 2;
 // the optical depth of the vertical column keeps the sides of a puff lit.
 constexpr float kSkyDepthScale = 0.25f;
 
+// How far light spreads sideways per slice it crosses (see
+// sweepDirectionalLight): wide for the sky, which lights from every direction,
+// a little for lamps and the sun.
+constexpr float kSkySpread = 0.25f;
+constexpr float kLightSpread = 0.2f;
+
 // Multiple scattering, approximated after Wrenninge et al. (2013): octave i
-// adds kOctaveEnergy^i of the light, seen through kOctaveDepth^i of the optical
-// depth (T^(1/2^i), a square root each) with a phase kOctavePhase^i as
-// anisotropic. Lets light into the smoke so thick puffs do not look like rock.
+// adds kOctaveEnergy^i of the light, seen through 1/2^i of the optical depth
+// (T^(1/2^i)) with a phase kOctavePhase^i as anisotropic. Lets light into the
+// smoke so thick puffs do not look like rock.
 constexpr int kOctaves = 4;
 constexpr float kOctaveEnergy = 0.7f;
 constexpr float kOctavePhase = 0.5f;
@@ -44,6 +50,20 @@ constexpr float kSkyOctaveWeight[kOctaves] = {
     1.0f / (1.0f + 0.7f + 0.49f + 0.343f), 0.7f / (1.0f + 0.7f + 0.49f + 0.343f),
     0.49f / (1.0f + 0.7f + 0.49f + 0.343f), 0.343f / (1.0f + 0.7f + 0.49f + 0.343f)};
 static_assert(kOctaves == 4 && kOctaveEnergy == 0.7f, "kSkyOctaveWeight follows kOctaveEnergy");
+
+// T^(1/2^i) for each octave i from an optical depth: one exp for the deepest
+// octave, squared back up to T (multiplies, where a chain of square roots
+// from T would stall every sample).
+struct OctaveTransmittance {
+    float t[4];
+    explicit OctaveTransmittance(float depth) {
+        static_assert(kOctaves == 4);
+        t[3] = std::exp(-0.125f * depth);
+        t[2] = t[3] * t[3];
+        t[1] = t[2] * t[2];
+        t[0] = t[1] * t[1];
+    }
+};
 
 float henyeyGreenstein(float cosTheta, float g) {
     float d = 1.0f + g * g - 2.0f * g * cosTheta;
@@ -196,15 +216,28 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const CellBox sweepBox = dilate(active_, 2, n);
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     sweepDirectionalLight(shading_, sweepBox, {0, 0, -1}, sigmaPerVoxel * kSkyDepthScale,
-                          kSkyChannel, sweepScratch_);
+                          kSkySpread, kSkyChannel, sweepScratch_);
+    // The sky's octaves have fixed weights, so each cell can hold the sky
+    // light itself instead of a depth: a lookup per sample and nothing more.
+    parallelForRange(sweepBox.hi.z - sweepBox.lo.z + 1, [&](int k0, int k1) {
+        for (int k = sweepBox.lo.z + k0; k < sweepBox.lo.z + k1; ++k)
+            for (int j = sweepBox.lo.y; j <= sweepBox.hi.y; ++j)
+                for (int i = sweepBox.lo.x; i <= sweepBox.hi.x; ++i) {
+                    float* sky = shading_.cell(shading_.cellIndex(i, j, k)) + kSkyChannel;
+                    const OctaveTransmittance t(*sky);
+                    float light = 0.0f;
+                    for (int o = 0; o < kOctaves; ++o) light += kSkyOctaveWeight[o] * t.t[o];
+                    *sky = light;
+                }
+    });
     for (size_t l = 0; l < directional_.size(); ++l)
         sweepDirectionalLight(shading_, sweepBox, directional_[l].direction, sigmaPerVoxel,
-                              kFirstLightChannel + int(l), sweepScratch_);
+                              kLightSpread, kFirstLightChannel + int(l), sweepScratch_);
     pointCoarse_.resize(point_.size());
     for (size_t l = 0; l < point_.size(); ++l)
         pointLightTransmittance(
             shading_, sweepBox, (point_[l].position - volume.origin) / volume.dx, sigmaPerVoxel,
-            kFirstLightChannel + int(directional_.size() + l), sweepScratch_, pointCoarse_[l]);
+            kLightSpread, kFirstLightChannel + int(directional_.size() + l), sweepScratch_, pointCoarse_[l]);
 }
 
 void Renderer::traceImage(const VolumeView& volume, int frame) {
@@ -313,32 +346,23 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
                             if (rho <= kEmptyDensity) continue;
 
                             // Light arriving at the sample, then what it sends toward the camera.
-                            float skyT = w(data + kSkyChannel), skyLight = 0.0f;
-                            for (int o = 0; o < kOctaves; ++o) {
-                                skyLight += kSkyOctaveWeight[o] * skyT;
-                                skyT = std::sqrt(skyT);
-                            }
-                            Vec3f inscatter = ambient * skyLight;
+                            Vec3f inscatter = ambient * w(data + kSkyChannel);
                             for (int l = 0; l < numDirectional; ++l) {
-                                float t1o = w(data + kFirstLightChannel + l);
+                                const OctaveTransmittance t(w(data + kFirstLightChannel + l));
                                 const Vec3f* ph = &octavePhase[l * kOctaves];
-                                for (int o = 0; o < kOctaves; ++o) {
-                                    inscatter += ph[o] * t1o;
-                                    t1o = std::sqrt(t1o);
-                                }
+                                for (int o = 0; o < kOctaves; ++o) inscatter += ph[o] * t.t[o];
                             }
                             for (size_t l = 0; l < point_.size(); ++l) {
                                 const LightSettings& light = point_[l];
                                 Vec3f toLight = (light.position - volume.origin) / dx - pp;
                                 float dist2 = std::max(dot(toLight, toLight), 0.25f);
                                 float cosTheta = dot(toLight, d) / std::sqrt(dist2);
-                                float tl = w(data + firstPointChannel + int(l));
-                                float energy = 1.0f, gi = g, tOctave = tl, sum = 0.0f;
+                                const OctaveTransmittance t(w(data + firstPointChannel + int(l)));
+                                float energy = 1.0f, gi = g, sum = 0.0f;
                                 for (int o = 0; o < kOctaves; ++o) {
-                                    sum += energy * henyeyGreenstein(cosTheta, gi) * tOctave;
+                                    sum += energy * henyeyGreenstein(cosTheta, gi) * t.t[o];
                                     energy *= kOctaveEnergy;
                                     gi *= kOctavePhase;
-                                    tOctave = std::sqrt(tOctave);
                                 }
                                 inscatter +=
                                     light.color * (light.intensity * sum / (dist2 * dx * dx));

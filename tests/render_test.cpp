@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "render/camera.h"
+#include "render/light_transmittance.h"
 #include "render/png.h"
 #include "render/renderer.h"
 
@@ -114,6 +115,42 @@ TEST(Render, SlabTransmittanceIsBeerLambert) {
             EXPECT_NEAR(c.y / bg.y, expected, 0.01f * expected) << x << "," << y;
         }
     }
+}
+
+// Light falling straight down through columns of smoke that alternate dense
+// and empty, one voxel wide: without spread each column's depth is its own,
+// with it the depth passed down is shared with the neighbours, so the
+// shadow below holds no grid-scale stripes; spreading moves depth sideways
+// but does not lose any.
+TEST(LightTransmittance, SpreadSoftensGridScaleStripes) {
+    const Vec3i n{16, 16, 24};
+    auto depthBelow = [&](float spread, float& total) {
+        ShadingGrid grid;
+        grid.resize(n, 2);
+        for (int k = 8; k < n.z; ++k)  // the columns fill the top two thirds
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) grid.cell(grid.cellIndex(i, j, k))[0] = float(i % 2);
+        std::vector<float> scratch;
+        sweepDirectionalLight(grid, CellBox{{0, 0, 0}, {n.x - 1, n.y - 1, n.z - 1}}, {0, 0, -1},
+                              0.1f, spread, 1, scratch);
+        // Slice k = 2, well below the smoke, away from the sides.
+        total = 0.0f;
+        float contrast = 0.0f;
+        // Stripes are what sets a cell apart from the mean of its neighbours
+        // (a second difference: blind to a smooth slope across the box).
+        auto at = [&](int i) { return grid.cell(grid.cellIndex(i, 8, 2))[1]; };
+        for (int i = 4; i < 12; ++i) {
+            contrast = std::max(contrast, std::fabs(at(i) - 0.5f * (at(i - 1) + at(i + 1))));
+            total += at(i);
+        }
+        return contrast;
+    };
+    float sharpTotal, softTotal;
+    const float sharp = depthBelow(0.0f, sharpTotal);
+    const float soft = depthBelow(0.2f, softTotal);
+    EXPECT_NEAR(sharp, 1.6f, 0.05f);  // 16 dense voxels at 0.1 each: all or nothing
+    EXPECT_LT(soft, 0.01f * sharp);
+    EXPECT_NEAR(softTotal, sharpTotal, 0.02f * sharpTotal);
 }
 
 TEST(Render, DensityChangesTheImage) {
