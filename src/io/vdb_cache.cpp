@@ -176,18 +176,24 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const Fields& f,
                                      openvdb::math::Transform::Ptr xform, float tolerance,
                                      bool half) {
     // Cell-centred average of the MAC faces: what Blender and Houdini expect of
-    // a non-staggered vector grid.
-    std::vector<openvdb::Vec3s> centred(f.cellCount());
-    parallelForSlabs(f.n.z, [&](int k) {
-        for (int j = 0; j < f.n.y; ++j)
-            for (int i = 0; i < f.n.x; ++i) {
-                Vec3f v = f.centredVelocity(i, j, k);
-                centred[f.density.index(i, j, k)] = openvdb::Vec3s(v.x, v.y, v.z);
-            }
-    });
+    // a non-staggered vector grid. Copied a leaf-high slab at a time, so the
+    // dense staging buffer is a slab, not a second copy of the whole field.
     auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
-    DenseVec3 dense(cellBox(f.n.x, f.n.y, f.n.z), centred.data());
-    openvdb::tools::copyFromDense(dense, *grid, openvdb::Vec3s(tolerance));
+    constexpr int kSlab = int(openvdb::Vec3STree::LeafNodeType::DIM);
+    std::vector<openvdb::Vec3s> centred(size_t(f.n.x) * f.n.y * kSlab);
+    for (int z0 = 0; z0 < f.n.z; z0 += kSlab) {
+        const int z1 = std::min(z0 + kSlab, f.n.z);
+        parallelForSlabs(z1 - z0, [&](int dz) {
+            for (int j = 0; j < f.n.y; ++j)
+                for (int i = 0; i < f.n.x; ++i) {
+                    Vec3f v = f.centredVelocity(i, j, z0 + dz);
+                    centred[(size_t(dz) * f.n.y + j) * f.n.x + i] = openvdb::Vec3s(v.x, v.y, v.z);
+                }
+        });
+        DenseVec3 dense(CoordBBox(Coord(0, 0, z0), Coord(f.n.x - 1, f.n.y - 1, z1 - 1)),
+                        centred.data());
+        openvdb::tools::copyFromDense(dense, *grid, openvdb::Vec3s(tolerance));
+    }
     openvdb::tools::prune(grid->tree());
     grid->setName(name);
     grid->setGridClass(openvdb::GRID_UNKNOWN);  // cell-centred, not GRID_STAGGERED

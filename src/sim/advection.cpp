@@ -218,12 +218,16 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
     const bool mac = scheme == AdvectionScheme::MacCormack;
     const GridShape shape(g);
     const Velocity vel(centred_, n_, off);
+    // One field (a velocity component, over the whole grid) keeps its limiter
+    // bounds from the first pass, where the blend has the eight values at
+    // hand. Two fields (the scalars, advected only around the smoke) take
+    // theirs again in the second pass: a little more work on a small box, and
+    // two grid-sized buffers less memory.
+    const bool keepRange = count == 1;
     if (mac) {
         departure_.resize(g.size());
-        for (int c = 0; c < count; ++c) {
-            hat_[c].resize(g.size());
-            range_[c].resize(g.size());
-        }
+        for (int c = 0; c < count; ++c) hat_[c].resize(g.size());
+        if (keepRange) range_.resize(g.size());
     }
 
     // `result`: the cells whose value can change; `first`: the cells the first
@@ -250,8 +254,12 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
                     (*dst[c])[row + i] = blend(src[c]->data(), st);
                     continue;
                 }
-                Range& r = range_[c][row + i];
-                hat_[c][row + i] = blendWithRange(src[c]->data(), st, r.lo, r.hi);
+                if (keepRange) {
+                    Range& r = range_[row + i];
+                    hat_[c][row + i] = blendWithRange(src[c]->data(), st, r.lo, r.hi);
+                } else {
+                    hat_[c][row + i] = blend(src[c]->data(), st);
+                }
             }
         }
     });
@@ -267,12 +275,17 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
             const size_t row = g.index(0, j, k);
             for (int i = i0; i < i1; ++i) {
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
-                Stencil forward = shape.stencil(pGrid * 2.0f - departure_[row + i]);
+                const Stencil forward = shape.stencil(pGrid * 2.0f - departure_[row + i]);
+                const Stencil from = keepRange ? Stencil{} : shape.stencil(departure_[row + i]);
                 for (int c = 0; c < count; ++c) {
                     float hat = hat_[c][row + i];
                     float back = blend(hat_[c].data(), forward);
                     float value = hat + 0.5f * ((*src[c])[row + i] - back);
-                    const Range r = range_[c][row + i];
+                    Range r;
+                    if (keepRange)
+                        r = range_[row + i];
+                    else
+                        blendWithRange(src[c]->data(), from, r.lo, r.hi);
                     (*dst[c])[row + i] = (limiter == Limiter::Revert && (value < r.lo || value > r.hi))
                                              ? hat
                                              : std::clamp(value, r.lo, r.hi);

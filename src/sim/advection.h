@@ -67,7 +67,7 @@ private:
     };
     std::vector<Vec3f> departure_;   // backtraced sample positions, grid units
     std::vector<float> hat_[2];      // forward semi-Lagrangian steps
-    std::vector<Range> range_[2];    // what each step blended from: the limiter's bounds
+    std::vector<Range> range_;       // what a one-field step blended from: the limiter's bounds
 };
 
 }  // namespace plume
