@@ -9,11 +9,7 @@ namespace plume {
 
 namespace {
 
-// A box of cells [lo, hi); empty when any hi <= lo.
-struct Box {
-    Vec3i lo, hi;
-    bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
-};
+using Box = Advector::Box;
 
 // The 2x2x2 stencil around a point: the element index of its low corner, the
 // element steps along each axis (0 on a one-sample axis) and the weights.
@@ -87,12 +83,13 @@ template <typename T>
 
 inline Vec3f xyz(Float4 v) { return {v[0], v[1], v[2]}; }
 
-// The centred velocity samples: anywhere by one vector blend, and at the
-// sample points of one grid shape exactly (a centre, or the mean of the two
-// cells a face lies between: the first RK2 stage).
-class Velocity {
+// Four-float samples at the cell centres (the velocity, or the backtrace
+// displacement): anywhere by one vector blend, and at the sample points of one
+// grid shape exactly (a centre, or the mean of the two cells a face lies
+// between).
+class Centred {
 public:
-    Velocity(const std::vector<Float4>& c, Vec3i n, Vec3f sampleOffset)
+    Centred(const std::vector<Float4>& c, Vec3i n, Vec3f sampleOffset)
         : c_(c.data()), shape_(n.x, n.y, n.z, Vec3f(0.5f)) {
         for (int a = 0; a < 3; ++a)
             if (sampleOffset[a] == 0.0f) face_ = a;
@@ -119,8 +116,8 @@ private:
 };
 
 // RK2 (midpoint) departure point of the fluid at pGrid whose velocity is v0;
-// s = dt / dx (negative traces forward).
-[[gnu::always_inline]] inline Vec3f trace(const Velocity& vel, Vec3f pGrid, Vec3f v0, float s) {
+// s = dt / dx.
+[[gnu::always_inline]] inline Vec3f trace(const Centred& vel, Vec3f pGrid, Vec3f v0, float s) {
     Vec3f mid = pGrid - v0 * (0.5f * s);
     return pGrid - vel(mid) * s;
 }
@@ -152,6 +149,12 @@ Box activeBox(const ScalarGrid* const* src, int count, const float* background) 
         box.hi = {std::max(box.hi.x, b.hi.x), std::max(box.hi.y, b.hi.y), std::max(box.hi.z, b.hi.z)};
     }
     return box;
+}
+
+bool contains(const Box& outer, const Box& inner) {
+    return inner.empty() || (!outer.empty() && outer.lo.x <= inner.lo.x && outer.lo.y <= inner.lo.y &&
+                             outer.lo.z <= inner.lo.z && inner.hi.x <= outer.hi.x &&
+                             inner.hi.y <= outer.hi.y && inner.hi.z <= outer.hi.z);
 }
 
 Box grow(Box b, int by, Vec3i n) {
@@ -206,6 +209,23 @@ void Advector::setVelocity(const Fields& f) {
         slabMax[size_t(k)] = m;
     });
     maxComponent_ = slabMax.empty() ? 0.0f : *std::max_element(slabMax.begin(), slabMax.end());
+    displacementBox_ = Box{};
+}
+
+void Advector::traceCells(float s, const Box& cells) {
+    if (s == displacementS_ && contains(displacementBox_, cells)) return;
+    displacement_.resize(centred_.size());
+    const Centred vel(centred_, n_, Vec3f(0.5f));
+    forRows(cells, [&](int i0, int i1, int j, int k) {
+        Float4* out = &displacement_[(size_t(k) * n_.y + j) * n_.x];
+        for (int i = i0; i < i1; ++i) {
+            const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
+            const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
+            out[i] = Float4{d.x, d.y, d.z, 0.0f};
+        }
+    });
+    displacementS_ = s;
+    displacementBox_ = cells;
 }
 
 void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
@@ -217,7 +237,6 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
     const float s = dt / dx_;
     const bool mac = scheme == AdvectionScheme::MacCormack;
     const GridShape shape(g);
-    const Velocity vel(centred_, n_, off);
     // One field (a velocity component, over the whole grid) keeps its limiter
     // bounds from the first pass, where the blend has the eight values at
     // hand. Two fields (the scalars, advected only around the smoke) take
@@ -225,7 +244,6 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
     // two grid-sized buffers less memory.
     const bool keepRange = count == 1;
     if (mac) {
-        departure_.resize(g.size());
         for (int c = 0; c < count; ++c) hat_[c].resize(g.size());
         if (keepRange) range_.resize(g.size());
     }
@@ -242,13 +260,18 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
         first = mac ? grow(result, reach, dims) : result;
     }
 
-    // Backtrace once per sample point; every field reads the same stencil.
+    // The sample points' displacements: traced once per cell, a face taking
+    // the mean of the two cells it lies between (so the three velocity
+    // components share one trace per cell instead of one each).
+    traceCells(s, grow(first, 1, n_));
+    const Centred displacement(displacement_, n_, off);
+
+    // Backtrace each sample point; every field reads the same stencil.
     forRows(first, [&](int i0, int i1, int j, int k) {
         const size_t row = g.index(0, j, k);
         for (int i = i0; i < i1; ++i) {
-            Vec3f p = trace(vel, {i + off.x, j + off.y, k + off.z}, vel.at(i, j, k), s);
-            Stencil st = shape.stencil(p);
-            if (mac) departure_[row + i] = p;
+            const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
+            const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
             for (int c = 0; c < count; ++c) {
                 if (!mac) {
                     (*dst[c])[row + i] = blend(src[c]->data(), st);
@@ -267,16 +290,17 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
     // Step forward from each point through the forward step to estimate the
     // error and remove half of it; where that leaves the range of the values the
     // backtrace blended, clamp to it or fall back to the semi-Lagrangian value.
-    // The forward step mirrors the backtrace (x + (x - departure)) instead of
-    // tracing again: the same reversal to first order in the velocity gradient,
-    // exact for a uniform flow, for a third of the pass's work.
+    // The forward step mirrors the backtrace (x + displacement) instead of
+    // tracing again: the same reversal to first order in the velocity
+    // gradient, exact for a uniform flow, for a third of the pass's work.
     if (mac)
         forRows(result, [&](int i0, int i1, int j, int k) {
             const size_t row = g.index(0, j, k);
             for (int i = i0; i < i1; ++i) {
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
-                const Stencil forward = shape.stencil(pGrid * 2.0f - departure_[row + i]);
-                const Stencil from = keepRange ? Stencil{} : shape.stencil(departure_[row + i]);
+                const Vec3f d = displacement.at(i, j, k);
+                const Stencil forward = shape.stencil(pGrid + d);
+                const Stencil from = keepRange ? Stencil{} : shape.stencil(pGrid - d);
                 for (int c = 0; c < count; ++c) {
                     float hat = hat_[c][row + i];
                     float back = blend(hat_[c].data(), forward);

@@ -13,7 +13,10 @@
 // The traces read the velocity from cell-centred samples held as four-float
 // vectors, so one stencil and one vector blend give all three components: a
 // third of the work of blending the three staggered grids, for a trace that
-// is smoother by a face-to-centre average.
+// is smoother by a face-to-centre average. Each cell centre is traced once per
+// velocity field and time step; a face departs by the mean displacement of
+// the two cells it lies between, so the three velocity components (and the
+// two scalars) share those traces.
 #pragma once
 
 #include <vector>
@@ -30,6 +33,12 @@ using Float4 = float __attribute__((vector_size(16)));
 class Advector {
 public:
     enum class Limiter { Clamp, Revert };
+
+    // A box of cells [lo, hi); empty when any hi <= lo.
+    struct Box {
+        Vec3i lo, hi;
+        bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
+    };
 
     Advector() = default;
 
@@ -65,7 +74,13 @@ private:
     struct Range {
         float lo, hi;
     };
-    std::vector<Vec3f> departure_;   // backtraced sample positions, grid units
+    // RK2 backtrace displacement of each cell centre in `displacementBox_`,
+    // for s = dt / dx = displacementS_ (grid units; departure = x - d).
+    void traceCells(float s, const Box& cells);
+
+    std::vector<Float4> displacement_;
+    Box displacementBox_;
+    float displacementS_ = 0.0f;
     std::vector<float> hat_[2];      // forward semi-Lagrangian steps
     std::vector<Range> range_;       // what a one-field step blended from: the limiter's bounds
 };

@@ -169,14 +169,19 @@ void Solver::dissipate(float dt) {
     const PhysicsSettings& p = scene_.physics;
     const float keepDensity = std::exp(-p.densityDissipation * dt);
     const float keepHeat = std::exp(-p.temperatureDissipation * dt);
-    if (keepDensity == 1.0f && keepHeat == 1.0f) return;
     const float ambient = p.ambientTemperature;
+    // Interpolation spreads every puff by a cell or so a step, so without a
+    // floor the faint edge of the smoke would reach the whole domain in
+    // values far below anything visible (and slow as denormals): the
+    // scalar advection, which skips empty space, would skip none.
+    constexpr float kNegligible = 1e-6f;
     parallelForSlabs(f_.n.z, [&](int k) {
         float* d = &f_.density(0, 0, k);
         float* T = &f_.temperature(0, 0, k);
         for (size_t n = 0; n < f_.density.strideZ(); ++n) {
-            d[n] *= keepDensity;
-            T[n] = ambient + (T[n] - ambient) * keepHeat;
+            const float density = d[n] * keepDensity, heat = (T[n] - ambient) * keepHeat;
+            d[n] = std::fabs(density) < kNegligible ? 0.0f : density;
+            T[n] = std::fabs(heat) < kNegligible ? ambient : ambient + heat;
         }
     });
 }
