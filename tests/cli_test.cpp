@@ -150,5 +150,72 @@ TEST(Cli, RenderWritesAnH264Video) {
     EXPECT_NE(probe.find("width=96"), std::string::npos) << probe;
 }
 
+// A small tmpfs filled up mid-run (needs root, as CI has; skipped otherwise).
+class FullDisk : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = scratchDir("full_disk_" + std::string(
+            ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        disk_ = dir_ / "disk";
+        fs::create_directories(disk_);
+        const std::string mount = "mount -t tmpfs -o size=2m tmpfs '" + disk_.string() + "' 2>/dev/null";
+        if (std::system(mount.c_str()) != 0) GTEST_SKIP() << "cannot mount a tmpfs (not root?)";
+        mounted_ = true;
+    }
+    void TearDown() override {
+        if (mounted_) std::system(("umount '" + disk_.string() + "'").c_str());
+    }
+    fs::path dir_, disk_;
+    bool mounted_ = false;
+};
+
+const std::string kDefaultScene = std::string(PLUME_SOURCE_DIR) + "/scenes/plume.toml";
+
+TEST_F(FullDisk, BakeSaysSoAndKeepsEveryFinishedFrame) {
+    auto r = runPlume("bake " + kDefaultScene + " --vdb '" + (disk_ / "cache").string() +
+                          "' --set domain.resolution=48 --frames 1-60 -q", dir_);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find((disk_ / "cache").string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("disk is full"), std::string::npos) << r.err;
+    // Frames 1..n, each whole; nothing half-written under any name.
+    int frames = 0;
+    for (const std::string& name : listDir(disk_ / "cache")) {
+        EXPECT_EQ(name.find(".tmp"), std::string::npos) << name;
+        if (name == "plume.resume") continue;
+        char expected[32];
+        std::snprintf(expected, sizeof expected, "plume_%04d.vdb", ++frames);
+        EXPECT_EQ(name, expected);
+        EXPECT_NO_THROW(readVdbFrame((disk_ / "cache" / name).string())) << name;
+    }
+    EXPECT_GE(frames, 1);
+    EXPECT_LT(frames, 60);
+}
+
+TEST_F(FullDisk, RenderSaysSoAndLeavesAPlayableVideo) {
+    auto r = runPlume("render " + kDefaultScene + " -o '" + (disk_ / "smoke.mp4").string() +
+                          "' --png '" + (disk_ / "png").string() +
+                          "' --set domain.resolution=32 --set render.width=320 "
+                          "--set render.height=180 --frames 1-100 -q",
+                      dir_);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+    const size_t pngs = listDir(disk_ / "png").size();
+    for (const std::string& name : listDir(disk_ / "png")) {
+        EXPECT_EQ(name.find(".tmp"), std::string::npos) << name;
+        std::ifstream in(disk_ / "png" / name, std::ios::binary);
+        std::string bytes((std::istreambuf_iterator<char>(in)), {});
+        ASSERT_GT(bytes.size(), 12u) << name;
+        EXPECT_EQ(bytes.substr(bytes.size() - 8, 4), "IEND") << name << " is cut short";
+    }
+    std::string probe = test::capture(
+        "ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames "
+        "-of default=nw=1:nk=1 '" + (disk_ / "smoke.mp4").string() + "'");
+    ASSERT_FALSE(probe.empty()) << "the video does not open";
+    const int decoded = std::stoi(probe);
+    EXPECT_GE(decoded, 1);
+    EXPECT_NEAR(double(decoded), double(pngs), 1.0) << "video and PNGs hold the frames done";
+}
+
 }  // namespace
 }  // namespace plume

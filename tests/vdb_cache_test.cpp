@@ -12,6 +12,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/error.h"
@@ -423,6 +424,31 @@ TEST(VdbRead, TruncatedOrForeignFileIsARunError) {
     std::string empty = dir.file("empty_0001.vdb");
     std::ofstream{empty};
     expectRunError([&] { readVdbVolume(empty); }, {empty, "is not a readable VDB file ("});
+}
+
+// OpenVDB trusts the lengths in a file's header; cut inside the header or the
+// metadata, it used to read an unset length and allocate gigabytes. Every cut
+// must be a plain RunError, and memory must stay near what the test had.
+TEST(VdbRead, CutAnywhereIsARunErrorWithoutABlowUp) {
+    TempDir dir;
+    std::string path = dir.file("smoke_0001.vdb");
+    writeVdbFrame(path, blobFields(), 1, "smoke", CacheOptions{});
+    const auto size = fs::file_size(path);
+    std::vector<uintmax_t> cuts;
+    for (uintmax_t n = 1; n < std::min<uintmax_t>(size, 600); n += 3) cuts.push_back(n);
+    for (uintmax_t n = 600; n < size; n += size / 16) cuts.push_back(n);
+    rusage before{};
+    getrusage(RUSAGE_SELF, &before);
+    const std::string cut = dir.file("cut_0001.vdb");
+    for (uintmax_t n : cuts) {
+        fs::copy_file(path, cut, fs::copy_options::overwrite_existing);
+        fs::resize_file(cut, n);
+        SCOPED_TRACE("kept " + std::to_string(n) + " of " + std::to_string(size) + " bytes");
+        expectRunError([&] { readVdbVolume(cut); }, {cut, "is not a readable VDB file ("});
+    }
+    rusage after{};
+    getrusage(RUSAGE_SELF, &after);
+    EXPECT_LT(after.ru_maxrss - before.ru_maxrss, 256 * 1024) << "KiB more at peak";
 }
 
 TEST(VdbRead, MissingFileIsARunError) {

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "io/vdb_layout.h"
 
 // OpenVDB keeps a file's grid descriptors (where each grid starts and ends)
 // private and befriends only its own unit test, ::TestFile. We borrow that door
@@ -58,7 +59,7 @@ void writeAtomically(const std::string& path, const std::function<void(const std
     std::error_code ec;
     if (fs::file_size(tmp, ec) == 0 || ec) {
         discard();
-        throw RunError("cannot write '" + path + "': nothing was written");
+        throw RunError("cannot write '" + path + "': nothing was written (is the disk full?)");
     }
     fs::rename(tmp, path, ec);
     if (ec) {
@@ -106,6 +107,8 @@ void requireFile(const std::string& path) {
     std::error_code ec;
     if (!fs::exists(path, ec)) throw RunError("cannot read '" + path + "': no such file");
     if (fs::is_directory(path, ec)) throw RunError("cannot read '" + path + "': it is a directory");
+    // Before OpenVDB opens it: a cut-short file makes OpenVDB allocate gigabytes.
+    if (std::string why = vdbLayoutProblem(path); !why.empty()) throw RunError(notReadable(path, why));
 }
 
 // Writes grids and file metadata to path through a temporary and a rename,
@@ -118,6 +121,15 @@ void writeGridsAtomically(const std::string& path, const openvdb::GridPtrVec& gr
             file.setCompression(compressionFlags());
             file.write(grids, meta);
             file.close();
+            // OpenVDB does not report a failed write (a full disk leaves a
+            // short file): check that every grid ends inside the file before
+            // it takes the frame's name.
+            if (!vdbLayoutProblem(tmp).empty()) {
+                std::error_code ec;
+                const auto space = fs::space(fs::path(tmp).parent_path(), ec);
+                throw RunError("cannot write '" + path + "': the file came out incomplete" +
+                               (!ec && space.available < (1u << 20) ? " (the disk is full)" : ""));
+            }
         });
     } catch (const RunError&) {
         throw;
