@@ -61,24 +61,42 @@ template <typename T>
     return c0 + (c1 - c0) * s.fz;
 }
 
-// A trilinear blend that also gives the smallest and largest of the eight
-// values it reads (MacCormack's limiter range), while they are in registers.
+// The lesser and greater of two values as std::min and std::max pick them,
+// for floats, or lane by lane for vectors.
+template <typename T>
+[[gnu::always_inline]] inline T lesser(T a, T b) { return b < a ? b : a; }
+template <typename T>
+[[gnu::always_inline]] inline T greater(T a, T b) { return a < b ? b : a; }
+
+// Trilinear blend of the eight corners v of a cell (x fastest, then y, z), and
+// their range (MacCormack's limiter bounds); for one point or four at once.
+template <typename T>
+[[gnu::always_inline]] inline T trilinear(const T* v, T fx, T fy, T fz) {
+    T c00 = v[0] + (v[1] - v[0]) * fx;
+    T c10 = v[2] + (v[3] - v[2]) * fx;
+    T c01 = v[4] + (v[5] - v[4]) * fx;
+    T c11 = v[6] + (v[7] - v[6]) * fx;
+    T c0 = c00 + (c10 - c00) * fy;
+    T c1 = c01 + (c11 - c01) * fy;
+    return c0 + (c1 - c0) * fz;
+}
+template <typename T>
+[[gnu::always_inline]] inline void cornerRange(const T* v, T& lo, T& hi) {
+    lo = lesser(lesser(lesser(v[0], v[1]), lesser(v[2], v[3])),
+                lesser(lesser(v[4], v[5]), lesser(v[6], v[7])));
+    hi = greater(greater(greater(v[0], v[1]), greater(v[2], v[3])),
+                 greater(greater(v[4], v[5]), greater(v[6], v[7])));
+}
+
+// A blend that also gives the range of the eight values it reads, while they
+// are in registers.
 [[gnu::always_inline]] inline float blendWithRange(const float* base, const Stencil& s,
                                                    float& lo, float& hi) {
     const float* p = base + s.at;
-    const float v[8] = {p[0], p[s.dx], p[s.dy], p[s.dy + s.dx],
+    const float v[8] = {p[0],    p[s.dx],        p[s.dy],        p[s.dy + s.dx],
                         p[s.dz], p[s.dz + s.dx], p[s.dz + s.dy], p[s.dz + s.dy + s.dx]};
-    lo = std::min(std::min(std::min(v[0], v[1]), std::min(v[2], v[3])),
-                  std::min(std::min(v[4], v[5]), std::min(v[6], v[7])));
-    hi = std::max(std::max(std::max(v[0], v[1]), std::max(v[2], v[3])),
-                  std::max(std::max(v[4], v[5]), std::max(v[6], v[7])));
-    float c00 = v[0] + (v[1] - v[0]) * s.fx;
-    float c10 = v[2] + (v[3] - v[2]) * s.fx;
-    float c01 = v[4] + (v[5] - v[4]) * s.fx;
-    float c11 = v[6] + (v[7] - v[6]) * s.fx;
-    float c0 = c00 + (c10 - c00) * s.fy;
-    float c1 = c01 + (c11 - c01) * s.fy;
-    return c0 + (c1 - c0) * s.fz;
+    cornerRange(v, lo, hi);
+    return trilinear(v, s.fx, s.fy, s.fz);
 }
 
 inline Vec3f xyz(Float4 v) { return {v[0], v[1], v[2]}; }
@@ -90,8 +108,6 @@ inline Vec3f xyz(Float4 v) { return {v[0], v[1], v[2]}; }
 using Int4 = int __attribute__((vector_size(16)));
 
 inline Float4 splat(float v) { return Float4{v, v, v, v}; }
-inline Float4 min4(Float4 a, Float4 b) { return b < a ? b : a; }  // std::min, lane by lane
-inline Float4 max4(Float4 a, Float4 b) { return a < b ? b : a; }  // std::max, lane by lane
 inline Float4 clamp4(Float4 x, Float4 lo, Float4 hi) { return x < lo ? lo : (hi < x ? hi : x); }
 
 struct Stencil4 {
@@ -128,17 +144,8 @@ struct Stencil4 {
                                  s.dz, s.dz + s.dx, s.dz + s.dy, s.dz + s.dy + s.dx};
     Float4 v[8];
     for (int c = 0; c < 8; ++c) v[c] = Float4{p[0][corner[c]], p[1][corner[c]], p[2][corner[c]], p[3][corner[c]]};
-    if (lo) {
-        *lo = min4(min4(min4(v[0], v[1]), min4(v[2], v[3])), min4(min4(v[4], v[5]), min4(v[6], v[7])));
-        *hi = max4(max4(max4(v[0], v[1]), max4(v[2], v[3])), max4(max4(v[4], v[5]), max4(v[6], v[7])));
-    }
-    Float4 c00 = v[0] + (v[1] - v[0]) * s.fx;
-    Float4 c10 = v[2] + (v[3] - v[2]) * s.fx;
-    Float4 c01 = v[4] + (v[5] - v[4]) * s.fx;
-    Float4 c11 = v[6] + (v[7] - v[6]) * s.fx;
-    Float4 c0 = c00 + (c10 - c00) * s.fy;
-    Float4 c1 = c01 + (c11 - c01) * s.fy;
-    return c0 + (c1 - c0) * s.fz;
+    if (lo) cornerRange(v, *lo, *hi);
+    return trilinear(v, s.fx, s.fy, s.fz);
 }
 
 inline Float4 load4(const float* p) {
@@ -344,6 +351,14 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
     // four points at a time; the rest, and each row's last few, one at a time.
     const bool fourWide = mac && count == 1;
     const Float4 lane{0.0f, 1.0f, 2.0f, 3.0f};
+    // Stencils of points i..i+3 of row (j, k) moved back (sign -1) or forward
+    // (+1) by their displacement; the sign flip is exact.
+    auto movedStencils = [&](int i, int j, int k, float sign) {
+        Float4 dx, dy, dz;
+        displacement.at4(i, j, k, dx, dy, dz);
+        return stencil4(shape, (splat(float(i)) + lane + off.x) + dx * sign,
+                        splat(j + off.y) + dy * sign, splat(k + off.z) + dz * sign);
+    };
 
     // Backtrace each sample point; every field reads the same stencil.
     forRows(first, [&](int i0, int i1, int j, int k) {
@@ -351,10 +366,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
         int i = i0;
         if (fourWide)
             for (; i + 4 <= i1; i += 4) {
-                Float4 dx, dy, dz;
-                displacement.at4(i, j, k, dx, dy, dz);
-                const Stencil4 st = stencil4(shape, (splat(float(i)) + lane + off.x) - dx,
-                                             splat(j + off.y) - dy, splat(k + off.z) - dz);
+                const Stencil4 st = movedStencils(i, j, k, -1.0f);
                 Float4 lo, hi;
                 store4(&hat_[0][row + i], blend4(src[0]->data(), st, &lo, &hi));
                 for (int l = 0; l < 4; ++l) range_[row + i + l] = Range{lo[l], hi[l]};
@@ -389,10 +401,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
             int i = i0;
             if (fourWide)
                 for (; i + 4 <= i1; i += 4) {
-                    Float4 dx, dy, dz;
-                    displacement.at4(i, j, k, dx, dy, dz);
-                    const Stencil4 forward = stencil4(shape, (splat(float(i)) + lane + off.x) + dx,
-                                                      splat(j + off.y) + dy, splat(k + off.z) + dz);
+                    const Stencil4 forward = movedStencils(i, j, k, 1.0f);
                     const Float4 hat = load4(&hat_[0][row + i]);
                     const Float4 back = blend4(hat_[0].data(), forward, nullptr, nullptr);
                     const Float4 value = hat + 0.5f * (load4(&(*src[0])[row + i]) - back);
