@@ -3,6 +3,9 @@
 #include "core/grid3.h"
 #include "core/parallel.h"
 
+#include <iomanip>
+#include <vector>
+
 namespace plume {
 namespace {
 
@@ -23,16 +26,35 @@ TEST(Grid3, ClampsOutsideToTheEdge) {
     EXPECT_FLOAT_EQ(g.sample({-4.0f, 1.5f, 1.5f}), 7.0f);
 }
 
-TEST(Parallel, DeterministicSumIgnoresThreadCount) {
-    auto sum = [](int threads) {
+// Terms whose sum depends on the order they are added in: 1e16 swallows a
+// following 1.0 unless the ones are added to each other first, so any
+// per-chunk partial sum lands on another value than the index-order loop.
+double orderSensitiveTerm(int k) { return k % 7 == 0 ? 1e16 * (k % 2 ? 1 : -1) : 1.0 + k * 1e-3; }
+
+TEST(Parallel, DeterministicSumIsTheIndexOrderSumForAnyThreadCount) {
+    const int n = 1000;
+    double serial = 0.0;
+    for (int k = 0; k < n; ++k) serial += orderSensitiveTerm(k);
+    for (int threads : {1, 2, 3, 7}) {
         setThreadCount(threads);
-        double s = deterministicSum(1000, [](int k) { return 1.0 / (1.0 + k * 0.37); });
+        const double s = deterministicSum(n, [](int k) { return orderSensitiveTerm(k); });
         setThreadCount(0);
-        return s;
+        EXPECT_EQ(s, serial) << threads << " threads: " << std::setprecision(17) << s << " vs " << serial;
+    }
+}
+
+// The arena is what makes the thread-count tests mean something: without it,
+// TBB splits work the same way whatever setThreadCount says.
+TEST(Parallel, ThreadCountChangesHowWorkIsSplit) {
+    auto chunkStarts = [](int threads) {
+        setThreadCount(threads);
+        std::vector<int> starts(4096, 0);
+        parallelForRange(4096, [&](int k0, int) { starts[k0] = 1; });
+        setThreadCount(0);
+        return starts;
     };
-    double a = sum(1), b = sum(2), c = sum(3);
-    EXPECT_EQ(a, b);
-    EXPECT_EQ(a, c);
+    const std::vector<int> one = chunkStarts(1), seven = chunkStarts(7);
+    EXPECT_NE(one, seven);
 }
 
 TEST(Parallel, SlabsCoverEveryIndexOnce) {

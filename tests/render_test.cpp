@@ -248,7 +248,7 @@ TEST(Render, FramesIgnoreTheThreadCount) {
     VolumeView view{&density, &temperature, {0, 0, 0}, 1.0f / 32};
     Renderer renderer(scene);
     std::vector<Image> frames;
-    for (int threads : {1, 2, 3, 8}) {
+    for (int threads : {1, 2, 3, 7}) {
         setThreadCount(threads);
         frames.push_back(renderer.render(view, 7));
     }
