@@ -90,7 +90,9 @@ FrameStats Solver::advanceFrame(int frame) {
         stats.pressureIterations += s.iterations;
         stats.pressureResidual = std::max(stats.pressureResidual, s.residual);
         checkFinite(frame, stats.substeps);
-        remaining -= dt;
+        // A single planned step closes the frame: the float dt rounds, and the
+        // sliver of time it leaves (1e-9 s) must not cost a substep of its own.
+        remaining = steps == 1 ? 0.0 : remaining - dt;
         f_.time += dt;
     }
     stats.simSeconds = std::chrono::duration<double>(Clock::now() - start).count();
