@@ -182,6 +182,9 @@ Vec3f blobCentroidAfter(float alpha, float beta, float density, float heat, int 
 
 TEST(Buoyancy, HotSmokeRises) {
     // Net lift of a blob with density 1 and heat 1: (-0.2 + 1.0) * g, upward.
+    // Only the direction is checked here: the projection and the air around
+    // the blob set how far it gets; the force's size is checked exactly by
+    // Buoyancy.LiftIsBetaTimesHeatAboveAmbient (forces_test.cpp).
     Vec3f c = blobCentroidAfter(0.2f, 1.0f, 1.0f, 1.0f, 30);
     EXPECT_GT(c.z, 16.0f + 2.0f);
     EXPECT_NEAR(c.x, 8.0f, 0.01f);  // straight up
@@ -208,7 +211,8 @@ TEST(Vorticity, AddsNothingToUniformFlow) {
 
 TEST(Vorticity, AddsEnergyToAVortex) {
     Fields f({32, 32, 8}, 0.1f);
-    // A Gaussian vortex around the z axis through the domain centre.
+    // A Gaussian vortex around the z axis through the domain centre, in cells:
+    // u = -y g, v = x g with g = exp(-r^2 / 36), so omega_z = (2 - r^2 / 18) g / dx.
     auto swirl = [](float x, float y, int axis) {
         float rx = x - 16, ry = y - 16, g = std::exp(-(rx * rx + ry * ry) / 36.0f);
         return axis == 0 ? -ry * g : rx * g;
@@ -219,10 +223,27 @@ TEST(Vorticity, AddsEnergyToAVortex) {
     for (int k = 0; k < 8; ++k)
         for (int j = 0; j <= 32; ++j)
             for (int i = 0; i < 32; ++i) f.v(i, j, k) = swirl(i + 0.5f, float(j), 1);
-    double before = kineticEnergy(f);
+    const Fields before = f;
+    const double energyBefore = kineticEnergy(f);
     VorticityScratch scratch(f.n);
-    addVorticityConfinement(f, 1.0f, 0.05f, scratch);
-    EXPECT_GT(kineticEnergy(f), before * 1.001);
+    const float epsilon = 1.0f, dt = 0.05f;
+    addVorticityConfinement(f, epsilon, dt, scratch);
+    EXPECT_GT(kineticEnergy(f), energyBefore * 1.001);
+    // Inside the core |omega| falls outward, N = -r, and the force
+    // eps * dx * (N x omega) = eps * dx * |omega| along the swirl. On the
+    // v-face at (19, 16), x = 3.5 cells from the axis, it is the mean of its
+    // two cells' forces; the central differences are within a few percent of
+    // the analytic curl on this smooth a vortex.
+    auto forceY = [&](float x, float y) {
+        const float r2 = x * x + y * y, r = std::sqrt(r2);
+        const float omega = (2.0f - r2 / 18.0f) * std::exp(-r2 / 36.0f) / f.dx;
+        return epsilon * f.dx * omega * (x / r);  // |F| times the y part of the tangent
+    };
+    for (int k : {2, 5}) {
+        const float expected = dt * 0.5f * (forceY(3.5f, -0.5f) + forceY(3.5f, 0.5f));
+        const float added = f.v(19, 16, k) - before.v(19, 16, k);
+        EXPECT_NEAR(added, expected, 0.05f * expected) << "k " << k;
+    }
 }
 
 TEST(Solver, NoFlowThroughWallsAndObstacles) {
@@ -264,26 +285,41 @@ TEST(Solver, NoFlowThroughWallsAndObstacles) {
     }
 }
 
-TEST(Solver, ClosedBoxConservesDensity) {
-    // No emitter, no dissipation, walls all round: only advection error changes
-    // the total. The buoyant blob rises at over 1 m/s and slams into the
-    // ceiling; semi-Lagrangian and MacCormack are not conservative there and
-    // lose about 8% at 32 cells (4% at 48: first order in dx). Bound: 12% over
-    // 100 substeps; a leak through a wall loses far more.
+// Fraction of its density a hot blob just under the ceiling keeps after a
+// second, in a box whose every side is a wall except those made `ceiling`.
+double densityKeptUnderACeiling(Boundary ceiling) {
     Scene s = boxScene({1, 1, 1}, 32, Boundary::Wall);
+    s.domain.boundary[kZMax] = ceiling;
     s.physics.vorticity = 0.3f;
     Solver solver(s);
     Fields& f = solver.fields();
-    addBlob(f.density, {16, 16, 8}, 4, 1.0f);
-    addBlob(f.temperature, {16, 16, 8}, 4, 1.0f);
-    double before = total(f.density);
+    addBlob(f.density, {16, 16, 20}, 4, 1.0f);
+    addBlob(f.temperature, {16, 16, 20}, 4, 1.0f);
+    const double before = total(f.density);
     for (int i = 0; i < 100; ++i) solver.substep(0.01f);
     EXPECT_GT(solver.maxSpeed(), 0.5f);  // it really moved
-    EXPECT_NEAR(total(f.density) / before, 1.0, 0.12);
+    return total(f.density) / before;
+}
+
+TEST(Solver, ClosedBoxConservesDensity) {
+    // No emitter, no dissipation: the buoyant blob rises into the ceiling
+    // within a few tenths of a second and spreads under it. Through an open
+    // ceiling it leaves: 0.41 of it stays (measured). Under a wall it stays,
+    // up to advection error, which is not conservative where the smoke piles
+    // against a wall (measured 0.996 after 100 substeps, and it drifts upward
+    // the longer it piles: 1.14 after 150): a band of 10% either way.
+    const double closed = densityKeptUnderACeiling(Boundary::Wall);
+    const double open = densityKeptUnderACeiling(Boundary::Open);
+    EXPECT_NEAR(closed, 1.0, 0.10);
+    EXPECT_LT(open, 0.6);
+    EXPECT_GT(closed - open, 0.4);
     // Before the blob reaches a wall, advection keeps mass to well under 1%.
+    Scene s = boxScene({1, 1, 1}, 32, Boundary::Wall);
+    s.physics.vorticity = 0.3f;
     Solver early(s);
     addBlob(early.fields().density, {16, 16, 8}, 4, 1.0f);
     addBlob(early.fields().temperature, {16, 16, 8}, 4, 1.0f);
+    const double before = total(early.fields().density);
     for (int i = 0; i < 30; ++i) early.substep(0.01f);
     EXPECT_NEAR(total(early.fields().density) / before, 1.0, 0.005);
 }
@@ -316,8 +352,11 @@ TEST(Solver, MirrorSymmetricSceneStaysSymmetric) {
                 worst = std::max(worst, std::fabs(d - f.density(f.n.x - 1 - i, j, k)));
                 worst = std::max(worst, std::fabs(d - f.density(i, f.n.y - 1 - j, k)));
             }
+    // Every stage is mirror-symmetric; only float rounding, which is not,
+    // breaks the symmetry (measured 1.3e-6 of the peak). 1e-5 leaves room for
+    // rounding to differ across compilers and still sees any one-sided stage.
     EXPECT_GT(peak, 0.5f);
-    EXPECT_LT(worst, 1e-3f * peak);
+    EXPECT_LT(worst, 1e-5f * peak) << "worst " << worst << " of peak " << peak;
 }
 
 TEST(Solver, BitIdenticalForAnyThreadCount) {
@@ -349,6 +388,26 @@ TEST(Solver, SubstepsFollowCflAndCap) {
     EXPECT_GE(last, 2);
     EXPECT_LE(last, 3);
     EXPECT_NEAR(solver.fields().time, 10.0 / 24.0, 1e-6);
+}
+
+TEST(Solver, SubstepsFollowTheCflRuleUnderTheCap) {
+    // A uniform flow through an open box keeps its speed, so the substep count
+    // is ceil(speed * frame time / (cfl * dx)) each frame, well under the cap.
+    auto substeps = [](float speed, float cfl) {
+        Scene s = boxScene({1, 1, 1}, 20, Boundary::Open);  // dx 0.05 m
+        s.physics.buoyancyHeat = s.physics.buoyancyDensity = 0;
+        s.time.maxSubsteps = 16;
+        s.time.cfl = cfl;
+        Solver solver(s);
+        solver.fields().u.fill(speed);
+        const int first = solver.advanceFrame(1).substeps;
+        EXPECT_EQ(solver.advanceFrame(2).substeps, first);
+        return first;
+    };
+    EXPECT_EQ(substeps(2.0f, 0.5f), 4);  // 2 m/s for 1/24 s is 1.67 cells: 3.3 steps of 0.5 cells
+    EXPECT_EQ(substeps(2.0f, 1.0f), 2);
+    EXPECT_EQ(substeps(4.0f, 0.5f), 7);
+    EXPECT_EQ(substeps(0.1f, 0.5f), 1);
 }
 
 TEST(Solver, NonFiniteFieldStopsWithItsName) {
