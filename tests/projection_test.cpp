@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "core/parallel.h"
-#include "sim/multigrid.h"
-#include "sim/poisson.h"
-#include "sim/pressure_pcg.h"
-#include "sim/projection.h"
+#include "sim/pressure/multigrid.h"
+#include "sim/pressure/poisson.h"
+#include "sim/pressure/pcg.h"
+#include "sim/pressure/projection.h"
 
 namespace plume {
 namespace {

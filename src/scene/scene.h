@@ -8,20 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "core/sides.h"
 #include "core/vec.h"
 
 namespace plume {
 
-enum class Boundary { Wall, Open, Inflow };
 enum class Shape { Sphere, Box };
 enum class PressureMethod { MGPCG, PCG, SOR };
 enum class AdvectionScheme { MacCormack, SemiLagrangian };
 enum class LightType { Directional, Point };
 enum class Codec { H264, MPEG4 };
 enum class VdbPrecision { Half, Full };
-
-// Domain sides in a fixed order; index with Side.
-enum Side { kXMin = 0, kXMax, kYMin, kYMax, kZMin, kZMax };
 
 struct DomainSettings {
     Vec3f size{2, 2, 2};   // metres; the origin is the min corner

@@ -7,7 +7,7 @@
 #include "sim/advection.h"
 #include "sim/fields.h"
 #include "sim/forces.h"
-#include "sim/projection.h"
+#include "sim/pressure/projection.h"
 
 namespace plume {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "sim/projection.h"
+#include "sim/pressure/projection.h"
 
 namespace plume {
 namespace {

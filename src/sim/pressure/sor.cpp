@@ -1,4 +1,4 @@
-#include "sim/pressure_sor.h"
+#include "sim/pressure/sor.h"
 
 #include <algorithm>
 #include <cmath>

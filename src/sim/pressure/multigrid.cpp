@@ -1,4 +1,4 @@
-#include "sim/multigrid.h"
+#include "sim/pressure/multigrid.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "sim/pressure_pcg.h"
+#include "sim/pressure/pcg.h"
 
 #include <algorithm>
 #include <cmath>

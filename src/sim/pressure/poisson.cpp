@@ -1,4 +1,4 @@
-#include "sim/poisson.h"
+#include "sim/pressure/poisson.h"
 
 #include <algorithm>
 #include <cmath>

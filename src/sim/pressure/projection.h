@@ -11,13 +11,9 @@
 
 #include "scene/scene.h"
 #include "sim/fields.h"
+#include "sim/pressure/solve_stats.h"
 
 namespace plume {
-
-struct SolveStats {
-    int iterations = 0;
-    float residual = 0;  // final |r| / |b| (max-norm), 0 when b was 0
-};
 
 class PressureSolverImpl;  // the method's scratch memory, allocated once
 

@@ -22,8 +22,8 @@
 #include <array>
 #include <vector>
 
-#include "sim/poisson.h"
-#include "sim/pressure_pcg.h"
+#include "sim/pressure/poisson.h"
+#include "sim/pressure/pcg.h"
 
 namespace plume {
 

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "core/sides.h"
 #include "core/vec.h"
-#include "scene/scene.h"  // Side
 
 namespace plume {
 

@@ -6,8 +6,8 @@
 // stops when max|r| / max|b| <= tolerance.
 #pragma once
 
-#include "sim/poisson.h"
-#include "sim/projection.h"
+#include "sim/pressure/poisson.h"
+#include "sim/pressure/solve_stats.h"
 
 namespace plume {
 

@@ -4,7 +4,7 @@
 // for p' = p * dt / dx (metres per second), so A p' = -div and the update is
 // u -= p'_R - p'_L, where div = sum of outgoing minus incoming face velocities
 // of a cell (div u * dx, m/s) and A is the unscaled 7-point Laplacian of
-// sim/poisson.h. dt and dx then never enter the solve; the physical pressure
+// sim/pressure/poisson.h. dt and dx then never enter the solve; the physical pressure
 // is p' * dx / dt (Pa for unit density).
 //
 // After projection a cell's divergence is -(b - A p'), the solver's residual,
@@ -12,7 +12,7 @@
 //   maxDivergence(after) <= tolerance * maxDivergence(before)
 // up to float rounding of the face updates (on closed regions, b has its mean
 // removed first, which also removes it from the divergence).
-#include "sim/projection.h"
+#include "sim/pressure/projection.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,10 +21,10 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
-#include "sim/multigrid.h"
-#include "sim/poisson.h"
-#include "sim/pressure_pcg.h"
-#include "sim/pressure_sor.h"
+#include "sim/pressure/multigrid.h"
+#include "sim/pressure/poisson.h"
+#include "sim/pressure/pcg.h"
+#include "sim/pressure/sor.h"
 
 namespace plume {
 

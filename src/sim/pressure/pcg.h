@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "sim/poisson.h"
-#include "sim/projection.h"
+#include "sim/pressure/poisson.h"
+#include "sim/pressure/solve_stats.h"
 
 namespace plume {
 
@@ -40,7 +40,7 @@ public:
     void resize(const PoissonGrid& g);
 
     // Solves A p = b from the initial guess in p. bMax = max|b| > 0. The
-    // iterate p is kept in double: see residual() in sim/poisson.h.
+    // iterate p is kept in double: see residual() in sim/pressure/poisson.h.
     SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b,
                      float bMax, float tolerance, int maxIterations);
 
