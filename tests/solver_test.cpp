@@ -132,7 +132,7 @@ TEST(Advection, SkippingEmptySpaceChangesNothing) {
         ScalarGrid* dense[] = {&denseD, &denseT};
         ScalarGrid* sparse[] = {&sparseD, &sparseT};
         Advector advector;
-        advector.setVelocity(f);
+        advector.setVelocity(f, f.dx);
         advector.advect(scheme, src, dense, 2, 0.1f);
         advector.advect(scheme, src, sparse, 2, 0.1f, Advector::Limiter::Clamp, background);
         size_t moved = 0;

@@ -3,7 +3,8 @@
 // A cell-centred field has offset (0.5, 0.5, 0.5): sample (i, j, k) sits at grid
 // position (i + 0.5, j + 0.5, k + 0.5) in cell units. The staggered velocity
 // components have offsets (0, .5, .5), (.5, 0, .5) and (.5, .5, 0). Sampling
-// subtracts the offset once, here, so no caller has to.
+// goes through the grid's layout (core/interpolation.h), which subtracts the
+// offset once, so no caller has to.
 #pragma once
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/interpolation.h"
 #include "core/vec.h"
 
 namespace plume {
@@ -59,34 +61,12 @@ public:
         data_.swap(other.data_);
     }
 
+    // Where the samples sit, for the stencils of core/interpolation.h.
+    SampleLayout layout() const { return SampleLayout(nx_, ny_, nz_, offset_); }
+
     // Trilinear sample at pGrid, a position in cell units from the domain's
     // min corner; clamps to the outermost samples.
-    T sample(Vec3f pGrid) const {
-        float x = pGrid.x - offset_.x, y = pGrid.y - offset_.y, z = pGrid.z - offset_.z;
-        x = std::clamp(x, 0.0f, float(nx_ - 1));
-        y = std::clamp(y, 0.0f, float(ny_ - 1));
-        z = std::clamp(z, 0.0f, float(nz_ - 1));
-        int i = std::min(int(x), nx_ - 2 < 0 ? 0 : nx_ - 2);
-        int j = std::min(int(y), ny_ - 2 < 0 ? 0 : ny_ - 2);
-        int k = std::min(int(z), nz_ - 2 < 0 ? 0 : nz_ - 2);
-        float fx = x - i, fy = y - j, fz = z - k;
-        int i1 = std::min(i + 1, nx_ - 1), j1 = std::min(j + 1, ny_ - 1), k1 = std::min(k + 1, nz_ - 1);
-        const T& c000 = (*this)(i, j, k);
-        const T& c100 = (*this)(i1, j, k);
-        const T& c010 = (*this)(i, j1, k);
-        const T& c110 = (*this)(i1, j1, k);
-        const T& c001 = (*this)(i, j, k1);
-        const T& c101 = (*this)(i1, j, k1);
-        const T& c011 = (*this)(i, j1, k1);
-        const T& c111 = (*this)(i1, j1, k1);
-        T c00 = c000 + (c100 - c000) * fx;
-        T c10 = c010 + (c110 - c010) * fx;
-        T c01 = c001 + (c101 - c001) * fx;
-        T c11 = c011 + (c111 - c011) * fx;
-        T c0 = c00 + (c10 - c00) * fy;
-        T c1 = c01 + (c11 - c01) * fy;
-        return c0 + (c1 - c0) * fz;
-    }
+    T sample(Vec3f pGrid) const { return blend(data_.data(), layout().stencil(pGrid)); }
 
 private:
     int nx_ = 0, ny_ = 0, nz_ = 0;

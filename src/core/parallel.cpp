@@ -55,14 +55,7 @@ void parallelForRange(int n, FunctionRef<void(int, int)> body) {
 }
 
 double deterministicSum(int n, FunctionRef<double(int)> term) {
-    if (n <= 0) return 0.0;
-    std::vector<double> partial(static_cast<size_t>(n));
-    parallelForRange(n, [&](int a, int b) {
-        for (int k = a; k < b; ++k) partial[k] = term(k);
-    });
-    double sum = 0.0;
-    for (double p : partial) sum += p;
-    return sum;
+    return deterministicReduce(n, 0.0, term, [](double a, double b) { return a + b; });
 }
 
 void parallelForTiles(int width, int height, int tileSize,

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace plume {
 
@@ -42,8 +43,28 @@ void parallelForSlabs(int nz, F&& body) {
     });
 }
 
-// Sum of term(k) over k in [0, n), added in index order from fixed per-index
-// partials: bit-identical for any thread count.
+// combine(...combine(combine(identity, term(0)), term(1))..., term(n-1)):
+// the terms are formed in parallel, one per index, and combined in index
+// order, so the result is bit-identical for any thread count and any split,
+// even for a combine that is not associative (a floating-point sum). For
+// per-slab maxima, sums and box unions.
+template <typename T, typename Term, typename Combine>
+T deterministicReduce(int n, T identity, Term&& term, Combine&& combine) {
+    if (n <= 0) return identity;
+    std::vector<T> partial(static_cast<size_t>(n), identity);
+    parallelForRange(n, [&](int k0, int k1) {
+        for (int k = k0; k < k1; ++k) partial[size_t(k)] = term(k);
+    });
+    T result = identity;
+    for (const T& p : partial) result = combine(result, p);
+    return result;
+}
+
+// Combines for deterministicReduce.
+template <typename T>
+T maxOf(T a, T b) { return a < b ? b : a; }
+
+// Sum of term(k) over k in [0, n), added in index order.
 double deterministicSum(int n, FunctionRef<double(int)> term);
 
 // Calls body(x0, y0, x1, y1) for each tile of a width x height image.

@@ -21,30 +21,24 @@
 
 #include <vector>
 
+#include "core/box.h"
 #include "core/grid3.h"
+#include "core/simd.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
 namespace plume {
-
-using Float4 = float __attribute__((vector_size(16)));
 
 // Scratch for advection passes, sized once.
 class Advector {
 public:
     enum class Limiter { Clamp, Revert };
 
-    // A box of cells [lo, hi); empty when any hi <= lo.
-    struct Box {
-        Vec3i lo, hi;
-        bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
-    };
-
     Advector() = default;
 
-    // Samples `velocity` at the cell centres; every advect() until the next
-    // call traces through these samples.
-    void setVelocity(const Fields& velocity);
+    // Samples `velocity` at the cell centres (cells dx metres wide); every
+    // advect() until the next call traces through these samples.
+    void setVelocity(const MacVelocity& velocity, float dx);
 
     // Advects `count` fields (1 or 2) sampled on the same points (same shape and
     // offset): dst[n] = advected src[n]. src and dst differ.
@@ -60,7 +54,7 @@ public:
     // One field through `velocity`: a convenience for tests.
     void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,
                 ScalarGrid& dst, float dt, Limiter limiter = Limiter::Clamp) {
-        setVelocity(velocity);
+        setVelocity(velocity, velocity.dx);
         const ScalarGrid* s[] = {&src};
         ScalarGrid* d[] = {&dst};
         advect(scheme, s, d, 1, dt, limiter);
@@ -70,16 +64,16 @@ private:
     Vec3i n_;                        // cells per axis
     float dx_ = 1.0f;
     float maxComponent_ = 0.0f;      // largest |component| of any centred sample, m/s
-    std::vector<Float4> centred_;    // (u, v, w, 0) at each cell centre
+    std::vector<simd::F4> centred_;    // (u, v, w, 0) at each cell centre
     struct Range {
         float lo, hi;
     };
     // RK2 backtrace displacement of each cell centre in `displacementBox_`,
     // for s = dt / dx = displacementS_ (grid units; departure = x - d).
-    void traceCells(float s, const Box& cells);
+    void traceCells(float s, const Box3i& cells);
 
-    std::vector<Float4> displacement_;
-    Box displacementBox_;
+    std::vector<simd::F4> displacement_;
+    Box3i displacementBox_;
     float displacementS_ = 0.0f;
     std::vector<float> hat_[2];      // forward semi-Lagrangian steps
     std::vector<Range> range_;       // what a one-field step blended from: the limiter's bounds

@@ -13,26 +13,16 @@
 
 namespace plume {
 
-struct Fields {
-    Vec3i n;             // cells per axis
-    float dx = 1.0f;     // metres
-    Vec3f origin{0, 0, 0};
-    ScalarGrid u, v, w;              // face velocities, m/s
-    ScalarGrid density, temperature; // cell-centred
-    Grid3<uint8_t> solid;            // 1 where an obstacle covers the cell centre
-    double time = 0.0;               // simulated seconds since frame 1 began
+// The staggered velocity: three face grids, m/s. Swapped as one, so a stage
+// that reads the old velocity while writing the new needs no three-way swap.
+struct MacVelocity {
+    ScalarGrid u, v, w;
 
-    Fields() = default;
-    Fields(Vec3i cells, float dx_, Vec3f origin_ = {0, 0, 0})
-        : n(cells), dx(dx_), origin(origin_),
-          u(cells.x + 1, cells.y, cells.z, {0.0f, 0.5f, 0.5f}),
+    MacVelocity() = default;
+    explicit MacVelocity(Vec3i cells)
+        : u(cells.x + 1, cells.y, cells.z, {0.0f, 0.5f, 0.5f}),
           v(cells.x, cells.y + 1, cells.z, {0.5f, 0.0f, 0.5f}),
-          w(cells.x, cells.y, cells.z + 1, {0.5f, 0.5f, 0.0f}),
-          density(cells.x, cells.y, cells.z),
-          temperature(cells.x, cells.y, cells.z),
-          solid(cells.x, cells.y, cells.z, Vec3f(0.5f), 0) {}
-
-    size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
+          w(cells.x, cells.y, cells.z + 1, {0.5f, 0.5f, 0.0f}) {}
 
     // Velocity at a point in grid units (cells from the min corner).
     Vec3f velocityAt(Vec3f pGrid) const {
@@ -45,6 +35,33 @@ struct Fields {
     }
     ScalarGrid& component(int axis) { return axis == 0 ? u : (axis == 1 ? v : w); }
     const ScalarGrid& component(int axis) const { return axis == 0 ? u : (axis == 1 ? v : w); }
+
+    void swap(MacVelocity& other) noexcept {
+        u.swap(other.u);
+        v.swap(other.v);
+        w.swap(other.w);
+    }
+};
+
+struct Fields : MacVelocity {
+    Vec3i n;             // cells per axis
+    float dx = 1.0f;     // metres
+    Vec3f origin{0, 0, 0};
+    ScalarGrid density, temperature; // cell-centred
+    Grid3<uint8_t> solid;            // 1 where an obstacle covers the cell centre
+    double time = 0.0;               // simulated seconds since frame 1 began
+
+    Fields() = default;
+    Fields(Vec3i cells, float dx_, Vec3f origin_ = {0, 0, 0})
+        : MacVelocity(cells), n(cells), dx(dx_), origin(origin_),
+          density(cells.x, cells.y, cells.z),
+          temperature(cells.x, cells.y, cells.z),
+          solid(cells.x, cells.y, cells.z, Vec3f(0.5f), 0) {}
+
+    size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
+
+    MacVelocity& velocity() { return *this; }
+    const MacVelocity& velocity() const { return *this; }
 
     VolumeView view() const { return {&density, &temperature, origin, dx}; }
 };

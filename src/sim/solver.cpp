@@ -30,25 +30,23 @@ private:
 };
 
 float maxAbs(const ScalarGrid& g) {
-    // max is exact in any order, so a per-slab partial max is deterministic.
-    std::vector<float> partial(size_t(g.nz()), 0.0f);
-    parallelForSlabs(g.nz(), [&](int k) {
+    auto slabMax = [&](int k) {
         const float* p = &g(0, 0, k);
         float m = 0.0f;
         for (size_t n = 0; n < g.strideZ(); ++n) m = std::max(m, std::fabs(p[n]));
-        partial[k] = m;
-    });
-    return partial.empty() ? 0.0f : *std::max_element(partial.begin(), partial.end());
+        return m;
+    };
+    return deterministicReduce(g.nz(), 0.0f, slabMax, maxOf<float>);
 }
 
 bool allFinite(const ScalarGrid& g) {
-    std::vector<char> ok(size_t(g.nz()), 1);
-    parallelForSlabs(g.nz(), [&](int k) {
+    auto slabFinite = [&](int k) {
         const float* p = &g(0, 0, k);
         for (size_t n = 0; n < g.strideZ(); ++n)
-            if (!std::isfinite(p[n])) { ok[k] = 0; return; }
-    });
-    return std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
+            if (!std::isfinite(p[n])) return false;
+        return true;
+    };
+    return deterministicReduce(g.nz(), true, slabFinite, [](bool a, bool b) { return a && b; });
 }
 
 }  // namespace
@@ -58,7 +56,7 @@ Solver::Solver(const Scene& scene)
       f_(scene.domain.cells(), scene.domain.dx()),
       projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure),
       vorticity_(scene.physics.vorticity != 0.0f ? f_.n : Vec3i{}),
-      uSrc_(f_.u), vSrc_(f_.v), wSrc_(f_.w),
+      velocitySrc_(f_.n),
       densitySrc_(f_.density), temperatureSrc_(f_.temperature) {
     f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
     rasterizeObstacles(f_, scene.obstacles);
@@ -102,7 +100,10 @@ FrameStats Solver::advanceFrame(int frame) {
 SolveStats Solver::substep(float dt) {
     applyEmitters(dt);
     advectVelocity(dt);
-    addForces(dt);
+    addBuoyancy(dt);
+    addWind(dt);
+    addVorticityConfinement(dt);
+    diffuseVelocity(dt);
     SolveStats s = project(dt);
     advectScalars(dt);
     diffuseScalars(dt);
@@ -117,28 +118,36 @@ void Solver::applyEmitters(float) {
 }
 
 void Solver::advectVelocity(float dt) {
-    ScopedTimer t(times_.advect);
+    ScopedTimer t(times_.advectVelocity);
     // Every component is traced through the same, old velocity field.
-    uSrc_.swap(f_.u), vSrc_.swap(f_.v), wSrc_.swap(f_.w);
-    Fields old;  // a view of the old velocity for the backtrace
-    old.dx = f_.dx;
-    old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
-    advector_.setVelocity(old);
+    velocitySrc_.swap(f_.velocity());
+    advector_.setVelocity(velocitySrc_, f_.dx);
     for (int axis = 0; axis < 3; ++axis) {
-        const ScalarGrid* src[] = {&old.component(axis)};
+        const ScalarGrid* src[] = {&velocitySrc_.component(axis)};
         ScalarGrid* dst[] = {&f_.component(axis)};
         advector_.advect(scene_.solver.advection, src, dst, 1, dt, Advector::Limiter::Revert);
     }
-    old.u.swap(uSrc_), old.v.swap(vSrc_), old.w.swap(wSrc_);
 }
 
-void Solver::addForces(float dt) {
-    ScopedTimer t(times_.forces);
-    const PhysicsSettings& p = scene_.physics;
-    addBuoyancy(f_, p, dt);
-    addWind(f_, p.wind, dt);
-    addVorticityConfinement(f_, p.vorticity, dt, vorticity_);
-    for (int axis = 0; axis < 3; ++axis) diffuseImplicit(f_.component(axis), p.viscosity, dt, f_.dx);
+void Solver::addBuoyancy(float dt) {
+    ScopedTimer t(times_.buoyancy);
+    plume::addBuoyancy(f_, scene_.physics, dt);
+}
+
+void Solver::addWind(float dt) {
+    ScopedTimer t(times_.wind);
+    plume::addWind(f_, scene_.physics.wind, dt);
+}
+
+void Solver::addVorticityConfinement(float dt) {
+    ScopedTimer t(times_.vorticity);
+    plume::addVorticityConfinement(f_, scene_.physics.vorticity, dt, vorticity_);
+}
+
+void Solver::diffuseVelocity(float dt) {
+    ScopedTimer t(times_.viscosity);
+    for (int axis = 0; axis < 3; ++axis)
+        diffuseImplicit(f_.component(axis), scene_.physics.viscosity, dt, f_.dx);
 }
 
 SolveStats Solver::project(float dt) {
@@ -147,7 +156,7 @@ SolveStats Solver::project(float dt) {
 }
 
 void Solver::advectScalars(float dt) {
-    ScopedTimer t(times_.scalars);
+    ScopedTimer t(times_.advectScalars);
     densitySrc_.swap(f_.density);
     temperatureSrc_.swap(f_.temperature);
     // Density and temperature share their departure points; away from the
@@ -155,19 +164,19 @@ void Solver::advectScalars(float dt) {
     const ScalarGrid* src[] = {&densitySrc_, &temperatureSrc_};
     ScalarGrid* dst[] = {&f_.density, &f_.temperature};
     const float background[] = {0.0f, scene_.physics.ambientTemperature};
-    advector_.setVelocity(f_);
+    advector_.setVelocity(f_, f_.dx);
     advector_.advect(scene_.solver.advection, src, dst, 2, dt, Advector::Limiter::Clamp, background);
     clearSolidScalars(f_, scene_.physics.ambientTemperature);
 }
 
 void Solver::diffuseScalars(float dt) {
-    ScopedTimer t(times_.scalars);
+    ScopedTimer t(times_.diffuseScalars);
     diffuseImplicit(f_.density, scene_.physics.diffusion, dt, f_.dx);
     diffuseImplicit(f_.temperature, scene_.physics.diffusion, dt, f_.dx);
 }
 
 void Solver::dissipate(float dt) {
-    ScopedTimer t(times_.scalars);
+    ScopedTimer t(times_.dissipate);
     const PhysicsSettings& p = scene_.physics;
     const float keepDensity = std::exp(-p.densityDissipation * dt);
     const float keepHeat = std::exp(-p.temperatureDissipation * dt);

@@ -11,10 +11,14 @@
 
 namespace plume {
 
-// Wall-clock seconds spent in each stage, summed over substeps (for benchmarks).
+// Wall-clock seconds spent in each stage of substep(), summed over substeps
+// (for benchmarks), with the groups the benchmark reports.
 struct StageTimes {
-    double emit = 0, advect = 0, forces = 0, project = 0, scalars = 0;
-    double total() const { return emit + advect + forces + project + scalars; }
+    double emit = 0, advectVelocity = 0, buoyancy = 0, wind = 0, vorticity = 0, viscosity = 0,
+           project = 0, advectScalars = 0, diffuseScalars = 0, dissipate = 0;
+    double forces() const { return buoyancy + wind + vorticity + viscosity; }
+    double scalars() const { return advectScalars + diffuseScalars + dissipate; }
+    double total() const { return emit + advectVelocity + forces() + project + scalars(); }
 };
 
 struct FrameStats {
@@ -51,7 +55,10 @@ public:
 private:
     void applyEmitters(float dt);
     void advectVelocity(float dt);
-    void addForces(float dt);
+    void addBuoyancy(float dt);
+    void addWind(float dt);
+    void addVorticityConfinement(float dt);
+    void diffuseVelocity(float dt);  // viscosity
     SolveStats project(float dt);
     void advectScalars(float dt);
     void diffuseScalars(float dt);
@@ -62,7 +69,7 @@ private:
     Projection projection_;
     VorticityScratch vorticity_;
     Advector advector_;                 // scratch shared by every advection
-    ScalarGrid uSrc_, vSrc_, wSrc_;     // velocity before advection
+    MacVelocity velocitySrc_;           // velocity before advection
     ScalarGrid densitySrc_, temperatureSrc_;
     int frame_ = 0;
     StageTimes times_;

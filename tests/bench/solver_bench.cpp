@@ -51,10 +51,10 @@ void BM_Substep(benchmark::State& state) {
     const StageTimes& t = solver->stageTimes();
     auto perStep = [&](double seconds) { return benchmark::Counter(1e3 * seconds / substeps); };
     state.counters["emit_ms"] = perStep(t.emit);
-    state.counters["advect_ms"] = perStep(t.advect);
-    state.counters["forces_ms"] = perStep(t.forces);
+    state.counters["advect_ms"] = perStep(t.advectVelocity);
+    state.counters["forces_ms"] = perStep(t.forces());
     state.counters["project_ms"] = perStep(t.project);
-    state.counters["scalars_ms"] = perStep(t.scalars);
+    state.counters["scalars_ms"] = perStep(t.scalars());
     state.counters["pressure_iters"] = double(iterations) / substeps;
     state.counters["cell_substeps_per_s"] =
         benchmark::Counter(double(solver->fields().cellCount()) * substeps, benchmark::Counter::kIsRate);

@@ -22,6 +22,7 @@
 
 #include "core/parallel.h"
 #include "core/sides.h"
+#include "core/simd.h"
 #include "core/vec.h"
 
 namespace plume {
@@ -98,36 +99,16 @@ private:
     std::vector<size_t> singularStart_;  // region r: [start[r], start[r+1])
 };
 
-// ---- four-wide arithmetic -----------------------------------------------------
-// GCC/Clang vector extensions (SSE2 on x86-64, no -march needed). Arithmetic is
-// element-wise IEEE, no reassociation or contraction, so a lane computes the
-// same bits as the scalar formula written in the same order.
+// ---- four-wide helpers of the Poisson kernels (core/simd.h) ---------------
 namespace simd {
-typedef float F4 __attribute__((vector_size(16)));
-typedef int32_t I4 __attribute__((vector_size(16)));
-typedef uint8_t U4 __attribute__((vector_size(4)));
-
-inline F4 load(const float* p) {
-    F4 v;
-    __builtin_memcpy(&v, p, sizeof v);
-    return v;
-}
-inline void store(float* p, F4 v) { __builtin_memcpy(p, &v, sizeof v); }
-inline F4 splat(float s) { return F4{s, s, s, s}; }
 // The diagonal of four cells as floats.
 inline F4 diagonal(const uint8_t* d) {
     U4 u;
     __builtin_memcpy(&u, d, sizeof u);
     return __builtin_convertvector(u, F4);
 }
-// a where mask is set, else b.
-inline F4 select(I4 mask, F4 a, F4 b) { return F4((I4(a) & mask) | (I4(b) & ~mask)); }
 // 1 / diag, 0 where diag is 0 (same bits as kInverseDiagonal).
 inline F4 inverse(F4 diag) { return select(diag > splat(0.0f), splat(1.0f) / diag, splat(0.0f)); }
-inline F4 abs(F4 v) { return F4(I4(v) & I4{0x7fffffff, 0x7fffffff, 0x7fffffff, 0x7fffffff}); }
-inline F4 max(F4 a, F4 b) { return select(a > b, a, b); }
-inline float hmax(F4 v) { return std::max(std::max(v[0], v[1]), std::max(v[2], v[3])); }
-inline float hsum(F4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
 }  // namespace simd
 
 // ---- kernels (x and b are padded fields of the grid) -----------------------

@@ -1,0 +1,41 @@
+// Box3i: a half-open box of cell indices [lo, hi), the one box type of the
+// solver and the renderer (what is active, what a pass covers).
+#pragma once
+
+#include <algorithm>
+
+#include "core/vec.h"
+
+namespace plume {
+
+struct Box3i {
+    Vec3i lo{0, 0, 0}, hi{0, 0, 0};
+
+    bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
+    bool contains(int i, int j, int k) const {
+        return i >= lo.x && j >= lo.y && k >= lo.z && i < hi.x && j < hi.y && k < hi.z;
+    }
+    // True when every cell of `inner` is in this box (an empty inner always is).
+    bool contains(const Box3i& inner) const {
+        return inner.empty() || (!empty() && lo.x <= inner.lo.x && lo.y <= inner.lo.y &&
+                                 lo.z <= inner.lo.z && inner.hi.x <= hi.x &&
+                                 inner.hi.y <= hi.y && inner.hi.z <= hi.z);
+    }
+};
+
+// The smallest box holding both; an empty box adds nothing.
+inline Box3i unite(const Box3i& a, const Box3i& b) {
+    if (a.empty()) return b;
+    if (b.empty()) return a;
+    return {{std::min(a.lo.x, b.lo.x), std::min(a.lo.y, b.lo.y), std::min(a.lo.z, b.lo.z)},
+            {std::max(a.hi.x, b.hi.x), std::max(a.hi.y, b.hi.y), std::max(a.hi.z, b.hi.z)}};
+}
+
+// `b` grown by `by` cells on every side, kept inside [0, n).
+inline Box3i grow(const Box3i& b, int by, Vec3i n) {
+    if (b.empty()) return b;
+    return {{std::max(b.lo.x - by, 0), std::max(b.lo.y - by, 0), std::max(b.lo.z - by, 0)},
+            {std::min(b.hi.x + by, n.x), std::min(b.hi.y + by, n.y), std::min(b.hi.z + by, n.z)}};
+}
+
+}  // namespace plume
