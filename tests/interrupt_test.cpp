@@ -171,5 +171,37 @@ TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
         << probe << " (expected " << frames << " frames)";
 }
 
+TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {
+    fs::path dir = test::scratchDir("sigterm_render_vdb");
+    auto r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-3 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    // A long sequence for nothing: 300 frames hard-linked to the three baked ones
+    // (about 5 s to render on one thread, so the signal comes well before the end).
+    const int kFrames = 300;
+    fs::create_directories(dir / "long");
+    for (int frame = 1; frame <= kFrames; ++frame)
+        fs::create_hard_link(dir / "cache" / frameFile("rising", 1 + (frame - 1) % 3),
+                             dir / "long" / frameFile("rising", frame));
+    pid_t pid = spawnPlume({"render-vdb", "long/rising_####.vdb", "-o", "out.mp4", "--png", "frames",
+                            "--scene", kGolden + "rising.toml", "--set", "render.width=320", "--set",
+                            "render.height=180", "--threads", "1", "-q"},
+                           dir);
+    ASSERT_TRUE(waitFor(dir / "frames" / "rising_0003.png"));
+    kill(pid, SIGTERM);
+    EXPECT_EQ(waitStatus(pid), 128 + SIGTERM);
+    EXPECT_NE(slurp(dir / "stderr.txt").find("plume: interrupted; out.mp4 holds the frames done"),
+              std::string::npos)
+        << slurp(dir / "stderr.txt");
+    int frames = 0;
+    for (const auto& e : fs::directory_iterator(dir / "frames")) frames += e.path().extension() == ".png";
+    ASSERT_LT(frames, kFrames) << "render-vdb finished before the signal";
+    std::string probe = test::capture(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames "
+        "-of default=nw=1 '" + (dir / "out.mp4").string() + "' 2>&1");
+    EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
+    EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
+        << probe << " (expected " << frames << " frames)";
+}
+
 }  // namespace
 }  // namespace plume
