@@ -4,8 +4,8 @@
 //
 // Usage: node play_video.mjs VIDEO.mp4 --width W --height H --frames N --fps F
 //            [--chromium /usr/bin/chromium] [--timeout-ms 60000]
-// Exit: 0 pass, 1 fail, 77 skip (no Chromium, or playwright-core not installed:
-// run `npm ci` in tests/browser).
+// Exit: 0 pass, 1 fail (playwright-core not installed included: run `npm ci` in
+// tests/browser), 77 skip (no Chromium; a failure with PLUME_REQUIRE_ALL=1).
 //
 // Only loopback traffic: the video comes from a tiny HTTP server on 127.0.0.1
 // (random port, Range requests, video/mp4) and every other request is aborted.
@@ -108,15 +108,17 @@ async function main() {
     return 2;
   }
   if (!fs.existsSync(opt.chromium)) {
-    say(`SKIP: no Chromium at ${opt.chromium} (apt-get install chromium)`);
+    const why = `no Chromium at ${opt.chromium} (apt-get install chromium)`;
+    if (process.env.PLUME_REQUIRE_ALL === '1') { fail(`${why} (PLUME_REQUIRE_ALL=1: nothing may be skipped)`); return 1; }
+    say(`SKIP: ${why}`);
     return SKIP;
   }
   let chromium;
   try {
     ({ chromium } = await import('playwright-core'));
   } catch (e) {
-    say(`SKIP: playwright-core is not installed (run: cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci): ${e.code || e.message}`);
-    return SKIP;
+    fail(`cannot import playwright-core (run: cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci): ${e.code || e.message}`);
+    return 1;
   }
   if (!fs.existsSync(opt.video)) { fail(`no video at ${opt.video}`); return 1; }
 
