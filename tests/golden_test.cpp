@@ -63,13 +63,17 @@ double psnr(const Image& a, const uint8_t* b) {
     return mse == 0 ? INFINITY : 10.0 * std::log10(255.0 * 255.0 / mse);
 }
 
+// Only a deliberate PLUME_UPDATE_GOLDEN=1 rewrites the goldens; unset, 0 or
+// anything else checks them.
+bool updateRequested(const char* value) { return value != nullptr && std::string(value) == "1"; }
+
 void checkGolden(const std::string& name) {
     std::vector<Image> frames = renderScene(name);
     ASSERT_FALSE(frames.empty());
     const fs::path hashFile = kGoldenDir / (name + ".sha256");
     const fs::path referencePng = kGoldenDir / (name + ".png");
 
-    if (std::getenv("PLUME_UPDATE_GOLDEN")) {
+    if (updateRequested(std::getenv("PLUME_UPDATE_GOLDEN"))) {
         std::ofstream out(hashFile);
         for (size_t i = 0; i < frames.size(); ++i)
             out << (i + 1) << " " << test::sha256Hex(frames[i].rgb.data(), frames[i].rgb.size()) << "\n";
@@ -110,6 +114,13 @@ void checkGolden(const std::string& name) {
 TEST(Golden, RisingPuff) { checkGolden("rising"); }
 TEST(Golden, ObstacleWithTwoLights) { checkGolden("obstacle"); }
 TEST(Golden, WindTunnel) { checkGolden("wind"); }
+
+TEST(Golden, UpdatedOnlyByUpdateGoldenOne) {
+    EXPECT_TRUE(updateRequested("1"));
+    for (const char* value : {"0", "", "yes", "true", "10"})
+        EXPECT_FALSE(updateRequested(value)) << "PLUME_UPDATE_GOLDEN='" << value << "'";
+    EXPECT_FALSE(updateRequested(nullptr));
+}
 
 TEST(Golden, Sha256MatchesTheStandard) {
     EXPECT_EQ(test::sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

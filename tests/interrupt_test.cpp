@@ -4,11 +4,15 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "io/vdb_cache.h"
@@ -55,6 +59,37 @@ bool waitFor(const fs::path& path) {
     return false;
 }
 
+// A file as it is on disk: a rewrite (through a temporary and a rename) gets a
+// new inode and a new modification time even when its bytes come out the same.
+struct FileIdentity {
+    ino_t inode = 0;
+    int64_t mtimeNs = 0;
+    std::string bytes;
+    bool operator==(const FileIdentity&) const = default;
+};
+
+FileIdentity identify(const fs::path& path) {
+    struct stat st {};
+    if (stat(path.c_str(), &st) != 0) return {};
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return {st.st_ino, int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec, ss.str()};
+}
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string frameFile(const std::string& name, int frame) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%s_%04d.vdb", name.c_str(), frame);
+    return buf;
+}
+
 const std::vector<std::string> kSlowBake = {"--set", "domain.resolution=40", "--set", "time.frames=12", "-q"};
 
 TEST(Interrupt, KilledBakeResumesBitIdentical) {
@@ -71,12 +106,30 @@ TEST(Interrupt, KilledBakeResumesBitIdentical) {
     ASSERT_EQ(waitStatus(pid), 128 + SIGKILL);
     ASSERT_FALSE(fs::exists(dir / "killed" / "rising_0012.vdb")) << "the bake finished before the kill";
 
+    // Every frame the killed bake finished, as it is on disk before the resume.
+    std::map<int, FileIdentity> before;
+    for (int frame = 1; fs::exists(dir / "killed" / frameFile("rising", frame)); ++frame)
+        before[frame] = identify(dir / "killed" / frameFile("rising", frame));
+
     std::vector<std::string> resumed = killed;
     resumed.push_back("--resume");
     ASSERT_EQ(waitStatus(spawnPlume(resumed, dir)), 0);
+
+    // A resume, not a restart: it says where it starts, after the last frame
+    // whose state was saved (that frame's file or the next may be on disk), and
+    // leaves the frames before it as they were.
+    const std::string err = slurp(dir / "stderr.txt");
+    int saved = 0;
+    ASSERT_EQ(std::sscanf(err.c_str(), "plume: resuming after frame %d", &saved), 1)
+        << "no 'plume: resuming after frame N' first on stderr: '" << err << "'";
+    EXPECT_GE(saved, 3) << err;
+    EXPECT_GE(int(before.size()), saved) << "the state is ahead of the frames on disk: " << err;
+    EXPECT_LE(int(before.size()), saved + 1) << "frames on disk beyond the saved state: " << err;
+    for (int frame = 1; frame <= saved; ++frame)
+        EXPECT_TRUE(identify(dir / "killed" / frameFile("rising", frame)) == before[frame])
+            << frameFile("rising", frame) << " was rewritten by the resume (" << err << ")";
     for (int frame = 1; frame <= 12; ++frame) {
-        char name[32];
-        std::snprintf(name, sizeof name, "rising_%04d.vdb", frame);
+        const std::string name = frameFile("rising", frame);
         LoadedVolume a = readVdbVolume((dir / "straight" / name).string());
         LoadedVolume b = readVdbVolume((dir / "killed" / name).string());
         ASSERT_EQ(a.density.size(), b.density.size()) << name;
@@ -114,6 +167,38 @@ TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
     EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
     int frames = 0;
     for (const auto& e : fs::directory_iterator(dir / "frames")) frames += e.path().extension() == ".png";
+    EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
+        << probe << " (expected " << frames << " frames)";
+}
+
+TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {
+    fs::path dir = test::scratchDir("sigterm_render_vdb");
+    auto r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-3 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    // A long sequence for nothing: 300 frames hard-linked to the three baked ones
+    // (about 5 s to render on one thread, so the signal comes well before the end).
+    const int kFrames = 300;
+    fs::create_directories(dir / "long");
+    for (int frame = 1; frame <= kFrames; ++frame)
+        fs::create_hard_link(dir / "cache" / frameFile("rising", 1 + (frame - 1) % 3),
+                             dir / "long" / frameFile("rising", frame));
+    pid_t pid = spawnPlume({"render-vdb", "long/rising_####.vdb", "-o", "out.mp4", "--png", "frames",
+                            "--scene", kGolden + "rising.toml", "--set", "render.width=320", "--set",
+                            "render.height=180", "--threads", "1", "-q"},
+                           dir);
+    ASSERT_TRUE(waitFor(dir / "frames" / "rising_0003.png"));
+    kill(pid, SIGTERM);
+    EXPECT_EQ(waitStatus(pid), 128 + SIGTERM);
+    EXPECT_NE(slurp(dir / "stderr.txt").find("plume: interrupted; out.mp4 holds the frames done"),
+              std::string::npos)
+        << slurp(dir / "stderr.txt");
+    int frames = 0;
+    for (const auto& e : fs::directory_iterator(dir / "frames")) frames += e.path().extension() == ".png";
+    ASSERT_LT(frames, kFrames) << "render-vdb finished before the signal";
+    std::string probe = test::capture(
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames "
+        "-of default=nw=1 '" + (dir / "out.mp4").string() + "' 2>&1");
+    EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
     EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
         << probe << " (expected " << frames << " frames)";
 }

@@ -4,23 +4,26 @@
 # server (play_video.mjs, driven by playwright-core).
 #
 # Usage: run_test.sh PLUME SOURCE_DIR WORK_DIR
-# Exit: 0 pass, 1 fail, 77 skip (no node/npm, or no Chromium).
+# Exit: 0 pass, 1 fail, 77 skip (no node/npm, or no Chromium); with
+# PLUME_REQUIRE_ALL=1 (CI), a missing tool fails instead of skipping.
 # $CHROMIUM picks another Chromium binary (default: chromium on PATH).
 set -euo pipefail
 
 say() { echo "browser-test: $*"; }
 fail() { say "FAIL: $*" >&2; exit 1; }
+skip() {
+  [[ ${PLUME_REQUIRE_ALL:-} != 1 ]] || fail "$* (PLUME_REQUIRE_ALL=1: nothing may be skipped)"
+  say "SKIP: $*"
+  exit 77
+}
 [[ $# -eq 3 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 plume=$1 src=$2 work=$3
 here=$src/tests/browser
 
 for tool in node npm; do
-  command -v "$tool" >/dev/null || { say "SKIP: no $tool on PATH (apt-get install nodejs npm)"; exit 77; }
+  command -v "$tool" >/dev/null || skip "no $tool on PATH (apt-get install nodejs npm)"
 done
-if ! chromium=$(command -v "${CHROMIUM:-chromium}"); then
-  say "SKIP: no Chromium on PATH (apt-get install chromium)"
-  exit 77
-fi
+chromium=$(command -v "${CHROMIUM:-chromium}") || skip "no Chromium on PATH (apt-get install chromium)"
 [[ -x $plume ]] || fail "no plume binary at $plume"
 say "node $(node --version), npm $(npm --version 2>/dev/null), $("$chromium" --version 2>/dev/null | head -n 1)"
 

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -48,6 +49,13 @@ inline std::string capture(const std::string& cmd) {
     while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
     pclose(p);
     return out;
+}
+
+// PLUME_REQUIRE_ALL=1 (as CI sets): a test that cannot run here, for want of a
+// tool or a permission, fails instead of skipping.
+inline bool requireAll() {
+    const char* value = std::getenv("PLUME_REQUIRE_ALL");
+    return value != nullptr && std::string(value) == "1";
 }
 
 inline std::filesystem::path scratchDir(const std::string& name) {
