@@ -1,0 +1,210 @@
+// Scene files: every error kind, with its exact one-line text.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "scene/describe.h"
+#include "scene/loader.h"
+#include "scene/schema.h"
+#include "support/scene_errors.h"
+
+namespace plume {
+namespace {
+
+using namespace test;
+
+// --- Errors from fixture files ----------------------------------------------
+
+TEST(SceneErrors, MissingFile) {
+    EXPECT_EQ(errorOf([] { loadScene("no/such/scene.toml"); }),
+              "no/such/scene.toml: error: cannot read scene file (No such file or directory)");
+}
+
+TEST(SceneErrors, Syntax) {
+    EXPECT_EQ(loadError("syntax.toml"),
+              kBadScenes +
+                  "syntax.toml:3:17: error: Error while parsing key-value pair: "
+                  "expected a comment or whitespace, saw '6'");
+}
+
+TEST(SceneErrors, UnknownKey) {
+    EXPECT_EQ(loadError("unknown_key.toml"),
+              kBadScenes +
+                  "unknown_key.toml:7:1: error: unknown key 'physics.vorticty' "
+                  "(did you mean 'physics.vorticity'?)");
+}
+
+TEST(SceneErrors, UnknownSection) {
+    EXPECT_EQ(loadError("unknown_section.toml"),
+              kBadScenes +
+                  "unknown_section.toml:4:2: error: unknown section 'phyiscs' "
+                  "(did you mean 'physics'?)");
+}
+
+TEST(SceneErrors, UnknownKeyInArrayOfTables) {
+    EXPECT_EQ(loadError("unknown_emitter_key.toml"),
+              kBadScenes +
+                  "unknown_emitter_key.toml:6:1: error: unknown key 'emitter[2].radus' "
+                  "(did you mean 'emitter[2].radius'?)");
+}
+
+TEST(SceneErrors, UnknownBoundarySide) {
+    EXPECT_EQ(loadError("unknown_boundary_side.toml"),
+              kBadScenes +
+                  "unknown_boundary_side.toml:2:32: error: unknown key "
+                  "'domain.boundary.xmax' (did you mean 'domain.boundary.x_max'?)");
+}
+
+TEST(SceneErrors, WrongType) {
+    EXPECT_EQ(loadError("wrong_type.toml"),
+              kBadScenes +
+                  "wrong_type.toml:2:14: error: 'domain.resolution' must be an integer, "
+                  "got a string");
+}
+
+TEST(SceneErrors, IntegerWrittenAsFloat) {
+    EXPECT_EQ(loadError("integer_as_float.toml"),
+              kBadScenes +
+                  "integer_as_float.toml:2:14: error: 'domain.resolution' must be an "
+                  "integer, got a float");
+}
+
+TEST(SceneErrors, ArrayLength) {
+    EXPECT_EQ(loadError("array_length.toml"),
+              kBadScenes +
+                  "array_length.toml:2:8: error: 'domain.size' must be an array of 3 "
+                  "numbers, got 2 elements");
+}
+
+TEST(SceneErrors, OutOfRange) {
+    EXPECT_EQ(loadError("out_of_range.toml"),
+              kBadScenes +
+                  "out_of_range.toml:2:14: error: 'domain.resolution' = 5000 is out of "
+                  "range [8, 1024]");
+}
+
+TEST(SceneErrors, NotFinite) {
+    EXPECT_EQ(
+        loadError("not_finite.toml"),
+        kBadScenes + "not_finite.toml:2:13: error: 'physics.vorticity' must be finite, got nan");
+}
+
+TEST(SceneErrors, BadEnum) {
+    EXPECT_EQ(loadError("bad_enum.toml"),
+              kBadScenes +
+                  "bad_enum.toml:2:12: error: 'solver.pressure' must be one of \"mgpcg\", "
+                  "\"pcg\", \"sor\", got \"cg\"");
+}
+
+TEST(SceneErrors, UnknownShape) {
+    EXPECT_EQ(loadError("bad_shape.toml"),
+              kBadScenes +
+                  "bad_shape.toml:2:9: error: 'emitter[1].shape' must be one of "
+                  "\"sphere\", \"box\", got \"cone\"");
+}
+
+TEST(SceneErrors, OddFrameSize) {
+    EXPECT_EQ(loadError("odd_width.toml"),
+              kBadScenes +
+                  "odd_width.toml:2:9: error: 'render.width' = 1281 must be even for "
+                  "H.264 video; use 1280 or 1282");
+}
+
+TEST(SceneErrors, EmitterFramesOutOfOrder) {
+    EXPECT_EQ(loadError("frames_order.toml"),
+              kBadScenes +
+                  "frames_order.toml:2:10: error: 'emitter[1].frames' = [10, 5]: the "
+                  "first frame comes after the last");
+}
+
+TEST(SceneErrors, FirstErrorInTheFileWins) {
+    EXPECT_EQ(
+        loadError("first_error_wins.toml"),
+        kBadScenes + "first_error_wins.toml:3:7: error: 'time.fps' = 0 is out of range [1, 240]");
+}
+
+// --- Errors from strings ----------------------------------------------------
+
+TEST(SceneErrorStrings, TypesAndShapes) {
+    EXPECT_EQ(parseError("[time]\nframes = true\n"),
+              "s.toml:2:10: error: 'time.frames' must be an integer, got a boolean");
+    EXPECT_EQ(parseError("[physics]\nvorticity = \"lots\"\n"),
+              "s.toml:2:13: error: 'physics.vorticity' must be a number, got a string");
+    EXPECT_EQ(parseError("[physics]\ngravity = -9.81\n"),
+              "s.toml:2:11: error: 'physics.gravity' must be an array of 3 numbers, got a float");
+    EXPECT_EQ(
+        parseError("[physics]\nwind = [1, \"x\", 0]\n"),
+        "s.toml:2:12: error: 'physics.wind' must be an array of 3 numbers, element 2 is a string");
+    EXPECT_EQ(parseError("[[emitter]]\nframes = [1.5, 3]\n"),
+              "s.toml:2:11: error: 'emitter[1].frames' must be an array of 2 integers, element 1 "
+              "is a float");
+    EXPECT_EQ(
+        parseError("[output]\ncodec = 264\n"),
+        "s.toml:2:9: error: 'output.codec' must be one of \"h264\", \"mpeg4\", got an integer");
+    EXPECT_EQ(parseError("[render]\ngrid = 1\n"),
+              "s.toml:2:8: error: 'render.grid' must be a string, got an integer");
+}
+
+TEST(SceneErrorStrings, RangesAndFiniteness) {
+    EXPECT_EQ(parseError("[physics]\nviscosity = inf\n"),
+              "s.toml:2:13: error: 'physics.viscosity' must be finite, got inf");
+    EXPECT_EQ(parseError("[physics]\ndiffusion = -0.5\n"),
+              "s.toml:2:13: error: 'physics.diffusion' = -0.5 is out of range [0, inf)");
+    EXPECT_EQ(parseError("[domain]\nsize = [2, -1, 2]\n"),
+              "s.toml:2:12: error: 'domain.size' element 2 = -1 is out of range (0, 10000]");
+    EXPECT_EQ(parseError("[[obstacle]]\nradius = 0\n"),
+              "s.toml:2:10: error: 'obstacle[1].radius' = 0 is out of range (0, inf)");
+    EXPECT_EQ(parseError("[render]\nphase = 1\n"),
+              "s.toml:2:9: error: 'render.phase' = 1 is out of range [-0.99, 0.99]");
+    EXPECT_EQ(parseError("[solver]\ntolerance = 1\n"),
+              "s.toml:2:13: error: 'solver.tolerance' = 1 is out of range [1e-08, 0.5]");
+    EXPECT_EQ(
+        parseError("[render]\nheight = 721\n"),
+        "s.toml:2:10: error: 'render.height' = 721 must be even for H.264 video; use 720 or 722");
+}
+
+TEST(SceneErrorStrings, SectionsOfTheWrongKind) {
+    EXPECT_EQ(parseError("domain = 3\n"),
+              "s.toml:1:10: error: 'domain' must be a table, got an integer");
+    EXPECT_EQ(parseError("[emitter]\nradius = 1\n"),
+              "s.toml:1:1: error: 'emitter' must be an array of tables ([[emitter]]), got a table");
+    EXPECT_EQ(parseError("[domain]\nboundary = 1\n"),
+              "s.toml:2:12: error: 'domain.boundary' must be a string or a table, got an integer");
+    EXPECT_EQ(
+        parseError("[domain]\nboundary = \"closed\"\n"),
+        "s.toml:2:12: error: 'domain.boundary' must be one of \"wall\", \"open\", \"inflow\", "
+        "got \"closed\"");
+}
+
+TEST(SceneErrorStrings, UnknownTopLevelKeySuggestsItsSection) {
+    EXPECT_EQ(parseError("resolution = 48\n"),
+              "s.toml:1:1: error: unknown key 'resolution' (did you mean 'domain.resolution'?)");
+    EXPECT_EQ(parseError("[xyzzy]\n"), "s.toml:1:2: error: unknown section 'xyzzy'");
+    EXPECT_EQ(parseError("[physics]\ncolour = 1\n"),
+              "s.toml:2:1: error: unknown key 'physics.colour'");
+}
+
+TEST(SceneErrorStrings, CrossFieldChecks) {
+    EXPECT_EQ(parseError("[camera]\nposition = [1, 1, 1]\nlook_at = [1, 1, 1]\n"),
+              "s.toml:3:11: error: 'camera.look_at' must differ from 'camera.position'");
+    EXPECT_EQ(parseError("[camera]\nposition = [0, 0, 0]\nlook_at = [0, 0, 1]\n"),
+              "s.toml:3:11: error: 'camera.up' must not be parallel to the view direction "
+              "(look_at - position)");
+    EXPECT_EQ(parseError("[[light]]\n[[light]]\ndirection = [0, 0, 0]\n"),
+              "s.toml:3:13: error: 'light[2].direction' must not be zero for a directional light");
+}
+
+TEST(SceneErrorStrings, SyntaxErrorIsOneLine) {
+    std::string e = parseError("[domain\n");
+    EXPECT_EQ(e.rfind("s.toml:1:", 0), 0u) << e;
+    EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace plume
