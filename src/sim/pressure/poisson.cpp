@@ -50,26 +50,13 @@ void PoissonGrid::build(Vec3i cells, const std::array<bool, 6>& openSide, const 
     if (diag_.size() > std::numeric_limits<uint32_t>::max())
         throw RunError("pressure grid too large (more than 2^32 cells)");
 
-    auto fluid = [&](int i, int j, int k) {
-        if (i < 0 || j < 0 || k < 0 || i >= nx_ || j >= ny_ || k >= nz_) return false;
-        return !solid || solid[(size_t(k) * ny_ + j) * nx_ + i] == 0;
-    };
-    forSlabs([&](int k) {
-        for (int j = 0; j < ny_; ++j)
-            for (int i = 0; i < nx_; ++i) {
-                if (!fluid(i, j, k)) continue;
-                int count = 0;
-                // Fluid neighbours couple; open sides are Dirichlet ghosts.
-                count += fluid(i - 1, j, k) || (i == 0 && open_[kXMin]);
-                count += fluid(i + 1, j, k) || (i == nx_ - 1 && open_[kXMax]);
-                count += fluid(i, j - 1, k) || (j == 0 && open_[kYMin]);
-                count += fluid(i, j + 1, k) || (j == ny_ - 1 && open_[kYMax]);
-                count += fluid(i, j, k - 1) || (k == 0 && open_[kZMin]);
-                count += fluid(i, j, k + 1) || (k == nz_ - 1 && open_[kZMax]);
-                diag_[index(i, j, k)] = uint8_t(count);
-            }
-    });
-    setGhosts();
+    std::vector<uint8_t> fluid(cellCount(), 1);
+    if (solid)
+        forSlabs([&](int k) {
+            const size_t slab = size_t(k) * ny_ * nx_;
+            for (size_t n = slab; n < slab + size_t(ny_) * nx_; ++n) fluid[n] = solid[n] == 0;
+        });
+    classify(fluid);
     labelClosedRegions();
 }
 
@@ -98,22 +85,26 @@ void PoissonGrid::buildCoarse(const PoissonGrid& fine) {
                 fluid[(size_t(k) * ny_ + j) * nx_ + i] = any;
             }
     });
-    // Same classes as the finest level, from the coarse fluid mask.
-    auto isFluid = [&](int i, int j, int k) {
+    classify(fluid);
+}
+
+void PoissonGrid::classify(const std::vector<uint8_t>& fluidMask) {
+    auto fluid = [&](int i, int j, int k) {
         if (i < 0 || j < 0 || k < 0 || i >= nx_ || j >= ny_ || k >= nz_) return false;
-        return fluid[(size_t(k) * ny_ + j) * nx_ + i] != 0;
+        return fluidMask[(size_t(k) * ny_ + j) * nx_ + i] != 0;
     };
     forSlabs([&](int k) {
         for (int j = 0; j < ny_; ++j)
             for (int i = 0; i < nx_; ++i) {
-                if (!isFluid(i, j, k)) continue;
+                if (!fluid(i, j, k)) continue;
                 int count = 0;
-                count += isFluid(i - 1, j, k) || (i == 0 && open_[kXMin]);
-                count += isFluid(i + 1, j, k) || (i == nx_ - 1 && open_[kXMax]);
-                count += isFluid(i, j - 1, k) || (j == 0 && open_[kYMin]);
-                count += isFluid(i, j + 1, k) || (j == ny_ - 1 && open_[kYMax]);
-                count += isFluid(i, j, k - 1) || (k == 0 && open_[kZMin]);
-                count += isFluid(i, j, k + 1) || (k == nz_ - 1 && open_[kZMax]);
+                // Fluid neighbours couple; open sides are Dirichlet ghosts.
+                count += fluid(i - 1, j, k) || (i == 0 && open_[kXMin]);
+                count += fluid(i + 1, j, k) || (i == nx_ - 1 && open_[kXMax]);
+                count += fluid(i, j - 1, k) || (j == 0 && open_[kYMin]);
+                count += fluid(i, j + 1, k) || (j == ny_ - 1 && open_[kYMax]);
+                count += fluid(i, j, k - 1) || (k == 0 && open_[kZMin]);
+                count += fluid(i, j, k + 1) || (k == nz_ - 1 && open_[kZMax]);
                 diag_[index(i, j, k)] = uint8_t(count);
             }
     });

@@ -83,6 +83,8 @@ public:
     void forSlabs(F&& body) const;
 
 private:
+    // Diagonal classes from a fluid mask (1 = unknown, x fastest), then the ghosts.
+    void classify(const std::vector<uint8_t>& fluid);
     void setGhosts();
     template <typename T>
     void removeMean(T* x) const;
