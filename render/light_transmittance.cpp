@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 #include "core/parallel.h"
+#include "render/ray.h"
 
 namespace plume {
 
@@ -30,22 +30,6 @@ int dominantAxis(Vec3f d) {
     float ax = std::fabs(d.x), ay = std::fabs(d.y), az = std::fabs(d.z);
     if (ax >= ay && ax >= az) return 0;
     return ay >= az ? 1 : 2;
-}
-
-// Entry and exit distance of a ray through an axis-aligned box; t0 > t1 when it misses.
-void clipRay(Vec3f o, Vec3f d, Vec3f lo, Vec3f hi, float& t0, float& t1) {
-    t0 = 0.0f;
-    t1 = std::numeric_limits<float>::infinity();
-    for (int a = 0; a < 3; ++a) {
-        if (d[a] == 0.0f) {
-            if (o[a] < lo[a] || o[a] > hi[a]) t0 = t1 + 1.0f;
-            continue;
-        }
-        float inv = 1.0f / d[a];
-        float ta = (lo[a] - o[a]) * inv, tb = (hi[a] - o[a]) * inv;
-        t0 = std::max(t0, std::min(ta, tb));
-        t1 = std::min(t1, std::max(ta, tb));
-    }
 }
 
 // Spreads a slice's optical depth to its neighbours: weight `spread` to each
@@ -162,13 +146,13 @@ void marchCoarse(const ShadingGrid& grid, const CellBox& box, Vec3f lightGrid, f
                     float distance = length(toLight);
                     float tau = 0.0f;
                     if (distance > 0.0f) {
-                        Vec3f d = toLight / distance;
+                        const Ray ray(p, toLight / distance);
                         float t0, t1;
-                        clipRay(p, d, boxLo, boxHi, t0, t1);
+                        clipRay(ray, boxLo, boxHi, t0, t1);
                         t1 = std::min(t1, distance);
                         // Midpoint samples from the cell centre (or box entry) to the light.
                         for (float t = t0 + 0.5f * kStep; t < t1 && tau < kOpaqueDepth; t += kStep)
-                            tau += grid.weights(p + d * t)(data) * sigmaPerVoxel * kStep;
+                            tau += grid.weights(ray.at(t))(data) * sigmaPerVoxel * kStep;
                     }
                     coarse(i, j, k) = tau;
                 }

@@ -8,6 +8,7 @@
 #include "core/grid3.h"
 #include "core/volume.h"
 #include "render/camera.h"
+#include "render/empty_space.h"
 #include "render/image.h"
 #include "render/shading_grid.h"
 #include "scene/scene.h"
@@ -39,8 +40,7 @@ class Renderer {
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
     int temperatureChannel_ = -1;
     CellBox active_;  // cells with density above kEmptyDensity
-    Vec3i blocks_;    // coarse blocks for empty-space skipping
-    std::vector<float> blockMax_;
+    EmptySpace emptySpace_;
     std::vector<CellBox> slabBoxes_;
     std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
     std::vector<float> sweepScratch_;
