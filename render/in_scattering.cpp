@@ -15,11 +15,11 @@ static_assert(kOctaves == 4 && kOctaveEnergy == 0.7f, "kSkyOctaveWeight follows 
 
 }  // namespace
 
-void skyLightFromDepth(ShadingGrid& grid, const CellBox& box) {
-    parallelForRange(box.hi.z - box.lo.z + 1, [&](int k0, int k1) {
+void skyLightFromDepth(ShadingGrid& grid, const Box3i& box) {
+    parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
-            for (int j = box.lo.y; j <= box.hi.y; ++j)
-                for (int i = box.lo.x; i <= box.hi.x; ++i) {
+            for (int j = box.lo.y; j < box.hi.y; ++j)
+                for (int i = box.lo.x; i < box.hi.x; ++i) {
                     float* sky = grid.cell(grid.cellIndex(i, j, k)) + kSkyChannel;
                     const OctaveTransmittance t(*sky);
                     float light = 0.0f;

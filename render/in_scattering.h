@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "core/box.h"
 #include "core/vec.h"
 #include "core/volume.h"
 #include "render/shading_grid.h"
@@ -53,7 +54,7 @@ inline float henyeyGreenstein(float cosTheta, float g) {
 // Replaces the sky's optical depth in every cell of `box` by the sky light
 // itself: its octaves have fixed weights, so a sample needs one lookup and
 // nothing more.
-void skyLightFromDepth(ShadingGrid& grid, const CellBox& box);
+void skyLightFromDepth(ShadingGrid& grid, const Box3i& box);
 
 // The lights of one frame, in the grid units of its volume. Holds the ray at
 // hand, so each thread marches with its own copy.

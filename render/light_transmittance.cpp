@@ -66,12 +66,12 @@ void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
 // slice's (b, c) cell coordinates relative to the box, and the segment length
 // in voxels. Upstream of the box there is no density.
 template <typename TowardLight>
-void sweepSlices(ShadingGrid& grid, const CellBox& box, int a, int step, float sigmaPerVoxel,
+void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sigmaPerVoxel,
                  float spread, int outChannel, std::vector<float>& scratch, TowardLight toLight) {
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const Vec3i n = grid.n();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
-    const int nb = box.hi[b] - box.lo[b] + 1, nc = box.hi[c] - box.lo[c] + 1;
+    const int nb = box.hi[b] - box.lo[b], nc = box.hi[c] - box.lo[c];
     const size_t sliceSize = size_t(nb) * nc;
     scratch.assign(5 * sliceSize, 0.0f);
     float* prevDepth = scratch.data();
@@ -80,8 +80,8 @@ void sweepSlices(ShadingGrid& grid, const CellBox& box, int a, int step, float s
     float* density = depth + sliceSize;
     float* blurred = density + sliceSize;
 
-    const int first = step > 0 ? box.lo[a] : box.hi[a];
-    const int last = step > 0 ? box.hi[a] : box.lo[a];
+    const int first = step > 0 ? box.lo[a] : box.hi[a] - 1;
+    const int last = step > 0 ? box.hi[a] - 1 : box.lo[a];
     const int channels = grid.channels();
     float* data = grid.data();
     for (int ia = first;; ia += step) {
@@ -124,16 +124,16 @@ void sweepSlices(ShadingGrid& grid, const CellBox& box, int a, int step, float s
 
 // Transmittance from a point light inside the box, marched from the centres of
 // a half-resolution grid (coarse cell c covers fine cells 2c and 2c+1).
-void marchCoarse(const ShadingGrid& grid, const CellBox& box, Vec3f lightGrid, float sigmaPerVoxel,
+void marchCoarse(const ShadingGrid& grid, const Box3i& box, Vec3f lightGrid, float sigmaPerVoxel,
                  ScalarGrid& coarse) {
     // Coarse cells whose centres a trilinear lookup over the box can reach.
     const Vec3i lo{std::max(0, box.lo.x / 2 - 1), std::max(0, box.lo.y / 2 - 1),
                    std::max(0, box.lo.z / 2 - 1)};
-    const Vec3i hi{std::min(coarse.nx() - 1, (box.hi.x + 1) / 2 + 1),
-                   std::min(coarse.ny() - 1, (box.hi.y + 1) / 2 + 1),
-                   std::min(coarse.nz() - 1, (box.hi.z + 1) / 2 + 1)};
+    const Vec3i hi{std::min(coarse.nx() - 1, box.hi.x / 2 + 1),
+                   std::min(coarse.ny() - 1, box.hi.y / 2 + 1),
+                   std::min(coarse.nz() - 1, box.hi.z / 2 + 1)};
     const Vec3f boxLo(float(box.lo.x), float(box.lo.y), float(box.lo.z));
-    const Vec3f boxHi(float(box.hi.x + 1), float(box.hi.y + 1), float(box.hi.z + 1));
+    const Vec3f boxHi(float(box.hi.x), float(box.hi.y), float(box.hi.z));
     constexpr float kStep = 1.0f;  // fine voxels
     const float* data = grid.data();
 
@@ -161,7 +161,7 @@ void marchCoarse(const ShadingGrid& grid, const CellBox& box, Vec3f lightGrid, f
 
 }  // namespace
 
-void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f direction,
+void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                            float sigmaPerVoxel, float spread, int outChannel,
                            std::vector<float>& scratch) {
     if (box.empty()) return;
@@ -176,7 +176,7 @@ void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f directio
                 });
 }
 
-void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightGrid,
+void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGrid,
                              float sigmaPerVoxel, float spread, int outChannel,
                              std::vector<float>& scratch, ScalarGrid& coarse) {
     if (box.empty()) return;
@@ -185,7 +185,7 @@ void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightG
     float outside = 0.0f;
     for (int axis = 0; axis < 3; ++axis) {
         float o = std::max(float(box.lo[axis]) - lightGrid[axis],
-                           lightGrid[axis] - float(box.hi[axis] + 1));
+                           lightGrid[axis] - float(box.hi[axis]));
         if (o > outside) outside = o, a = axis;
     }
     if (a >= 0) {
@@ -210,10 +210,10 @@ void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightG
     marchCoarse(grid, box, lightGrid, sigmaPerVoxel, coarse);
     const int channels = grid.channels();
     float* data = grid.data();
-    parallelForRange(box.hi.z - box.lo.z + 1, [&](int k0, int k1) {
+    parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
-            for (int j = box.lo.y; j <= box.hi.y; ++j)
-                for (int i = box.lo.x; i <= box.hi.x; ++i)
+            for (int j = box.lo.y; j < box.hi.y; ++j)
+                for (int i = box.lo.x; i < box.hi.x; ++i)
                     data[grid.cellIndex(i, j, k) * channels + outChannel] =
                         coarse.sample(Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * 0.5f);
     });

@@ -16,6 +16,7 @@
 
 #include <vector>
 
+#include "core/box.h"
 #include "core/grid3.h"
 #include "core/vec.h"
 #include "render/shading_grid.h"
@@ -29,7 +30,7 @@ namespace plume {
 // `spread` in [0, 0.25] blurs the depth passed from slice to slice by that
 // weight to each neighbour: light that is not perfectly parallel (a sun's
 // disc, the whole sky), and no grid-scale stripes in the shadows.
-void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f direction,
+void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                            float sigmaPerVoxel, float spread, int outChannel,
                            std::vector<float>& scratch);
 
@@ -38,7 +39,7 @@ void sweepDirectionalLight(ShadingGrid& grid, const CellBox& box, Vec3f directio
 // toward the light along its own direction. A light inside the box marches
 // from every cell of `coarse` (half resolution, reused between frames), which
 // then fills the channel by trilinear interpolation.
-void pointLightTransmittance(ShadingGrid& grid, const CellBox& box, Vec3f lightGrid,
+void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGrid,
                              float sigmaPerVoxel, float spread, int outChannel,
                              std::vector<float>& scratch, ScalarGrid& coarse);
 

@@ -38,24 +38,17 @@ Vec3f background(const RenderSettings& s, int y, int height) {
     return s.backgroundBottom + (s.backgroundTop - s.backgroundBottom) * f;
 }
 
-CellBox dilate(const CellBox& box, int pad, Vec3i n) {
-    if (box.empty()) return box;
-    return {{std::max(0, box.lo.x - pad), std::max(0, box.lo.y - pad), std::max(0, box.lo.z - pad)},
-            {std::min(n.x - 1, box.hi.x + pad), std::min(n.y - 1, box.hi.y + pad),
-             std::min(n.z - 1, box.hi.z + pad)}};
-}
-
 // The box camera rays are marched through (grid units): the active cells and
 // the one cell of apron a trilinear lookup reaches.
-void marchBounds(const CellBox& active, Vec3i n, Vec3f& lo, Vec3f& hi) {
+void marchBounds(const Box3i& active, Vec3i n, Vec3f& lo, Vec3f& hi) {
     if (active.empty()) {
         lo = hi = Vec3f(0.0f);
         return;
     }
     lo = Vec3f(float(std::max(0, active.lo.x - 1)), float(std::max(0, active.lo.y - 1)),
                float(std::max(0, active.lo.z - 1)));
-    hi = Vec3f(float(std::min(n.x, active.hi.x + 2)), float(std::min(n.y, active.hi.y + 2)),
-               float(std::min(n.z, active.hi.z + 2)));
+    hi = Vec3f(float(std::min(n.x, active.hi.x + 1)), float(std::min(n.y, active.hi.y + 1)),
+               float(std::min(n.z, active.hi.z + 1)));
 }
 
 // What a camera ray has gathered: radiance toward the camera, and the
@@ -186,9 +179,8 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     int channels = kFirstLightChannel + int(directional_.size() + point_.size());
     temperatureChannel_ = temperature ? channels++ : -1;
     shading_.resize(n, channels);
-    slabBoxes_.assign(n.z, CellBox{});
-    parallelForSlabs(n.z, [&](int k) {
-        CellBox& box = slabBoxes_[k];
+    auto packSlab = [&](int k) {
+        Box3i box;
         for (int j = 0; j < n.y; ++j) {
             size_t row = density.index(0, j, k);
             for (int i = 0; i < n.x; ++i) {
@@ -197,29 +189,22 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                 cell[0] = rho;
                 if (temperature) cell[temperatureChannel_] = (*temperature)[row + i];
                 if (rho > kEmptyDensity) {
-                    if (box.empty()) box = {{i, j, k}, {i, j, k}};
+                    if (box.empty()) box = {{i, j, k}, {i + 1, j + 1, k + 1}};
                     box.lo = {std::min(box.lo.x, i), std::min(box.lo.y, j), k};
-                    box.hi = {std::max(box.hi.x, i), std::max(box.hi.y, j), k};
+                    box.hi = {std::max(box.hi.x, i + 1), std::max(box.hi.y, j + 1), k + 1};
                 }
             }
         }
-    });
-    active_ = CellBox{};
-    for (const CellBox& box : slabBoxes_) {
-        if (box.empty()) continue;
-        if (active_.empty()) active_ = box;
-        active_.lo = {std::min(active_.lo.x, box.lo.x), std::min(active_.lo.y, box.lo.y),
-                      std::min(active_.lo.z, box.lo.z)};
-        active_.hi = {std::max(active_.hi.x, box.hi.x), std::max(active_.hi.y, box.hi.y),
-                      std::max(active_.hi.z, box.hi.z)};
-    }
+        return box;
+    };
+    active_ = deterministicReduce(n.z, Box3i{}, packSlab, unite);
 
     // Largest density per block, for empty-space skipping.
     emptySpace_.build(density);
     if (active_.empty()) return;
 
     // Light transmittance over every cell a camera sample can reach.
-    const CellBox sweepBox = dilate(active_, 2, n);
+    const Box3i sweepBox = grow(active_, 2, n);
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     sweepDirectionalLight(shading_, sweepBox, {0, 0, -1}, sigmaPerVoxel * kSkyDepthScale,
                           kSkySpread, kSkyChannel, sweepScratch_);

@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "core/box.h"
 #include "core/grid3.h"
 #include "core/volume.h"
 #include "render/camera.h"
@@ -39,9 +40,8 @@ class Renderer {
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
     int temperatureChannel_ = -1;
-    CellBox active_;  // cells with density above kEmptyDensity
+    Box3i active_;  // cells with density above kEmptyDensity
     EmptySpace emptySpace_;
-    std::vector<CellBox> slabBoxes_;
     std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
     std::vector<float> sweepScratch_;
 };

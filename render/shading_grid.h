@@ -15,12 +15,6 @@
 
 namespace plume {
 
-// An inclusive box of cell indices; empty when lo > hi on any axis.
-struct CellBox {
-    Vec3i lo{0, 0, 0}, hi{-1, -1, -1};
-    bool empty() const { return lo.x > hi.x || lo.y > hi.y || lo.z > hi.z; }
-};
-
 // Trilinear weights for one position, shared by every channel of a cell
 // (core/interpolation.h: clamps and blends exactly like Grid3::sample).
 struct Trilinear {
