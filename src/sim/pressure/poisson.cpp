@@ -327,6 +327,17 @@ void pipelineSlabs(const PoissonGrid& g, const FunctionRef<void(int)>* stages, i
     });
 }
 
+// The six neighbours of padded index n, summed in one fixed order (the
+// kernels' results depend on it bit for bit).
+template <typename T>
+inline T neighbourSum(const T* x, size_t n, size_t sy, size_t sz) {
+    return x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+}
+inline F4 neighbourSum4(const float* x, size_t n, size_t sy, size_t sz) {
+    return load(x + n - 1) + load(x + n + 1) + load(x + n - sy) + load(x + n + sy) +
+           load(x + n - sz) + load(x + n + sz);
+}
+
 float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t row, float* r) {
     const uint8_t* d = g.diag();
     const size_t sy = g.strideY(), sz = g.strideZ();
@@ -335,8 +346,7 @@ float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t r
     int i = 0;
     for (; i + 4 <= nx; i += 4) {
         const size_t n = row + i;
-        F4 nsum = load(x + n - 1) + load(x + n + 1) + load(x + n - sy) + load(x + n + sy) +
-                  load(x + n - sz) + load(x + n + sz);
+        F4 nsum = neighbourSum4(x, n, sy, sz);
         F4 df = diagonal(d + n);
         F4 rn = select(df > splat(0.0f), load(b + n) - (df * load(x + n) - nsum), splat(0.0f));
         store(r + i, rn);
@@ -345,7 +355,7 @@ float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t r
     float m = hmax(m4);
     for (; i < nx; ++i) {
         const size_t n = row + i;
-        float nsum = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+        float nsum = neighbourSum(x, n, sy, sz);
         float rn = d[n] ? b[n] - (float(d[n]) * x[n] - nsum) : 0.0f;
         r[i] = rn;
         m = std::max(m, std::fabs(rn));
@@ -364,8 +374,7 @@ double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
         int i = 0;
         for (; i + 4 <= nx; i += 4) {
             const size_t n = row + i;
-            F4 nsum = load(x + n - 1) + load(x + n + 1) + load(x + n - sy) + load(x + n + sy) +
-                      load(x + n - sz) + load(x + n + sz);
+            F4 nsum = neighbourSum4(x, n, sy, sz);
             F4 df = diagonal(d + n);
             F4 xn = load(x + n);
             F4 ax = select(df > splat(0.0f), df * xn - nsum, splat(0.0f));
@@ -375,7 +384,7 @@ double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
         float rowSum = hsum(acc);
         for (; i < nx; ++i) {
             const size_t n = row + i;
-            float nsum = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+            float nsum = neighbourSum(x, n, sy, sz);
             float ax = d[n] ? float(d[n]) * x[n] - nsum : 0.0f;
             y[n] = ax;
             rowSum += ax * x[n];
@@ -445,7 +454,7 @@ float residual(const PoissonGrid& g, const double* x, const float* b, float* r) 
             const size_t row = g.index(0, j, k);
             for (int i = 0; i < nx; ++i) {
                 const size_t n = row + i;
-                double nsum = x[n - 1] + x[n + 1] + x[n - sy] + x[n + sy] + x[n - sz] + x[n + sz];
+                double nsum = neighbourSum(x, n, sy, sz);
                 float rn = d[n] ? float(double(b[n]) - (double(d[n]) * x[n] - nsum)) : 0.0f;
                 r[n] = rn;
                 m = std::max(m, std::fabs(rn));
