@@ -12,6 +12,7 @@
 #include "cli/interrupt.h"
 #include "cli/output_files.h"
 #include "cli/progress.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "io/sequence.h"
@@ -118,11 +119,13 @@ int simulate(const Scene& scene, const RunOptions& opt, const Sinks& sinks) {
     if (!sinks.videoPath.empty())
         video = std::make_unique<VideoEncoder>(sinks.videoPath, scene.render.width,
                                                scene.render.height, videoFps(scene), scene.output);
-    CacheOptions cache{scene.output.vdbPrecision, scene.output.velocityName};
+    CacheOptions cache;
+    cache.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
+    cache.velocityName = scene.output.velocityName;
 
     std::vector<StatsRow> rows;
     auto writeStats = [&] {
-        if (!sinks.statsPath.empty()) writeTextFileAtomic(sinks.statsPath, statsCsv(rows));
+        if (!sinks.statsPath.empty()) writeFileAtomically(sinks.statsPath, statsCsv(rows));
     };
 
     for (int frame = startFrame; frame <= last; ++frame) {

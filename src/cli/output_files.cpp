@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "core/error.h"
 
@@ -28,19 +27,6 @@ void ensureWritableDir(const std::string& dir) {
 std::string parentDir(const std::string& path) {
     fs::path parent = fs::path(path).parent_path();
     return parent.empty() ? "." : parent.string();
-}
-
-void writeTextFileAtomic(const std::string& path, const std::string& text) {
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out) throw RunError("cannot write '" + path + "' (" + std::strerror(errno) + ")");
-    }
-    std::error_code ec;
-    fs::rename(tmp, path, ec);
-    if (ec) throw RunError("cannot write '" + path + "' (" + ec.message() + ")");
 }
 
 std::string statsCsv(const std::vector<StatsRow>& rows) {

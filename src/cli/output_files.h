@@ -1,5 +1,4 @@
-// Output folders and small files: checked before any simulation work, written
-// through a temporary name and renamed so a reader never sees half a file.
+// Output folders, checked before any simulation work, and the stats table.
 #pragma once
 
 #include <string>
@@ -11,8 +10,6 @@ namespace plume {
 void ensureWritableDir(const std::string& dir);
 // The folder a file path will be written in ("." for a bare name).
 std::string parentDir(const std::string& path);
-// Writes `text` to path + ".tmp", then renames it over `path`.
-void writeTextFileAtomic(const std::string& path, const std::string& text);
 
 // The per-frame timing table that --stats writes.
 struct StatsRow {
