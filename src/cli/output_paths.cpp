@@ -1,4 +1,4 @@
-#include "cli/output_files.h"
+#include "cli/output_paths.h"
 
 #include <unistd.h>
 
@@ -24,21 +24,17 @@ void ensureWritableDir(const std::string& dir) {
     fs::remove(probe, ec);
 }
 
+void ensureWritableFile(const std::string& path) {
+    ensureWritableDir(parentDir(path));
+    // A folder in the way would only be found at the final rename, after all the work.
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw RunError("cannot write '" + path + "': it is a folder");
+}
+
 std::string parentDir(const std::string& path) {
     fs::path parent = fs::path(path).parent_path();
     return parent.empty() ? "." : parent.string();
-}
-
-std::string statsCsv(const std::vector<StatsRow>& rows) {
-    std::string csv = "frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s\n";
-    char line[256];
-    for (const StatsRow& r : rows) {
-        std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f\n", r.frame, r.substeps,
-                      r.pressureIterations, double(r.pressureResidual), r.simSeconds, r.renderSeconds,
-                      r.writeSeconds);
-        csv += line;
-    }
-    return csv;
 }
 
 }  // namespace plume
