@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <system_error>
+#include <optional>
 
 extern "C" {
 #include <libavcodec/avcodec.h>
@@ -15,7 +13,9 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
+#include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/report.h"
 
 namespace plume {
 
@@ -43,7 +43,9 @@ int mpeg4Quantiser(int crf) { return std::clamp(int(std::lround(crf / 6.0)), 2, 
 }  // namespace
 
 struct VideoEncoder::Impl {
-    std::string path, partialPath;
+    std::string path;
+    // "path.partial" until finish(); removed if the video never gets there.
+    std::optional<AtomicFile> partial;
     int width = 0, height = 0;
     int frames = 0;
     std::string codecName;
@@ -99,7 +101,6 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     if (!(fps > 0)) throw InputError("output.fps must be positive");
     Impl& m = *impl_;
     m.path = path;
-    m.partialPath = path + ".partial";
     m.width = width;
     m.height = height;
 
@@ -111,17 +112,17 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     if (out.codec == Codec::H264) {
         codec = avcodec_find_encoder_by_name("libx264");
         if (!codec)
-            std::fprintf(stderr,
-                         "plume: warning: libx264 is not available; writing MPEG-4 part 2 video "
-                         "instead of H.264\n");
+            warn("libx264 is not available; writing MPEG-4 part 2 video instead of H.264");
     }
     if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
     if (!codec)
         throw RunError("video " + path + ": neither libx264 nor an MPEG-4 encoder is available");
     m.codecName = codec->name;
 
+    m.partial.emplace(path, ".partial");
+    const std::string& partialPath = m.partial->tempPath();
     // The muxer cannot guess "mp4" from the temporary name.
-    m.check(avformat_alloc_output_context2(&m.format, nullptr, "mp4", m.partialPath.c_str()),
+    m.check(avformat_alloc_output_context2(&m.format, nullptr, "mp4", partialPath.c_str()),
             "cannot create the MP4 muxer");
     m.stream = avformat_new_stream(m.format, nullptr);
     m.codec = avcodec_alloc_context3(codec);
@@ -180,8 +181,8 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     // Open the temporary file and write the header; from here on a failure
     // must not leave the partial file behind.
     try {
-        m.check(avio_open(&m.format->pb, m.partialPath.c_str(), AVIO_FLAG_WRITE),
-                ("cannot open " + m.partialPath + " for writing").c_str());
+        m.check(avio_open(&m.format->pb, partialPath.c_str(), AVIO_FLAG_WRITE),
+                ("cannot open " + partialPath + " for writing").c_str());
         AVDictionary* options = nullptr;
         av_dict_set(&options, "movflags", "+faststart", 0);
         r = avformat_write_header(m.format, &options);
@@ -189,8 +190,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         m.check(r, "cannot write the MP4 header");
     } catch (...) {
         if (m.format->pb) avio_closep(&m.format->pb);
-        std::error_code ignored;
-        std::filesystem::remove(m.partialPath, ignored);
+        m.partial->discard();
         throw;
     }
 }
@@ -199,7 +199,7 @@ VideoEncoder::~VideoEncoder() {
     try {
         finish();
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "plume: warning: %s\n", e.what());
+        warn(e.what());
     } catch (...) {
     }
 }
@@ -232,15 +232,10 @@ void VideoEncoder::finish() {
         m.check(avio_closep(&m.format->pb), "cannot close the file");
     } catch (...) {
         if (m.format->pb) avio_closep(&m.format->pb);
-        std::error_code ignored;
-        std::filesystem::remove(m.partialPath, ignored);
+        m.partial->discard();
         throw;
     }
-    std::error_code ec;
-    std::filesystem::rename(m.partialPath, m.path, ec);
-    if (ec)
-        throw RunError("video " + m.path + ": cannot rename " + m.partialPath + ": " +
-                       ec.message());
+    m.partial->commit();
 }
 
 int VideoEncoder::frames() const { return impl_->frames; }

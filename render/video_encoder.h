@@ -1,6 +1,6 @@
 // VideoEncoder: frames to an MP4 (H.264 through libx264, yuv420p, limited
-// range, BT.709), written under a temporary name and renamed into place by
-// finish(), so an interrupted run never leaves a half file at the path.
+// range, BT.709), written as "path.partial" and renamed into place by finish()
+// (core/atomic_file.h), so an interrupted run never leaves a half file at the path.
 // libav stays behind this header: only video_encoder.cpp includes it.
 #pragma once
 
@@ -15,8 +15,8 @@ namespace plume {
 class VideoEncoder {
   public:
     // Throws InputError for an odd frame size, RunError when the file or the
-    // encoder cannot be set up. Falls back to MPEG-4 part 2 (with one warning
-    // on stderr) when libx264 is missing.
+    // encoder cannot be set up. Falls back to MPEG-4 part 2 (with one warning,
+    // core/report.h) when libx264 is missing.
     VideoEncoder(const std::string& path, int width, int height, double fps,
                  const OutputSettings& out);
     VideoEncoder(const VideoEncoder&) = delete;

@@ -205,7 +205,7 @@ TEST(VdbCache, FullPrecisionRoundTripsExactly) {
     Fields f = blobFields();
     std::string path = dir.file("smoke_0001.vdb");
     CacheOptions opt;
-    opt.precision = VdbPrecision::Full;
+    opt.halfFloats = false;
     writeVdbFrame(path, f, 1, "smoke", opt);
 
     auto density = openvdb::gridPtrCast<openvdb::FloatGrid>(readRaw(path, "density"));
@@ -403,7 +403,7 @@ TEST(VdbRead, TruncatedOrForeignFileIsARunError) {
     TempDir dir;
     std::string path = dir.file("smoke_0001.vdb");
     CacheOptions opt;
-    opt.precision = VdbPrecision::Full;
+    opt.halfFloats = false;
     writeVdbFrame(path, blobFields(), 1, "smoke", opt);
     const auto size = fs::file_size(path);
     // Cut in the header, inside density, and inside the velocity, which a

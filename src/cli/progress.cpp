@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "core/report.h"
+
 namespace plume {
 
 namespace {
@@ -53,6 +55,10 @@ void Progress::frameDone(int frame, int substeps, int pressureIterations, double
 void Progress::message(const std::string& line) {
     clearBar();
     std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+void Progress::warning(const std::string& text) {
+    if (!quiet_) message(warningLine(text));
 }
 
 void Progress::clearBar() {

@@ -17,6 +17,8 @@ public:
                    double renderSeconds);
     // Prints a message on its own line (never hidden behind the bar).
     void message(const std::string& line);
+    // A library warning (core/report.h) as a message; nothing when quiet.
+    void warning(const std::string& text);
     void finish();
 
 private:

@@ -1,5 +1,6 @@
-// The resume state of `plume bake --resume`: the solver's full state in one
-// full-precision VDB file beside the frames, rewritten after every frame.
+// The resume state of `plume bake --resume`: the solver's full state
+// (Solver::snapshot, sim/solver.h) in one full-precision VDB file beside the
+// frames, with the hash of its scene, rewritten after every frame.
 #pragma once
 
 #include <string>
@@ -15,11 +16,12 @@ std::string resumeStatePath(const std::string& dir, const std::string& name);
 // Writes the face velocities, density, temperature and solid cells of f bit for
 // bit, with the last complete frame, f.time and the hash of the resolved scene,
 // through a temporary file and a rename. `pressure`, when given, is the
-// projection's warm start (Projection::warmStart), kept in double. Throws RunError.
+// projection's warm start (SolverSnapshot::pressure), kept in double. Throws RunError.
 void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName = "",
                       const Grid3<double>* pressure = nullptr);
 
+// What a state file says beside the fields.
 struct SolverState {
     int frame = 0;          // last complete frame
     std::string sceneHash;  // the caller refuses to resume when it differs

@@ -1,7 +1,5 @@
 #include "io/vdb_cache.h"
 
-#include <openvdb/io/File.h>
-#include <openvdb/openvdb.h>
 #include <openvdb/tools/Dense.h>
 #include <openvdb/tools/Interpolation.h>
 #include <openvdb/tools/Prune.h>
@@ -9,136 +7,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <mutex>
 
 #include "core/error.h"
 #include "core/parallel.h"
-#include "io/vdb_layout.h"
-
-// OpenVDB keeps a file's grid descriptors (where each grid starts and ends)
-// private and befriends only its own unit test, ::TestFile. We borrow that door
-// for a read-only look: it is the only way to notice a file cut short inside a
-// grid we never read, instead of rendering it as if it were whole.
-class TestFile {
-public:
-    static int64_t lastGridEnd(const openvdb::io::File& file) {
-        int64_t end = 0;
-        for (const auto& [name, descriptor] : file.gridDescriptors())
-            end = std::max(end, descriptor.getEndPos());
-        return end;
-    }
-};
+#include "core/report.h"
+#include "io/vdb_private.h"
 
 namespace plume {
-
-namespace fs = std::filesystem;
-
-namespace vdb_detail {
-
-void initialize() {
-    static std::once_flag once;
-    std::call_once(once, [] { openvdb::initialize(); });
-}
-
-void writeAtomically(const std::string& path, const std::function<void(const std::string&)>& write) {
-    const std::string tmp = path + ".tmp";
-    auto discard = [&] {
-        std::error_code ec;
-        fs::remove(tmp, ec);
-    };
-    try {
-        write(tmp);
-    } catch (const RunError&) {
-        discard();
-        throw;
-    } catch (const std::exception& e) {
-        discard();
-        throw RunError("cannot write '" + path + "': " + e.what());
-    }
-    std::error_code ec;
-    if (fs::file_size(tmp, ec) == 0 || ec) {
-        discard();
-        throw RunError("cannot write '" + path + "': nothing was written (is the disk full?)");
-    }
-    fs::rename(tmp, path, ec);
-    if (ec) {
-        discard();
-        throw RunError("cannot write '" + path + "': " + ec.message());
-    }
-}
-
-uint32_t compressionFlags() {
-    // Blosc is lossless and fast; Debian's OpenVDB has it, but a build without
-    // it must still write readable files.
-    return openvdb::io::COMPRESS_ACTIVE_MASK |
-           (openvdb::io::Archive::hasBloscCompression() ? openvdb::io::COMPRESS_BLOSC
-                                                        : openvdb::io::COMPRESS_ZIP);
-}
-
-std::string notReadable(const std::string& path, const std::string& why) {
-    // OpenVDB reports garbage from a corrupt file verbatim (a "grid type" of
-    // kilobytes of padding): keep the message to one short printable line.
-    constexpr size_t kMaxWhy = 160;
-    std::string clean;
-    for (char c : why) {
-        bool printable = c > ' ' && c < 127;
-        if (printable) clean += c;
-        else if (!clean.empty() && clean.back() != ' ') clean += ' ';
-        if (clean.size() >= kMaxWhy) {
-            clean += "...";
-            break;
-        }
-    }
-    while (!clean.empty() && clean.back() == ' ') clean.pop_back();
-    return "'" + path + "' is not a readable VDB file (" + clean + ")";
-}
-
-void requireWhole(const openvdb::io::File& file, const std::string& path) {
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    const int64_t end = TestFile::lastGridEnd(file);
-    if (!ec && end > int64_t(size))
-        throw RunError(notReadable(path, "cut short: its grids end at byte " + std::to_string(end) +
-                                             ", the file has " + std::to_string(size)));
-}
-
-void requireFile(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) throw RunError("cannot read '" + path + "': no such file");
-    if (fs::is_directory(path, ec)) throw RunError("cannot read '" + path + "': it is a directory");
-    // Before OpenVDB opens it: a cut-short file makes OpenVDB allocate gigabytes.
-    if (std::string why = vdbLayoutProblem(path); !why.empty()) throw RunError(notReadable(path, why));
-}
-
-// Writes grids and file metadata to path through a temporary and a rename,
-// Blosc-compressed; any failure is a RunError naming path.
-void writeGridsAtomically(const std::string& path, const openvdb::GridPtrVec& grids,
-                          const openvdb::MetaMap& meta) {
-    try {
-        writeAtomically(path, [&](const std::string& tmp) {
-            openvdb::io::File file(tmp);
-            file.setCompression(compressionFlags());
-            file.write(grids, meta);
-            file.close();
-            // OpenVDB does not report a failed write (a full disk leaves a
-            // short file): check that every grid ends inside the file before
-            // it takes the frame's name.
-            if (!vdbLayoutProblem(tmp).empty()) {
-                std::error_code ec;
-                const auto space = fs::space(fs::path(tmp).parent_path(), ec);
-                throw RunError("cannot write '" + path + "': the file came out incomplete" +
-                               (!ec && space.available < (1u << 20) ? " (the disk is full)" : ""));
-            }
-        });
-    } catch (const RunError&) {
-        throw;
-    } catch (const std::exception& e) {
-        throw RunError("cannot write '" + path + "': " + e.what());
-    }
-}
-
-}  // namespace vdb_detail
 
 namespace {
 
@@ -146,13 +21,6 @@ using openvdb::Coord;
 using openvdb::CoordBBox;
 using DenseFloat = openvdb::tools::Dense<float, openvdb::tools::LayoutXYZ>;
 using DenseVec3 = openvdb::tools::Dense<openvdb::Vec3s, openvdb::tools::LayoutXYZ>;
-
-// The "frame"/"dx"/... metadata of plume files, by name, so readers agree.
-constexpr const char* kMetaCreator = "creator";
-constexpr const char* kMetaFrame = "frame";
-constexpr const char* kMetaDx = "dx";
-constexpr const char* kMetaScene = "scene";
-constexpr const char* kMetaResolution = "resolution";  // cells per axis of the domain
 
 // Grids that can colour a volume as temperature, best first: plume's and
 // Blender 2.92+'s "temperature", older Blender's "heat", other tools' "temp"
@@ -215,92 +83,40 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const Fields& f,
     return grid;
 }
 
-// An open VDB file; every OpenVDB failure becomes a one-line RunError naming it.
-class VdbReader {
-public:
-    explicit VdbReader(const std::string& path) : path_(path), file_(path) {
-        vdb_detail::initialize();
-        vdb_detail::requireFile(path);
-        try {
-            file_.setCopyMaxBytes(0);  // read in place, never via a temporary copy
-            file_.open(false);         // no delayed loading: a bad file fails here, not later
-            for (auto it = file_.beginName(); it != file_.endName(); ++it) names_.push_back(it.gridName());
-            meta_ = file_.getMetadata();
-        } catch (const std::exception& e) {
-            throw RunError(vdb_detail::notReadable(path_, e.what()));
-        }
-        vdb_detail::requireWhole(file_, path_);
-    }
-    ~VdbReader() {
-        try {
-            if (file_.isOpen()) file_.close();
-        } catch (...) {
-        }
-    }
-
-    const std::vector<std::string>& names() const { return names_; }
-    bool has(const std::string& name) const {
-        return std::find(names_.begin(), names_.end(), name) != names_.end();
-    }
-    const openvdb::MetaMap& meta() const { return *meta_; }
-
-    std::string gridList() const {
-        if (names_.empty()) return "the file holds no grids";
-        std::string list = "grids: ";
-        for (size_t n = 0; n < names_.size(); ++n) list += (n ? ", " : "") + names_[n];
-        return list;
-    }
-
-    openvdb::GridBase::Ptr read(const std::string& name) {
-        if (!has(name))
-            throw RunError("'" + path_ + "' has no grid '" + name + "' (" + gridList() + ")");
-        try {
-            return file_.readGrid(name);
-        } catch (const std::exception& e) {
-            throw RunError(vdb_detail::notReadable(path_, e.what()));
-        }
-    }
-
-    template <typename GridT>
-    typename GridT::Ptr readAs(const std::string& name, const char* wanted) {
-        openvdb::GridBase::Ptr base = read(name);
-        typename GridT::Ptr grid = openvdb::gridPtrCast<GridT>(base);
-        if (!grid)
-            throw RunError("grid '" + name + "' in '" + path_ + "' holds " + base->valueType() +
-                           " values, not " + wanted);
-        return grid;
-    }
-
-private:
-    std::string path_;
-    openvdb::io::File file_;
-    std::vector<std::string> names_;
-    openvdb::MetaMap::Ptr meta_;
-};
-
 // World position of the min corner of voxel 'c', for cell-centred data.
 Vec3f cellCorner(const openvdb::math::Transform& xform, const Coord& c) {
     openvdb::Vec3d p = xform.indexToWorld(c.asVec3d() - openvdb::Vec3d(0.5));
     return {float(p.x()), float(p.y()), float(p.z())};
 }
 
-// The voxel size to render with; warns on stderr about placements plume can only approximate.
+// The voxel size to render with: x's. Throws RunError for a transform plume cannot render.
 float uniformVoxelSize(const openvdb::GridBase& grid, const std::string& path) {
     const openvdb::math::Transform& xform = grid.transform();
     if (!xform.isLinear())
         throw RunError("grid '" + grid.getName() + "' in '" + path + "' has a " +
                        xform.mapType() + " transform; plume renders only linear transforms");
+    return float(grid.voxelSize().x());
+}
+
+// Warns about placements plume can only approximate: voxels that are not
+// cubes, a rotated grid.
+void warnApproximatePlacement(const openvdb::GridBase& grid, const std::string& path) {
+    const std::string where = "'" + path + "': grid '" + grid.getName() + "'";
     openvdb::Vec3d vs = grid.voxelSize();
-    if (std::abs(vs.x() - vs.y()) > 1e-6 * vs.x() || std::abs(vs.x() - vs.z()) > 1e-6 * vs.x())
-        std::fprintf(stderr,
-                     "plume: warning: '%s': grid '%s' has voxel size %g x %g x %g; "
-                     "rendering with %g on every axis\n",
-                     path.c_str(), grid.getName().c_str(), vs.x(), vs.y(), vs.z(), vs.x());
-    if (!xform.baseMap()->getAffineMap()->isScaleTranslate())
-        std::fprintf(stderr,
-                     "plume: warning: '%s': grid '%s' is rotated; rendering it axis-aligned\n",
-                     path.c_str(), grid.getName().c_str());
-    return float(vs.x());
+    if (std::abs(vs.x() - vs.y()) > 1e-6 * vs.x() || std::abs(vs.x() - vs.z()) > 1e-6 * vs.x()) {
+        char size[128];
+        std::snprintf(size, sizeof size, "%g x %g x %g; rendering with %g", vs.x(), vs.y(), vs.z(),
+                      vs.x());
+        warn(where + " has voxel size " + size + " on every axis");
+    }
+    if (!grid.transform().baseMap()->getAffineMap()->isScaleTranslate())
+        warn(where + " is rotated; rendering it axis-aligned");
+}
+
+// The voxels readVdbVolume makes dense: the active box, or for an empty frame
+// one clear voxel.
+CoordBBox renderedBox(const CoordBBox& active) {
+    return active.empty() ? CoordBBox(Coord(0), Coord(0)) : active;
 }
 
 // Copies 'grid' over 'box' into a dense x-fastest array.
@@ -344,40 +160,27 @@ T metaOr(const openvdb::MetaMap& meta, const char* name, T fallback) {
 
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt) {
-    vdb_detail::initialize();
-    const bool half = opt.precision == VdbPrecision::Half;
-    openvdb::GridPtrVec grids;
-    openvdb::MetaMap meta;
-    try {
+    vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
         auto xform = cellCentredTransform(f.dx, f.origin);
-        grids.push_back(fogGrid("density", f.density, xform, opt.tolerance, half));
-        grids.push_back(fogGrid("temperature", f.temperature, xform, opt.tolerance, half));
-        grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, half));
-
-        meta.insertMeta(kMetaCreator, openvdb::StringMetadata(std::string("plume ") + PLUME_VERSION));
-        meta.insertMeta(kMetaFrame, openvdb::Int32Metadata(frame));
-        meta.insertMeta(kMetaDx, openvdb::FloatMetadata(f.dx));
-        meta.insertMeta(kMetaScene, openvdb::StringMetadata(sceneName));
-        meta.insertMeta(kMetaResolution, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
-
-    } catch (const std::exception& e) {
-        throw RunError("cannot write '" + path + "': " + e.what());
-    }
-    vdb_detail::writeGridsAtomically(path, grids, meta);
+        grids.push_back(fogGrid("density", f.density, xform, opt.tolerance, opt.halfFloats));
+        grids.push_back(fogGrid("temperature", f.temperature, xform, opt.tolerance, opt.halfFloats));
+        grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, opt.halfFloats));
+        vdb::insertFrameMetadata(meta, f, frame, sceneName);
+    });
 }
 
-std::vector<std::string> listGrids(const std::string& path) { return VdbReader(path).names(); }
+std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }
 
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName) {
-    VdbReader file(path);
+    vdb::Reader file(path);
     LoadedVolume v;
     v.gridNames = file.names();
 
     // Density: dense over its active box, placed by the file's transform
-    auto density = file.readAs<openvdb::FloatGrid>(gridName, "float values");
+    auto density = file.readAs<openvdb::FloatGrid>(gridName);
     v.dx = uniformVoxelSize(*density, path);
-    CoordBBox box = density->evalActiveVoxelBoundingBox();
-    if (box.empty()) box = CoordBBox(Coord(0), Coord(0));  // an empty frame: one clear voxel
+    warnApproximatePlacement(*density, path);
+    const CoordBBox box = renderedBox(density->evalActiveVoxelBoundingBox());
     copyBox(*density, box, v.density);
     v.origin = cellCorner(density->transform(), box.min());
 
@@ -394,20 +197,40 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName)
     return v;
 }
 
+VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName) {
+    vdb::Reader file(path);
+    // OpenVDB records each grid's active box when it writes a file; without
+    // that record the voxels must be read to find it.
+    auto grid = file.cast<openvdb::FloatGrid>(file.readMetadata(gridName));
+    auto lo = grid->getMetadata<openvdb::Vec3IMetadata>(openvdb::GridBase::META_FILE_BBOX_MIN);
+    auto hi = grid->getMetadata<openvdb::Vec3IMetadata>(openvdb::GridBase::META_FILE_BBOX_MAX);
+    const CoordBBox active = lo && hi ? CoordBBox(Coord(lo->value()), Coord(hi->value()))
+                                      : file.readAs<openvdb::FloatGrid>(gridName)->evalActiveVoxelBoundingBox();
+    // Placed as readVdbVolume places it, so framing by either gives the same camera.
+    const CoordBBox box = renderedBox(active);
+    const float dx = uniformVoxelSize(*grid, path);
+    VolumeBounds b;
+    b.worldMin = cellCorner(grid->transform(), box.min());
+    b.worldMax = b.worldMin + Vec3f(float(box.dim().x()), float(box.dim().y()), float(box.dim().z())) * dx;
+    return b;
+}
+
 namespace {
 
-CacheFrame readFrame(VdbReader& file, const std::string& path, const std::string& velocityName) {
+CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
+    const std::string& path = file.path();
     CacheFrame c;
-    auto density = file.readAs<openvdb::FloatGrid>("density", "float values");
+    auto density = file.readAs<openvdb::FloatGrid>("density");
     c.dx = uniformVoxelSize(*density, path);
+    warnApproximatePlacement(*density, path);
     c.origin = cellCorner(density->transform(), Coord(0));
-    c.frame = metaOr<int, openvdb::Int32Metadata>(file.meta(), kMetaFrame, 0);
-    c.sceneName = metaOr<std::string, openvdb::StringMetadata>(file.meta(), kMetaScene, "");
-    c.creator = metaOr<std::string, openvdb::StringMetadata>(file.meta(), kMetaCreator, "");
+    c.frame = metaOr<int, openvdb::Int32Metadata>(file.meta(), vdb::kMetaFrame, 0);
+    c.sceneName = metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaScene, "");
+    c.creator = metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaCreator, "");
 
     // Size: the domain's, as recorded, else what the active voxels reach
     openvdb::Vec3i n(0);
-    if (auto res = file.meta().getMetadata<openvdb::Vec3IMetadata>(kMetaResolution)) {
+    if (auto res = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaResolution)) {
         n = res->value();
     } else {
         CoordBBox active = density->evalActiveVoxelBoundingBox();
@@ -421,11 +244,11 @@ CacheFrame readFrame(VdbReader& file, const std::string& path, const std::string
     copyBox(*density, box, c.density);
     c.temperature = ScalarGrid(c.n.x, c.n.y, c.n.z);
     if (file.has("temperature"))
-        copyBox(*file.readAs<openvdb::FloatGrid>("temperature", "float values"), box, c.temperature);
+        copyBox(*file.readAs<openvdb::FloatGrid>("temperature"), box, c.temperature);
 
     c.velocity = Grid3<Vec3f>(c.n.x, c.n.y, c.n.z);
     if (file.has(velocityName)) {
-        auto vel = file.readAs<openvdb::Vec3SGrid>(velocityName, "vec3s values");
+        auto vel = file.readAs<openvdb::Vec3SGrid>(velocityName);
         std::vector<openvdb::Vec3s> values(c.velocity.size(), openvdb::Vec3s(0.0f));
         DenseVec3 dense(box, values.data());
         openvdb::tools::copyToDense(*vel, dense);
@@ -438,15 +261,15 @@ CacheFrame readFrame(VdbReader& file, const std::string& path, const std::string
 }  // namespace
 
 CacheFrame readVdbFrame(const std::string& path, const std::string& velocityName) {
-    VdbReader file(path);
-    return readFrame(file, path, velocityName);
+    vdb::Reader file(path);
+    return readFrame(file, velocityName);
 }
 
 Grid3<Vec3f> readVdbVelocity(const std::string& path, const std::string& name) {
-    VdbReader file(path);
+    vdb::Reader file(path);
     if (!file.has(name))
         throw RunError("'" + path + "' has no grid '" + name + "' (" + file.gridList() + ")");
-    return readFrame(file, path, name).velocity;
+    return readFrame(file, name).velocity;
 }
 
 }  // namespace plume

@@ -3,27 +3,25 @@
 // and EmberGen's caches. OpenVDB stays behind this header.
 #pragma once
 
-#include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "core/grid3.h"
 #include "core/vec.h"
 #include "core/volume.h"
-#include "scene/scene.h"
 #include "sim/fields.h"
 
 namespace plume {
 
 struct CacheOptions {
-    VdbPrecision precision = VdbPrecision::Half;  // half floats + Blosc; Full: 32-bit floats
-    std::string velocityName = "velocity";        // "vel" for Houdini
+    bool halfFloats = true;                 // 16-bit floats on disk; false: 32-bit
+    std::string velocityName = "velocity";  // "vel" for Houdini
     float tolerance = 1e-4f;  // values with |v| <= tolerance are inactive (sparse)
 };
 
 // Writes density, temperature (fog volumes) and the cell-centred velocity of f
-// to path, through "path.tmp" and a rename so a reader never sees half a file.
+// to path, Blosc-compressed, through "path.tmp" and a rename so a reader never
+// sees half a file.
 // Voxel (i, j, k) sits at world f.origin + (i + 0.5, j + 0.5, k + 0.5) * f.dx.
 // Throws RunError when the file cannot be written.
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
@@ -52,6 +50,15 @@ struct LoadedVolume {
 // or a grid that is not a float grid.
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density");
 
+// The world box readVdbVolume(path, gridName) covers, found without reading
+// the voxels when the file records the grid's active box (OpenVDB does by
+// default), so a sequence can be framed before it is rendered. Refuses what
+// readVdbVolume refuses about the grid, with the same messages; does not warn.
+struct VolumeBounds {
+    Vec3f worldMin, worldMax;
+};
+VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName = "density");
+
 // Names of every grid in a VDB file, sorted by name. Throws RunError.
 std::vector<std::string> listGrids(const std::string& path);
 
@@ -71,16 +78,5 @@ CacheFrame readVdbFrame(const std::string& path, const std::string& velocityName
 // The cell-centred velocity grid of a plume cache file over [0, n) (n from the
 // file's "resolution" metadata, else the active box from index 0).
 Grid3<Vec3f> readVdbVelocity(const std::string& path, const std::string& name = "velocity");
-
-// Pieces shared by the io files (vdb_cache.cpp, solver_state.cpp); not for other modules.
-namespace vdb_detail {
-void initialize();  // openvdb::initialize(), once per process
-// Runs write(path + ".tmp"), then renames it over path; removes the temporary
-// and throws RunError naming path on any failure.
-void writeAtomically(const std::string& path, const std::function<void(const std::string&)>& write);
-uint32_t compressionFlags();  // Blosc (else Zip) with active-mask compression
-void requireFile(const std::string& path);  // RunError unless path is an existing file
-std::string notReadable(const std::string& path, const std::string& why);
-}  // namespace vdb_detail
 
 }  // namespace plume

@@ -63,6 +63,15 @@ Solver::Solver(const Scene& scene)
     projection_.enforceBoundaries(f_);
 }
 
+SolverSnapshot Solver::snapshot() const { return {f_, projection_.warmStart()}; }
+
+void Solver::restore(const SolverSnapshot& snapshot) {
+    if (snapshot.fields.n != f_.n)
+        throw RunError("solver: the snapshot is of another grid size");
+    projection_.setWarmStart(snapshot.pressure);
+    f_ = snapshot.fields;
+}
+
 float Solver::maxSpeed() const {
     return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)});
 }

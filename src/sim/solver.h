@@ -29,6 +29,14 @@ struct FrameStats {
     double simSeconds = 0;       // wall time
 };
 
+// What a run needs to go on from the end of a frame bit for bit as if it had
+// never stopped: the fields (with their time) and the pressure the next
+// projection starts from.
+struct SolverSnapshot {
+    Fields fields;
+    Grid3<double> pressure;  // Projection::warmStart, per cell
+};
+
 class Solver {
 public:
     explicit Solver(const Scene& scene);
@@ -45,6 +53,11 @@ public:
     const Projection& projection() const { return projection_; }
     const StageTimes& stageTimes() const { return times_; }
     void resetStageTimes() { times_ = {}; }
+
+    // The solver's state, and back. restore() throws RunError for a snapshot
+    // of another grid size.
+    SolverSnapshot snapshot() const;
+    void restore(const SolverSnapshot& snapshot);
 
     // Largest face speed in m/s.
     float maxSpeed() const;

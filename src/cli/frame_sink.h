@@ -1,0 +1,42 @@
+// One output of a run (the VDB cache, PNG frames, the video, the stats table,
+// the resume state): what it takes from each frame. FrameSinks (frame_sinks.h)
+// owns a run's sinks and feeds them; a new output is one new FrameSink.
+#pragma once
+
+#include <string>
+
+#include "render/image.h"
+#include "sim/solver.h"
+
+namespace plume {
+
+// One frame as the sinks see it.
+struct Frame {
+    int number = 0;                  // scene frame number; names per-frame files
+    const Solver* solver = nullptr;  // the simulation; null when rendering a cache
+    const Image* image = nullptr;    // the rendered frame, for sinks that take images
+    FrameStats sim;                  // the solver's numbers (zero when rendering a cache)
+    double renderSeconds = 0;        // wall time rendering it (and reading it, from a cache)
+    double writeSeconds = 0;         // wall time in the sinks that wrote it
+};
+
+class FrameSink {
+public:
+    // What a sink takes from a frame, in the order they are fed: the fields
+    // before rendering (a crash mid-render keeps the cache), the image after
+    // it, and last the sinks that take every frame, also the frames before
+    // --frames, which are simulated but not written.
+    enum class Takes { Fields, Image, EveryFrame };
+
+    virtual ~FrameSink() = default;
+    virtual Takes takes() const = 0;
+    // Creates what the sink writes into; called once every sink's path was checked.
+    virtual void open() {}
+    virtual void consume(const Frame& frame) = 0;
+    // Completes the output after the last frame or an interrupt (not after an error).
+    virtual void finish() {}
+    // What an interrupted run keeps here, for the message ("" when nothing to say).
+    virtual std::string keptOnInterrupt() const { return {}; }
+};
+
+}  // namespace plume

@@ -1,0 +1,108 @@
+#include "cli/frame_sinks.h"
+
+#include <chrono>
+
+#include "cli/interrupt.h"
+#include "cli/output_sinks.h"
+#include "cli/resume.h"
+#include "render/renderer.h"
+
+namespace plume {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t) {
+    return std::chrono::duration<double>(Clock::now() - t).count();
+}
+
+}  // namespace
+
+FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame, int lastFrame,
+                       bool quiet)
+    : firstFrame_(firstFrame),
+      progress_(firstFrame, lastFrame, quiet),
+      warnings_([this](const std::string& text) { progress_.warning(text); }) {
+    // Each sink's constructor checks its path; none creates a file before open().
+    if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
+    if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene.name));
+    if (!out.videoPath.empty()) sinks_.push_back(std::make_unique<VideoSink>(out.videoPath, scene));
+    if (!out.statePath.empty()) sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
+    if (!out.statsPath.empty()) sinks_.push_back(std::make_unique<StatsSink>(out.statsPath));
+}
+
+FrameSinks::~FrameSinks() = default;
+
+void FrameSinks::open(const Scene& scene) {
+    for (const auto& sink : sinks_)
+        if (sink->takes() == FrameSink::Takes::Image && !renderer_)
+            renderer_ = std::make_unique<Renderer>(scene);
+    for (const auto& sink : sinks_) sink->open();
+}
+
+void FrameSinks::consume(int frame, const Solver& solver, const FrameStats& stats) {
+    Frame f;
+    f.number = frame;
+    f.solver = &solver;
+    f.sim = stats;
+    consume(f, solver.fields().view(), frame);
+}
+
+void FrameSinks::consume(int frame, int index, const VolumeView& volume, double readSeconds) {
+    Frame f;
+    f.number = frame;
+    f.renderSeconds = readSeconds;
+    consume(f, volume, index);
+}
+
+void FrameSinks::consume(Frame& frame, const VolumeView& volume, int renderIndex) {
+    if (frame.number >= firstFrame_) {
+        auto t = Clock::now();
+        feed(FrameSink::Takes::Fields, frame);
+        frame.writeSeconds = secondsSince(t);
+        if (renderer_) {
+            t = Clock::now();
+            const Image image = renderer_->render(volume, renderIndex);
+            frame.renderSeconds += secondsSince(t);
+            t = Clock::now();
+            frame.image = &image;
+            feed(FrameSink::Takes::Image, frame);
+            frame.image = nullptr;
+            frame.writeSeconds += secondsSince(t);
+        }
+    }
+    feed(FrameSink::Takes::EveryFrame, frame);
+    progress_.frameDone(frame.number, frame.sim.substeps, frame.sim.pressureIterations,
+                        frame.sim.simSeconds, frame.renderSeconds);
+}
+
+void FrameSinks::feed(FrameSink::Takes takes, const Frame& frame) {
+    for (const auto& sink : sinks_)
+        if (sink->takes() == takes) sink->consume(frame);
+}
+
+bool FrameSinks::interrupted(int frame) {
+    if (!interruptSignal()) return false;
+    finishSinks();
+    std::string line = "plume: interrupted after frame " + std::to_string(frame);
+    for (const auto& sink : sinks_)
+        if (std::string kept = sink->keptOnInterrupt(); !kept.empty()) line += "; " + kept;
+    progress_.message(line);
+    return true;
+}
+
+void FrameSinks::finish() {
+    finishSinks();
+    progress_.finish();
+}
+
+void FrameSinks::finishSinks() {
+    if (finished_) return;
+    finished_ = true;
+    for (const auto& sink : sinks_) sink->finish();
+}
+
+void FrameSinks::message(const std::string& line) { progress_.message(line); }
+
+}  // namespace plume

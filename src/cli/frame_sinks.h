@@ -1,0 +1,72 @@
+// FrameSinks: everything a run writes, in one place. render, bake and
+// render-vdb each produce frames in their own loop and hand every frame here;
+// this checks every output path before any simulation work, renders a frame
+// once when some sink takes images, feeds the sinks in order, shows progress,
+// and finishes the outputs at the end or on an interrupt.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/frame_sink.h"
+#include "cli/progress.h"
+#include "core/report.h"
+#include "core/volume.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+class Renderer;
+
+// Where a run writes; an empty path was not asked for.
+struct RunOutputs {
+    std::string vdbDir;     // VDB cache: DIR/NAME_0001.vdb ...
+    std::string pngDir;     // PNG frames: DIR/NAME_0001.png ...
+    std::string videoPath;  // the MP4
+    std::string statsPath;  // per-frame CSV (--stats)
+    std::string statePath;  // resume state, rewritten after every frame (bake)
+};
+
+class FrameSinks {
+public:
+    // Checks every output path (RunError naming the first that cannot be
+    // written) and creates nothing else. Frames before firstFrame are only
+    // simulated; progress counts to lastFrame.
+    FrameSinks(const Scene& scene, const RunOutputs& outputs, int firstFrame, int lastFrame,
+               bool quiet);
+    ~FrameSinks();
+
+    // Opens the outputs (the video file) and the renderer, with the scene as
+    // it is now: render-vdb frames its camera after the paths are checked.
+    void open(const Scene& scene);
+
+    // A simulated frame.
+    void consume(int frame, const Solver& solver, const FrameStats& stats);
+    // A frame read from a cache in readSeconds, rendered as the sequence's
+    // index-th (the render jitter follows the position, so a re-render is identical).
+    void consume(int frame, int index, const VolumeView& volume, double readSeconds);
+
+    // After each frame: when an interrupt has arrived, finishes every output,
+    // says what is kept and returns true.
+    bool interrupted(int frame);
+    // After the last frame.
+    void finish();
+
+    // A line on stderr, never hidden behind the progress bar.
+    void message(const std::string& line);
+
+private:
+    void consume(Frame& frame, const VolumeView& volume, int renderIndex);
+    void feed(FrameSink::Takes takes, const Frame& frame);
+    void finishSinks();
+
+    int firstFrame_;
+    Progress progress_;
+    ScopedWarningSink warnings_;  // library warnings beside the progress display
+    std::vector<std::unique_ptr<FrameSink>> sinks_;
+    std::unique_ptr<Renderer> renderer_;  // when some sink takes images
+    bool finished_ = false;
+};
+
+}  // namespace plume

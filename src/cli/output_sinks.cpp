@@ -1,0 +1,74 @@
+#include "cli/output_sinks.h"
+
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/output_paths.h"
+#include "core/atomic_file.h"
+#include "io/sequence.h"
+#include "render/png.h"
+#include "render/video_encoder.h"
+
+namespace plume {
+
+VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
+    : dir_(std::move(dir)), sceneName_(scene.name) {
+    ensureWritableDir(dir_);
+    options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
+    options_.velocityName = scene.output.velocityName;
+}
+
+void VdbCacheSink::consume(const Frame& frame) {
+    writeVdbFrame(cacheFramePath(dir_, sceneName_, frame.number), frame.solver->fields(),
+                  frame.number, sceneName_, options_);
+}
+
+PngSink::PngSink(std::string dir, std::string sceneName)
+    : dir_(std::move(dir)), sceneName_(std::move(sceneName)) {
+    ensureWritableDir(dir_);
+}
+
+void PngSink::consume(const Frame& frame) {
+    // 4-digit frame numbers, as Blender's sequence import expects.
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%04d", frame.number);
+    writePng((std::filesystem::path(dir_) / (sceneName_ + "_" + digits + ".png")).string(),
+             *frame.image);
+}
+
+VideoSink::VideoSink(std::string path, const Scene& scene)
+    : path_(std::move(path)), width_(scene.render.width), height_(scene.render.height),
+      fps_(scene.output.fps > 0 ? scene.output.fps : scene.time.fps), settings_(scene.output) {
+    ensureWritableFile(path_);
+}
+
+VideoSink::~VideoSink() = default;
+
+void VideoSink::open() {
+    video_ = std::make_unique<VideoEncoder>(path_, width_, height_, fps_, settings_);
+}
+
+void VideoSink::consume(const Frame& frame) { video_->add(*frame.image); }
+
+void VideoSink::finish() { video_->finish(); }
+
+std::string VideoSink::keptOnInterrupt() const { return path_ + " holds the frames done"; }
+
+StatsSink::StatsSink(std::string path)
+    : path_(std::move(path)),
+      rows_("frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s\n") {
+    ensureWritableFile(path_);
+}
+
+void StatsSink::consume(const Frame& frame) {
+    const FrameStats& s = frame.sim;
+    char line[256];
+    std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f\n", frame.number, s.substeps,
+                  s.pressureIterations, double(s.pressureResidual), s.simSeconds,
+                  frame.renderSeconds, frame.writeSeconds);
+    rows_ += line;
+}
+
+void StatsSink::finish() { writeFileAtomically(path_, rows_); }
+
+}  // namespace plume

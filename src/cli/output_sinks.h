@@ -1,0 +1,74 @@
+// The files a run writes frame by frame: the VDB cache, PNG frames, the video
+// and the stats table. Each constructor checks its path before any
+// simulation work and throws RunError naming it.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/frame_sink.h"
+#include "io/vdb_cache.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+class VideoEncoder;
+
+// DIR/NAME_0001.vdb per written frame (io/vdb_cache.h).
+class VdbCacheSink : public FrameSink {
+public:
+    VdbCacheSink(std::string dir, const Scene& scene);
+    Takes takes() const override { return Takes::Fields; }
+    void consume(const Frame& frame) override;
+
+private:
+    std::string dir_, sceneName_;
+    CacheOptions options_;
+};
+
+// DIR/NAME_0001.png per written frame.
+class PngSink : public FrameSink {
+public:
+    PngSink(std::string dir, std::string sceneName);
+    Takes takes() const override { return Takes::Image; }
+    void consume(const Frame& frame) override;
+
+private:
+    std::string dir_, sceneName_;
+};
+
+// The MP4: created by open(), completed (and renamed into place) by finish().
+class VideoSink : public FrameSink {
+public:
+    VideoSink(std::string path, const Scene& scene);
+    ~VideoSink() override;
+    Takes takes() const override { return Takes::Image; }
+    void open() override;
+    void consume(const Frame& frame) override;
+    void finish() override;
+    std::string keptOnInterrupt() const override;
+
+private:
+    std::string path_;
+    int width_, height_;
+    double fps_;
+    OutputSettings settings_;
+    std::unique_ptr<VideoEncoder> video_;
+};
+
+// --stats FILE.csv: one row per simulated frame, written when the run finishes
+// or is interrupted.
+class StatsSink : public FrameSink {
+public:
+    explicit StatsSink(std::string path);
+    Takes takes() const override { return Takes::EveryFrame; }
+    void consume(const Frame& frame) override;
+    void finish() override;
+
+private:
+    std::string path_;
+    std::string rows_;  // CSV lines, header first
+};
+
+}  // namespace plume

@@ -1,0 +1,49 @@
+#include "cli/resume.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/frame_sinks.h"
+#include "cli/output_paths.h"
+#include "core/error.h"
+#include "io/solver_state.h"
+#include "scene/describe.h"
+
+namespace plume {
+
+std::string sceneHash(Scene scene) {
+    scene.time.frames = 0;
+    uint64_t h = 1469598103934665603ull;
+    for (unsigned char c : describeScene(scene)) h = (h ^ c) * 1099511628211ull;
+    char buf[17];
+    std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+    return buf;
+}
+
+ResumeStateSink::ResumeStateSink(std::string path, const Scene& scene)
+    : path_(std::move(path)), sceneHash_(sceneHash(scene)), sceneName_(scene.name) {
+    ensureWritableFile(path_);
+}
+
+void ResumeStateSink::consume(const Frame& frame) {
+    const SolverSnapshot state = frame.solver->snapshot();
+    writeSolverState(path_, state.fields, frame.number, sceneHash_, sceneName_, &state.pressure);
+}
+
+int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {
+    if (!std::filesystem::exists(path)) {
+        sinks.message("plume: no saved state at '" + path + "'; baking from frame 1");
+        return 0;
+    }
+    SolverSnapshot state = solver.snapshot();  // shaped for the scene; the file fills it
+    const SolverState saved = readSolverState(path, state.fields, &state.pressure);
+    if (saved.sceneHash != sceneHash(scene))
+        throw InputError(scene.path + ": error: the scene changed since '" + path +
+                         "' was saved; bake without --resume to start over");
+    solver.restore(state);
+    sinks.message("plume: resuming after frame " + std::to_string(saved.frame));
+    return saved.frame;
+}
+
+}  // namespace plume

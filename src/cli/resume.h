@@ -1,0 +1,36 @@
+// bake --resume: the solver's state saved beside the cache after every frame,
+// with the hash of the scene it belongs to, and restored from there. The
+// state is the Solver's snapshot (sim/solver.h); the file is io's
+// (io/solver_state.h).
+#pragma once
+
+#include <string>
+
+#include "cli/frame_sink.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+class FrameSinks;
+
+// A 64-bit FNV-1a hash of the resolved scene, so --resume refuses a changed
+// scene. The frame count is left out: a bake may be extended.
+std::string sceneHash(Scene scene);
+
+// DIR/NAME.resume, rewritten after every simulated frame, written or not.
+class ResumeStateSink : public FrameSink {
+public:
+    ResumeStateSink(std::string path, const Scene& scene);
+    Takes takes() const override { return Takes::EveryFrame; }
+    void consume(const Frame& frame) override;
+
+private:
+    std::string path_, sceneHash_, sceneName_;
+};
+
+// Restores solver from the state saved at path and returns the last frame it
+// holds; 0 when nothing was saved there (and says so). Throws InputError when
+// the scene changed since, RunError for an unreadable or mismatched state.
+int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks);
+
+}  // namespace plume

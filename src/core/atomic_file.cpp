@@ -1,0 +1,64 @@
+#include "core/atomic_file.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+
+#include "core/error.h"
+
+namespace plume {
+
+namespace fs = std::filesystem;
+
+AtomicFile::AtomicFile(std::string path, const std::string& suffix)
+    : path_(std::move(path)), tempPath_(path_ + suffix) {}
+
+AtomicFile::~AtomicFile() { discard(); }
+
+void AtomicFile::commit() {
+    std::error_code ec;
+    fs::rename(tempPath_, path_, ec);
+    if (ec) {
+        discard();
+        throw RunError("cannot write '" + path_ + "': " + ec.message());
+    }
+    done_ = true;
+}
+
+void AtomicFile::discard() {
+    if (done_) return;
+    done_ = true;
+    std::error_code ignored;
+    fs::remove(tempPath_, ignored);
+}
+
+void writeAtomically(const std::string& path,
+                     const std::function<void(const std::string& tempPath)>& write) {
+    AtomicFile file(path);
+    try {
+        write(file.tempPath());
+    } catch (const RunError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RunError("cannot write '" + path + "': " + e.what());
+    }
+    file.commit();
+}
+
+void writeFileAtomically(const std::string& path, const std::string& bytes) {
+    writeAtomically(path, [&](const std::string& tmp) {
+        auto fail = [&](int error) {
+            throw RunError("cannot write '" + path + "': " + std::strerror(error));
+        };
+        std::FILE* f = std::fopen(tmp.c_str(), "wb");
+        if (!f) fail(errno);
+        // fwrite's errno must survive fclose, which may set its own.
+        const bool written = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+        const int writeErrno = errno;
+        if (std::fclose(f) != 0 || !written) fail(written ? errno : writeErrno);
+    });
+}
+
+}  // namespace plume

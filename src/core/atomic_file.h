@@ -1,0 +1,45 @@
+// Files written so that a reader never sees half of one: the bytes go to a
+// temporary name beside the file, and a rename puts it in place. A crash, a
+// full disk or an error leaves the old file or none, never a torn one, and a
+// failed write leaves no temporary behind.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace plume {
+
+// One file being written under a temporary name (path + suffix). Unless
+// commit() succeeds, the temporary is removed, on destruction at the latest.
+class AtomicFile {
+public:
+    explicit AtomicFile(std::string path, const std::string& suffix = ".tmp");
+    ~AtomicFile();
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    const std::string& path() const { return path_; }
+    const std::string& tempPath() const { return tempPath_; }
+
+    // Renames the temporary over path. On failure removes the temporary and
+    // throws RunError "cannot write 'path': why".
+    void commit();
+    // Removes the temporary now; never throws.
+    void discard();
+
+private:
+    std::string path_, tempPath_;
+    bool done_ = false;
+};
+
+// Runs write(temporary path), then commits. Whatever write throws removes the
+// temporary: a RunError passes as it is, any other exception becomes the
+// RunError "cannot write 'path': what".
+void writeAtomically(const std::string& path,
+                     const std::function<void(const std::string& tempPath)>& write);
+
+// Writes bytes to path atomically with every write checked, so a full disk is
+// an error rather than a short file. Throws RunError "cannot write 'path': why".
+void writeFileAtomically(const std::string& path, const std::string& bytes);
+
+}  // namespace plume

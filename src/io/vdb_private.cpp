@@ -1,0 +1,175 @@
+#include "io/vdb_private.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <mutex>
+
+#include "core/atomic_file.h"
+#include "io/vdb_layout.h"
+
+// OpenVDB keeps a file's grid descriptors (where each grid starts and ends)
+// private and befriends only its own unit test, ::TestFile. We borrow that door
+// for a read-only look: it is the only way to notice a file cut short inside a
+// grid we never read, instead of rendering it as if it were whole.
+class TestFile {
+public:
+    static int64_t lastGridEnd(const openvdb::io::File& file) {
+        int64_t end = 0;
+        for (const auto& [name, descriptor] : file.gridDescriptors())
+            end = std::max(end, descriptor.getEndPos());
+        return end;
+    }
+};
+
+namespace plume::vdb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+uint32_t compressionFlags() {
+    // Blosc is lossless and fast; Debian's OpenVDB has it, but a build without
+    // it must still write readable files.
+    return openvdb::io::COMPRESS_ACTIVE_MASK |
+           (openvdb::io::Archive::hasBloscCompression() ? openvdb::io::COMPRESS_BLOSC
+                                                        : openvdb::io::COMPRESS_ZIP);
+}
+
+// "'path' is not a readable VDB file (why)", why cut to one printable line.
+std::string notReadable(const std::string& path, const std::string& why) {
+    // OpenVDB reports garbage from a corrupt file verbatim (a "grid type" of
+    // kilobytes of padding): keep the message to one short printable line.
+    constexpr size_t kMaxWhy = 160;
+    std::string clean;
+    for (char c : why) {
+        bool printable = c > ' ' && c < 127;
+        if (printable) clean += c;
+        else if (!clean.empty() && clean.back() != ' ') clean += ' ';
+        if (clean.size() >= kMaxWhy) {
+            clean += "...";
+            break;
+        }
+    }
+    while (!clean.empty() && clean.back() == ' ') clean.pop_back();
+    return "'" + path + "' is not a readable VDB file (" + clean + ")";
+}
+
+// RunError unless path is an existing file whose layout fits in it.
+void requireFile(const std::string& path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw RunError("cannot read '" + path + "': no such file");
+    if (fs::is_directory(path, ec)) throw RunError("cannot read '" + path + "': it is a directory");
+    // Before OpenVDB opens it: a cut-short file makes OpenVDB allocate gigabytes.
+    if (std::string why = vdbLayoutProblem(path); !why.empty()) throw RunError(notReadable(path, why));
+}
+
+// RunError when the file ends before its last grid does.
+void requireWhole(const openvdb::io::File& file, const std::string& path) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    const int64_t end = TestFile::lastGridEnd(file);
+    if (!ec && end > int64_t(size))
+        throw RunError(notReadable(path, "cut short: its grids end at byte " + std::to_string(end) +
+                                             ", the file has " + std::to_string(size)));
+}
+
+// Runs an OpenVDB call on the file at path; whatever it throws becomes one line.
+template <typename Call>
+auto readingAs(const std::string& path, Call&& call) {
+    try {
+        return call();
+    } catch (const std::exception& e) {
+        throw RunError(notReadable(path, e.what()));
+    }
+}
+
+}  // namespace
+
+void initialize() {
+    static std::once_flag once;
+    std::call_once(once, [] { openvdb::initialize(); });
+}
+
+void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
+                         const std::string& sceneName) {
+    meta.insertMeta(kMetaCreator, openvdb::StringMetadata(std::string("plume ") + PLUME_VERSION));
+    meta.insertMeta(kMetaFrame, openvdb::Int32Metadata(frame));
+    meta.insertMeta(kMetaDx, openvdb::FloatMetadata(f.dx));
+    meta.insertMeta(kMetaScene, openvdb::StringMetadata(sceneName));
+    meta.insertMeta(kMetaResolution, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
+}
+
+void writeFile(const std::string& path,
+               const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build) {
+    initialize();
+    openvdb::GridPtrVec grids;
+    openvdb::MetaMap meta;
+    try {
+        build(grids, meta);
+    } catch (const std::exception& e) {
+        throw RunError("cannot write '" + path + "': " + e.what());
+    }
+    writeAtomically(path, [&](const std::string& tmp) {
+        openvdb::io::File file(tmp);
+        file.setCompression(compressionFlags());
+        file.write(grids, meta);
+        file.close();
+        // OpenVDB does not report a failed write (a full disk leaves a short
+        // file): check that every grid ends inside the file before it takes
+        // the frame's name.
+        std::error_code ec;
+        if (!vdbLayoutProblem(tmp).empty()) {
+            const auto space = fs::space(fs::path(tmp).parent_path(), ec);
+            throw RunError("cannot write '" + path + "': the file came out incomplete" +
+                           (!ec && space.available < (1u << 20) ? " (the disk is full)" : ""));
+        }
+        if (fs::file_size(tmp, ec) == 0 || ec)
+            throw RunError("cannot write '" + path + "': nothing was written (is the disk full?)");
+    });
+}
+
+Reader::Reader(const std::string& path) : path_(path), file_(path) {
+    initialize();
+    requireFile(path);
+    readingAs(path_, [&] {
+        file_.setCopyMaxBytes(0);  // read in place, never via a temporary copy
+        file_.open(false);         // no delayed loading: a bad file fails here, not later
+        for (auto it = file_.beginName(); it != file_.endName(); ++it) names_.push_back(it.gridName());
+        meta_ = file_.getMetadata();
+    });
+    requireWhole(file_, path_);
+}
+
+Reader::~Reader() {
+    try {
+        if (file_.isOpen()) file_.close();
+    } catch (...) {
+    }
+}
+
+bool Reader::has(const std::string& name) const {
+    return std::find(names_.begin(), names_.end(), name) != names_.end();
+}
+
+std::string Reader::gridList() const {
+    if (names_.empty()) return "the file holds no grids";
+    std::string list = "grids: ";
+    for (size_t n = 0; n < names_.size(); ++n) list += (n ? ", " : "") + names_[n];
+    return list;
+}
+
+void Reader::requireGrid(const std::string& name) const {
+    if (!has(name)) throw RunError("'" + path_ + "' has no grid '" + name + "' (" + gridList() + ")");
+}
+
+openvdb::GridBase::Ptr Reader::read(const std::string& name) {
+    requireGrid(name);
+    return readingAs(path_, [&] { return file_.readGrid(name); });
+}
+
+openvdb::GridBase::Ptr Reader::readMetadata(const std::string& name) {
+    requireGrid(name);
+    return readingAs(path_, [&] { return file_.readGridMetadata(name); });
+}
+
+}  // namespace plume::vdb

@@ -1,0 +1,84 @@
+// The seam between io's OpenVDB files (vdb_cache.cpp, solver_state.cpp):
+// opening a file as one-line errors, writing one atomically, and the metadata
+// every plume file carries. io-private: included only by io .cpp files, so
+// OpenVDB stays behind io's public headers.
+#pragma once
+
+#include <openvdb/io/File.h>
+#include <openvdb/openvdb.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "sim/fields.h"
+
+namespace plume::vdb {
+
+// File metadata of plume's files, by name, so writers and readers agree.
+inline constexpr const char* kMetaCreator = "creator";
+inline constexpr const char* kMetaFrame = "frame";
+inline constexpr const char* kMetaDx = "dx";
+inline constexpr const char* kMetaScene = "scene";
+inline constexpr const char* kMetaResolution = "resolution";  // cells per axis of the domain
+
+void initialize();  // openvdb::initialize(), once per process
+
+// The metadata every plume file carries: creator, frame, voxel size, scene
+// name and resolution of f.
+void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
+                         const std::string& sceneName);
+
+// Writes the grids and file metadata that build() fills to path, through a
+// temporary and a rename (core/atomic_file.h), Blosc-compressed, and checks
+// the file came out whole. Any failure is a RunError naming path.
+void writeFile(const std::string& path,
+               const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build);
+
+// An open VDB file; every OpenVDB failure becomes a one-line RunError naming it.
+// Refuses a missing, cut-short or corrupt file before OpenVDB reads it.
+class Reader {
+public:
+    explicit Reader(const std::string& path);
+    ~Reader();
+    Reader(const Reader&) = delete;
+    Reader& operator=(const Reader&) = delete;
+
+    const std::string& path() const { return path_; }
+    const std::vector<std::string>& names() const { return names_; }
+    bool has(const std::string& name) const;
+    const openvdb::MetaMap& meta() const { return *meta_; }
+    // "grids: a, b, c", or that the file holds none; for messages.
+    std::string gridList() const;
+
+    // The whole grid; RunError naming the grids there when it is missing.
+    openvdb::GridBase::Ptr read(const std::string& name);
+    // The grid's metadata and transform only, no voxels.
+    openvdb::GridBase::Ptr readMetadata(const std::string& name);
+
+    template <typename GridT>
+    typename GridT::Ptr readAs(const std::string& name) {
+        return cast<GridT>(read(name));
+    }
+    // RunError unless grid holds GridT's values ("... holds vec3s values, not float values").
+    template <typename GridT>
+    typename GridT::Ptr cast(const openvdb::GridBase::Ptr& grid) const {
+        typename GridT::Ptr typed = openvdb::gridPtrCast<GridT>(grid);
+        if (!typed)
+            throw RunError("grid '" + grid->getName() + "' in '" + path_ + "' holds " +
+                           grid->valueType() + " values, not " +
+                           openvdb::typeNameAsString<typename GridT::ValueType>() + " values");
+        return typed;
+    }
+
+private:
+    void requireGrid(const std::string& name) const;
+
+    std::string path_;
+    openvdb::io::File file_;
+    std::vector<std::string> names_;
+    openvdb::MetaMap::Ptr meta_;
+};
+
+}  // namespace plume::vdb

@@ -1,0 +1,107 @@
+// Files written through a temporary and a rename (core/atomic_file.h): the
+// whole file or the old one, and never a temporary left behind.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "core/atomic_file.h"
+#include "core/error.h"
+
+namespace plume {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path freshDir(const std::string& name) {
+    fs::path dir = fs::temp_directory_path() /
+                   ("plume_atomic_" + name + "_" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::vector<std::string> names(const fs::path& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) out.push_back(e.path().filename().string());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+TEST(AtomicFile, WritesTheWholeFileAndNoTemporary) {
+    fs::path dir = freshDir("whole");
+    const std::string path = (dir / "a.csv").string();
+    writeFileAtomically(path, "old\n");
+    writeFileAtomically(path, std::string("new\0bytes\n", 10));  // over an existing file
+    EXPECT_EQ(slurp(path), std::string("new\0bytes\n", 10));
+    EXPECT_EQ(names(dir), std::vector<std::string>{"a.csv"});
+}
+
+TEST(AtomicFile, AFailedWriteNamesThePathAndLeavesNothing) {
+    fs::path dir = freshDir("missing");
+    const std::string path = (dir / "no_such_folder" / "a.png").string();
+    try {
+        writeFileAtomically(path, "x");
+        FAIL() << "expected RunError";
+    } catch (const RunError& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot write '" + path + "': No such file or directory");
+    }
+    EXPECT_TRUE(names(dir).empty());
+}
+
+TEST(AtomicFile, AnExceptionFromTheWriterRemovesTheTemporary) {
+    fs::path dir = freshDir("throws");
+    const std::string path = (dir / "f.vdb").string();
+    std::string temp;
+    try {
+        writeAtomically(path, [&](const std::string& tmp) {
+            temp = tmp;
+            std::ofstream(tmp) << "half a file";
+            throw std::runtime_error("disk on fire");
+        });
+        FAIL() << "expected RunError";
+    } catch (const RunError& e) {
+        EXPECT_EQ(std::string(e.what()), "cannot write '" + path + "': disk on fire");
+    }
+    EXPECT_EQ(temp, path + ".tmp");
+    EXPECT_TRUE(names(dir).empty()) << "left behind: " << names(dir).front();
+}
+
+TEST(AtomicFile, ARenameOverAFolderFailsAndRemovesTheTemporary) {
+    fs::path dir = freshDir("folder");
+    fs::create_directories(dir / "out.mp4" / "inside");
+    AtomicFile file((dir / "out.mp4").string(), ".partial");
+    EXPECT_EQ(file.tempPath(), (dir / "out.mp4.partial").string());
+    std::ofstream(file.tempPath()) << "video";
+    EXPECT_THROW(file.commit(), RunError);
+    EXPECT_FALSE(fs::exists(file.tempPath()));
+}
+
+TEST(AtomicFile, UncommittedIsRemovedCommittedStays) {
+    fs::path dir = freshDir("scope");
+    {
+        AtomicFile dropped((dir / "dropped").string());
+        std::ofstream(dropped.tempPath()) << "x";
+    }
+    {
+        AtomicFile kept((dir / "kept").string());
+        std::ofstream(kept.tempPath()) << "y";
+        kept.commit();
+    }
+    EXPECT_EQ(names(dir), std::vector<std::string>{"kept"});
+    EXPECT_EQ(slurp(dir / "kept"), "y");
+}
+
+}  // namespace
+}  // namespace plume

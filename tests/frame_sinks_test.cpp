@@ -1,0 +1,135 @@
+// FrameSinks (src/cli/frame_sinks.h): every output of a run checked before any
+// simulation work, fed the frames it asked for, and library warnings routed
+// beside the progress display (none with --quiet).
+#include <gtest/gtest.h>
+#include <openvdb/io/File.h>
+#include <openvdb/openvdb.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "cli/frame_sinks.h"
+#include "io/sequence.h"
+#include "io/solver_state.h"
+#include "scene/loader.h"
+#include "sim/solver.h"
+#include "support/run.h"
+
+namespace plume {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runPlume;
+using test::scratchDir;
+
+const std::string kGolden = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
+
+std::vector<std::string> listDir(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+int countOf(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+TEST(FrameSinks, VideoOntoAFolderIsRefusedBeforeSimulating) {
+    fs::path dir = scratchDir("sinks_video_folder");
+    fs::create_directories(dir / "outdir");
+    std::ofstream(dir / "outdir" / "keep.txt") << "mine";
+    auto r = runPlume("render " + kGolden + "rising.toml -o outdir", dir);  // not quiet: frames would show
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "plume: error: cannot write 'outdir': it is a folder\n");
+    EXPECT_EQ(listDir(dir), (std::vector<std::string>{"outdir", "stderr.txt", "stdout.txt"}));
+    EXPECT_EQ(listDir(dir / "outdir"), std::vector<std::string>{"keep.txt"});
+}
+
+TEST(FrameSinks, StatsOrStateOntoAFolderIsRefusedBeforeSimulating) {
+    fs::path dir = scratchDir("sinks_stats_folder");
+    fs::create_directories(dir / "stats.csv");
+    auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --stats stats.csv", dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "plume: error: cannot write 'stats.csv': it is a folder\n");
+
+    fs::create_directories(dir / "cache" / "rising.resume");
+    r = runPlume("bake " + kGolden + "rising.toml --vdb cache", dir);
+    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.err, "plume: error: cannot write 'cache/rising.resume': it is a folder\n");
+    EXPECT_EQ(listDir(dir / "cache"), std::vector<std::string>{"rising.resume"});
+}
+
+TEST(FrameSinks, QuietSilencesLibraryWarnings) {
+    fs::path dir = scratchDir("sinks_quiet");
+    openvdb::initialize();
+    // Voxels twice as tall as wide: plume warns that it renders them as cubes.
+    openvdb::math::Mat4d stretch = openvdb::math::Mat4d::identity();
+    stretch.setToScale(openvdb::Vec3d(0.1, 0.1, 0.2));
+    auto grid = openvdb::FloatGrid::create(0.0f);
+    grid->setName("density");
+    grid->setTransform(openvdb::math::Transform::createLinearTransform(stretch));
+    grid->fill(openvdb::CoordBBox(openvdb::Coord(0), openvdb::Coord(5)), 0.5f);
+    openvdb::io::File((dir / "tall_0001.vdb").string()).write({grid});
+    const std::string args = "render-vdb tall_0001.vdb -o out.mp4 --set render.width=32 --set render.height=18";
+
+    auto r = runPlume(args, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(countOf(r.err, "plume: warning: 'tall_0001.vdb': grid 'density' has voxel size"), 1) << r.err;
+
+    r = runPlume(args + " -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err, "");
+}
+
+TEST(FrameSinks, CreatesNothingBeforeOpen) {
+    fs::path dir = scratchDir("sinks_open");
+    const Scene scene = loadScene(kGolden + "rising.toml");
+    RunOutputs outputs;
+    outputs.videoPath = (dir / "out.mp4").string();
+    outputs.pngDir = (dir / "png").string();
+    {
+        FrameSinks sinks(scene, outputs, 1, 1, true);
+        EXPECT_EQ(listDir(dir), std::vector<std::string>{"png"});  // folders only, proven writable
+        EXPECT_TRUE(listDir(dir / "png").empty());
+        sinks.open(scene);
+        EXPECT_EQ(listDir(dir), (std::vector<std::string>{"out.mp4.partial", "png"}));
+        Solver solver(scene);
+        sinks.consume(1, solver, solver.advanceFrame(1));
+        sinks.finish();
+    }
+    EXPECT_EQ(listDir(dir), (std::vector<std::string>{"out.mp4", "png"}));
+    EXPECT_EQ(listDir(dir / "png"), std::vector<std::string>{"rising_0001.png"});
+}
+
+TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
+    fs::path dir = scratchDir("sinks_frames");
+    const Scene scene = loadScene(kGolden + "rising.toml");
+    RunOutputs outputs;
+    outputs.vdbDir = (dir / "cache").string();
+    outputs.pngDir = (dir / "png").string();
+    outputs.statsPath = (dir / "stats.csv").string();
+    outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
+    {
+        FrameSinks sinks(scene, outputs, 2, 3, true);
+        Solver solver(scene);
+        sinks.open(scene);
+        for (int frame = 1; frame <= 3; ++frame) sinks.consume(frame, solver, solver.advanceFrame(frame));
+        sinks.finish();
+    }
+    EXPECT_EQ(listDir(dir / "cache"),
+              (std::vector<std::string>{"rising.resume", "rising_0002.vdb", "rising_0003.vdb"}));
+    EXPECT_EQ(listDir(dir / "png"), (std::vector<std::string>{"rising_0002.png", "rising_0003.png"}));
+    std::ifstream csv(dir / "stats.csv");
+    std::vector<std::string> frames;
+    for (std::string line; std::getline(csv, line);) frames.push_back(line.substr(0, line.find(',')));
+    EXPECT_EQ(frames, (std::vector<std::string>{"frame", "1", "2", "3"}));
+    Fields f(scene.domain.cells(), scene.domain.dx());
+    EXPECT_EQ(readSolverState(outputs.statePath, f).frame, 3);
+}
+
+}  // namespace
+}  // namespace plume
