@@ -154,6 +154,19 @@ Renderer::Renderer(const Scene& scene)
     }
 }
 
+std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
+    const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
+    std::uint64_t points = 0;
+    for (const LightSettings& light : scene.lights) points += light.type == LightType::Point;
+    const std::uint64_t channels =
+        kFirstLightChannel + scene.lights.size() + (scene.render.emission > 0.0f ? 1 : 0);
+    const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
+    const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
+    const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
+    return (channels * cells + cells / 512 + points * half + 5 * slice + 3 * pixels) * sizeof(float) +
+           3 * pixels;
+}
+
 Image Renderer::render(const VolumeView& volume, int frame) {
     traceImage(volume, frame);
     Image image(width_, height_);

@@ -3,6 +3,7 @@
 // jittered ray per pixel over 16x16 tiles in parallel and tone-maps the result.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/box.h"
@@ -21,6 +22,12 @@ class Renderer {
     // Takes camera, lights and render settings; a camera that was not given
     // frames each volume's world box (frameBox).
     explicit Renderer(const Scene& scene);
+
+    // Bytes a renderer of this scene holds once it has rendered a volume of
+    // `cells`: the shading grid (density, sky, every light, temperature when
+    // it glows), the empty-space blocks, half-resolution grids for point
+    // lights, the sweep scratch and the linear and 8-bit images.
+    static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
 
     // 8-bit sRGB, row 0 at the top. The frame number seeds the ray jitter.
     Image render(const VolumeView& volume, int frame);

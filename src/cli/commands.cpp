@@ -7,6 +7,7 @@
 
 #include "cli/frame_sinks.h"
 #include "cli/interrupt.h"
+#include "cli/memory_check.h"
 #include "cli/resume.h"
 #include "core/error.h"
 #include "core/parallel.h"
@@ -112,7 +113,7 @@ int runCheck(const RunOptions& opt) {
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");
     Scene scene = loadScene(opt.scenePath, opt.overrides);
-    std::fputs(describeScene(scene).c_str(), stdout);
+    std::fputs(describeScene(scene, estimateMemoryBytes(scene)).c_str(), stdout);
     checkMemory(scene);
     return 0;
 }

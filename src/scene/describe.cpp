@@ -1,7 +1,5 @@
 #include "scene/describe.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -14,12 +12,6 @@ namespace plume {
 namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-std::string gib(std::uint64_t bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f", double(bytes) / kGiB);
-    return buf;
-}
 
 std::string cellsText(const Scene& scene) {
     Vec3i n = scene.domain.cells();
@@ -91,54 +83,24 @@ std::string rangeText(const KeySpec& spec) {
 
 }  // namespace
 
-// Peak memory of a bake plus render, kept in one place so `plume check` and the
-// refusal to start agree. Deliberately generous: running out of memory an hour
-// into a bake is worse than a refusal that is a little early.
-std::uint64_t estimateMemoryBytes(const Scene& scene) {
-    const std::uint64_t cells = cellCount(scene);
-    // Solver, in floats per cell: staggered velocity and its advection buffer
-    // (2 x 3), density and temperature with their buffers and MacCormack scratch
-    // (3 x 2), solid and boundary masks (2), pressure and divergence (2), the
-    // Poisson matrix as grids (4), CG vectors r, z, p, Ap (4), the multigrid
-    // hierarchy (~1/7 of the fine levels' 4 grids, rounded up with vorticity
-    // scratch: 6). About 30.
-    constexpr std::uint64_t kSolverFloatsPerCell = 30;
-    const std::uint64_t solver = cells * kSolverFloatsPerCell * sizeof(float);
-    // Renderer: one float transmittance grid per light, plus a coarse
-    // occupancy grid (1/8 of the cells) for empty-space skipping.
-    const std::uint64_t lights = std::max<std::size_t>(scene.lights.size(), 1);
-    const std::uint64_t transmittance = cells * lights * sizeof(float) + cells / 8 * sizeof(float);
-    // Image: RGBA float accumulation.
-    const std::uint64_t image = std::uint64_t(scene.render.width) * scene.render.height * 16;
-    // Baseline: program, libraries, encoder buffers, thread stacks.
-    constexpr std::uint64_t kBaseline = 64ull << 20;
-    return solver + transmittance + image + kBaseline;
+std::string formatGiB(std::uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", double(bytes) / kGiB);
+    return buf;
 }
 
-std::uint64_t machineMemoryBytes() {
-    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0) return 0;
-    return std::uint64_t(pages) * std::uint64_t(pageSize);
-}
-
-void checkMemory(const Scene& scene) {
-    std::uint64_t need = estimateMemoryBytes(scene), have = machineMemoryBytes();
-    if (have == 0 || need <= have) return;  // unknown machine size: let it try
-    throw InputError(scene.path + ": error: scene needs about " + gib(need) + " GiB (" +
-                     cellsText(scene) + " cells) but this machine has " + gib(have) +
-                     " GiB; lower domain.resolution");
-}
-
-std::string describeScene(const Scene& scene) {
+std::string describeScene(const Scene& scene, std::optional<std::uint64_t> memoryBytes) {
     std::string out;
     out += "# plume scene '" + scene.name + "', resolved: every key, defaults filled in\n";
     out += "# grid " + cellsText(scene) + " = " + std::to_string(cellCount(scene)) +
            " cells, dx = " + formatFloat(scene.domain.dx()) + " m\n";
-    const std::uint64_t bytes = estimateMemoryBytes(scene);
-    out +=
-        "# memory estimate: about " +
-        (bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB" : gib(bytes) + " GiB") +
-        " for bake and render\n";
+    if (memoryBytes) {
+        const std::uint64_t bytes = *memoryBytes;
+        out += "# memory estimate: about " +
+               (bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB"
+                                            : formatGiB(bytes) + " GiB") +
+               " for bake and render\n";
+    }
 
     for (const SectionSpec& section : sceneSections()) {
         const std::string name(section.name);

@@ -19,6 +19,8 @@
 // two scalars) share those traces.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "core/box.h"
@@ -50,6 +52,17 @@ public:
     void advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
                 int count, float dt, Limiter limiter = Limiter::Clamp,
                 const float* background = nullptr);
+
+    // Bytes of the scratch below once it has advected every field of a grid
+    // of `cells`: centred velocity and displacement, two forward steps and
+    // the limiter bounds, each sized for the largest (face) grid.
+    static std::uint64_t bytesFor(Vec3i cells) {
+        const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
+        const std::uint64_t largest = c + std::uint64_t(std::max({cells.y * cells.z,
+                                                                  cells.x * cells.z,
+                                                                  cells.x * cells.y}));
+        return 2 * c * sizeof(simd::F4) + largest * (2 * sizeof(float) + sizeof(Range));
+    }
 
     // One field through `velocity`: a convenience for tests.
     void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,

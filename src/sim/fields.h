@@ -60,6 +60,15 @@ struct Fields : MacVelocity {
 
     size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
 
+    // Bytes the grids above hold for `cells`: three face grids, two scalars
+    // and the solid mask.
+    static std::uint64_t bytesFor(Vec3i cells) {
+        const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
+        const std::uint64_t faces = 3 * c + std::uint64_t(cells.y) * cells.z +
+                                    std::uint64_t(cells.x) * cells.z + std::uint64_t(cells.x) * cells.y;
+        return (faces + 2 * c) * sizeof(float) + c * sizeof(uint8_t);
+    }
+
     MacVelocity& velocity() { return *this; }
     const MacVelocity& velocity() const { return *this; }
 

@@ -2,6 +2,8 @@
 // m/s^2 applied for dt seconds, so results do not depend on the substep count.
 #pragma once
 
+#include <cstdint>
+
 #include "core/grid3.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
@@ -23,6 +25,9 @@ struct VorticityScratch {
     Grid3<Vec3f> force;    // eps * dx * (N x omega), m/s^2
     explicit VorticityScratch(Vec3i n = {})
         : curl(n.x, n.y, n.z), magnitude(n.x, n.y, n.z), force(n.x, n.y, n.z) {}
+    static std::uint64_t bytesFor(Vec3i n) {
+        return std::uint64_t(n.x) * n.y * n.z * (2 * sizeof(Vec3f) + sizeof(float));
+    }
 };
 
 // Vorticity confinement (Fedkiw et al. 2001): eps * dx * (N x omega) with

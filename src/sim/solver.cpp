@@ -72,6 +72,16 @@ void Solver::restore(const SolverSnapshot& snapshot) {
     f_ = snapshot.fields;
 }
 
+std::uint64_t Solver::bytesFor(const Scene& scene) {
+    const Vec3i n = scene.domain.cells();
+    const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
+    // velocitySrc_, densitySrc_ and temperatureSrc_: the fields again but the solid mask.
+    const std::uint64_t sources = Fields::bytesFor(n) - cells * sizeof(uint8_t);
+    std::uint64_t bytes = Fields::bytesFor(n) + sources + Advector::bytesFor(n);
+    if (scene.physics.vorticity != 0.0f) bytes += VorticityScratch::bytesFor(n);
+    return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
+}
+
 float Solver::maxSpeed() const {
     return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)});
 }

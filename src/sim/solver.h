@@ -1,6 +1,7 @@
 // Solver: advances the smoke one frame at a time in CFL-sized substeps.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "scene/scene.h"
@@ -40,6 +41,11 @@ struct SolverSnapshot {
 class Solver {
 public:
     explicit Solver(const Scene& scene);
+
+    // Bytes a solver of this scene holds once it has run a substep: its
+    // fields, their advection sources and scratch, the vorticity scratch and
+    // the pressure solve (each counted by the type that owns the buffers).
+    static std::uint64_t bytesFor(const Scene& scene);
 
     // Simulates frame `frame` (1-based): from time (frame-1)/fps to frame/fps.
     FrameStats advanceFrame(int frame);

@@ -40,6 +40,19 @@ MultigridPreconditioner::AxisTransfer MultigridPreconditioner::makeAxis(int nFin
     return a;
 }
 
+std::uint64_t MultigridPreconditioner::bytesFor(Vec3i cells) {
+    std::uint64_t bytes = 0;
+    Vec3i g = cells;
+    for (int level = 1; level < 16; ++level) {
+        if (std::uint64_t(g.x) * g.y * g.z <= kCoarsestCells || (g.x == 1 && g.y == 1 && g.z == 1)) break;
+        const Vec3i c{(g.x + 1) / 2, (g.y + 1) / 2, (g.z + 1) / 2};
+        bytes += PoissonGrid::bytesFor(c) + 2 * PoissonGrid::paddedCount(c) * sizeof(float);
+        bytes += (std::uint64_t(c.x) * c.y * g.z + std::uint64_t(g.x + c.x) * g.z) * sizeof(float);
+        g = c;
+    }
+    return bytes;
+}
+
 void MultigridPreconditioner::build(const PoissonGrid& fine) {
     fine_ = &fine;
     levels_.clear();

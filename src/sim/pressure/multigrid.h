@@ -34,6 +34,10 @@ public:
     // Builds the hierarchy under the finest grid `fine`, which must outlive
     // this object (or the next build). Allocates every level's scratch.
     void build(const PoissonGrid& fine);
+    // Bytes build() allocates for a finest grid of `cells`: each coarse
+    // level's grid, iterate and right-hand side, and each level's restriction
+    // stage and row scratch.
+    static std::uint64_t bytesFor(Vec3i cells);
 
     // z = V-cycle applied to r, from z = 0; returns r . z.
     double apply(const float* r, float* z) override;

@@ -36,6 +36,9 @@ private:
 
 class PcgSolver {
 public:
+    // Bytes of the four scratch vectors for a grid of `cells`.
+    static std::uint64_t bytesFor(Vec3i cells) { return 4 * PoissonGrid::paddedCount(cells) * sizeof(float); }
+
     // Allocates the scratch vectors for grid g (once).
     void resize(const PoissonGrid& g);
 

@@ -42,6 +42,15 @@ class PoissonGrid {
 public:
     PoissonGrid() = default;
 
+    // Padded cells of a grid of `cells`, and the bytes of its classes and
+    // inverse diagonal.
+    static std::uint64_t paddedCount(Vec3i cells) {
+        return std::uint64_t(cells.x + 2) * std::uint64_t(cells.y + 2) * std::uint64_t(cells.z + 2);
+    }
+    static std::uint64_t bytesFor(Vec3i cells) {
+        return paddedCount(cells) * (sizeof(uint8_t) + sizeof(float));
+    }
+
     // Classes the cells of the finest level: fluid unless solid[index] != 0
     // (unpadded, x fastest; null means no solids). Labels the connected fluid
     // regions that touch no open side: each is a singular block of A.

@@ -160,6 +160,24 @@ Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec
     : n_(cells), boundary_(boundary), inflow_(inflowVelocity), method_(method),
       impl_(std::make_unique<PressureSolverImpl>(cells, boundary, method)) {}
 
+std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool solids) {
+    const std::uint64_t padded = PoissonGrid::paddedCount(cells);
+    const std::uint64_t cellCount = std::uint64_t(cells.x) * cells.y * cells.z;
+    // PressureSolverImpl: the pressure (float for SOR, double for CG), the
+    // right-hand side, the solid mask it compares against, the Poisson grid.
+    std::uint64_t bytes = padded * ((method == PressureMethod::SOR ? sizeof(float) : sizeof(double)) +
+                                    sizeof(float));
+    if (solids) bytes += cellCount * sizeof(uint8_t);
+    bytes += PoissonGrid::bytesFor(cells);
+    switch (method) {
+        case PressureMethod::SOR: return bytes + SorSolver::bytesFor(cells);
+        case PressureMethod::PCG: return bytes + PcgSolver::bytesFor(cells);
+        case PressureMethod::MGPCG:
+            return bytes + PcgSolver::bytesFor(cells) + MultigridPreconditioner::bytesFor(cells);
+    }
+    return bytes;
+}
+
 Projection::~Projection() = default;
 Projection::Projection(Projection&&) noexcept = default;
 Projection& Projection::operator=(Projection&&) noexcept = default;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <memory>
 
 #include "scene/scene.h"
@@ -41,6 +42,10 @@ public:
     // solve from the same guess to reproduce an uninterrupted one bit for bit.
     Grid3<double> warmStart() const;
     void setWarmStart(const Grid3<double>& pressure);
+
+    // Bytes a projection of this method allocates for `cells` (with a copy
+    // of the solid mask when there are solids).
+    static std::uint64_t bytesFor(Vec3i cells, PressureMethod method, bool solids);
 
     // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
     static float maxDivergence(const Fields& f);

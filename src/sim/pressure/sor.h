@@ -13,6 +13,9 @@ namespace plume {
 
 class SorSolver {
 public:
+    // Bytes of the residual scratch for a grid of `cells`.
+    static std::uint64_t bytesFor(Vec3i cells) { return PoissonGrid::paddedCount(cells) * sizeof(float); }
+
     static constexpr int kCheckEvery = 4;
     static constexpr int kMaxStalledChecks = 25;
 
