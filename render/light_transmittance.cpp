@@ -55,7 +55,8 @@ void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
             const float* below = ic > 0 ? t - nb : t;
             const float* above = ic + 1 < nc ? t + nb : t;
             float* d = depth + size_t(ic) * nb;
-            for (int ib = 0; ib < nb; ++ib) d[ib] = centre * t[ib] + spread * (below[ib] + above[ib]);
+            for (int ib = 0; ib < nb; ++ib)
+                d[ib] = centre * t[ib] + spread * (below[ib] + above[ib]);
         }
     });
 }
@@ -184,8 +185,8 @@ void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGri
     int a = -1;
     float outside = 0.0f;
     for (int axis = 0; axis < 3; ++axis) {
-        float o = std::max(float(box.lo[axis]) - lightGrid[axis],
-                           lightGrid[axis] - float(box.hi[axis]));
+        float o =
+            std::max(float(box.lo[axis]) - lightGrid[axis], lightGrid[axis] - float(box.hi[axis]));
         if (o > outside) outside = o, a = axis;
     }
     if (a >= 0) {

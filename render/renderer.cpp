@@ -163,7 +163,8 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
     const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
-    return (channels * cells + cells / 512 + points * half + 5 * slice + 3 * pixels) * sizeof(float) +
+    return (channels * cells + cells / 512 + points * half + 5 * slice + 3 * pixels) *
+               sizeof(float) +
            3 * pixels;
 }
 
@@ -227,9 +228,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                               kLightSpread, kFirstLightChannel + int(l), sweepScratch_);
     pointCoarse_.resize(point_.size());
     for (size_t l = 0; l < point_.size(); ++l)
-        pointLightTransmittance(
-            shading_, sweepBox, (point_[l].position - volume.origin) / volume.dx, sigmaPerVoxel,
-            kLightSpread, kFirstLightChannel + int(directional_.size() + l), sweepScratch_, pointCoarse_[l]);
+        pointLightTransmittance(shading_, sweepBox,
+                                (point_[l].position - volume.origin) / volume.dx, sigmaPerVoxel,
+                                kLightSpread, kFirstLightChannel + int(directional_.size() + l),
+                                sweepScratch_, pointCoarse_[l]);
 }
 
 void Renderer::traceImage(const VolumeView& volume, int frame) {

@@ -111,8 +111,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     const AVCodec* codec = nullptr;
     if (out.codec == Codec::H264) {
         codec = avcodec_find_encoder_by_name("libx264");
-        if (!codec)
-            warn("libx264 is not available; writing MPEG-4 part 2 video instead of H.264");
+        if (!codec) warn("libx264 is not available; writing MPEG-4 part 2 video instead of H.264");
     }
     if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
     if (!codec)

@@ -1,7 +1,7 @@
 // Keyframe curves: hold outside the keys, exact on them, linear and smooth between.
-#include <gtest/gtest.h>
-
 #include "core/animation.h"
+
+#include <gtest/gtest.h>
 
 namespace plume {
 namespace {
@@ -23,7 +23,8 @@ TEST(Animation, OnAKeyTheValueIsThatKeysExactly) {
     // Values that no arithmetic would give back exactly.
     const Keys keys{{1.0, 0.1f}, {2.5, 0.7f}, {4.0, -0.3f}, {9.0, 1.0f / 3.0f}};
     for (Interpolation mode : {Interpolation::Linear, Interpolation::Smooth})
-        for (const Key<float>& k : keys) EXPECT_EQ(evaluateKeys(keys, k.frame, mode, 0.0f), k.value);
+        for (const Key<float>& k : keys)
+            EXPECT_EQ(evaluateKeys(keys, k.frame, mode, 0.0f), k.value);
 }
 
 TEST(Animation, LinearIsAStraightLine) {
@@ -58,8 +59,10 @@ TEST(Animation, SmoothNeverOvershootsAndHasNoKinks) {
     // The slope is continuous through an interior key (it is not with linear).
     auto slopeAround = [&](double f, Interpolation mode) {
         const double h = 1e-3;
-        const double left = (evaluateKeys(keys, f, mode, 0.0f) - evaluateKeys(keys, f - h, mode, 0.0f)) / h;
-        const double right = (evaluateKeys(keys, f + h, mode, 0.0f) - evaluateKeys(keys, f, mode, 0.0f)) / h;
+        const double left =
+            (evaluateKeys(keys, f, mode, 0.0f) - evaluateKeys(keys, f - h, mode, 0.0f)) / h;
+        const double right =
+            (evaluateKeys(keys, f + h, mode, 0.0f) - evaluateKeys(keys, f, mode, 0.0f)) / h;
         return std::pair{left, right};
     };
     const auto [l, r] = slopeAround(2.0, Interpolation::Smooth);

@@ -1,5 +1,7 @@
 // Files written through a temporary and a rename (core/atomic_file.h): the
 // whole file or the old one, and never a temporary left behind.
+#include "core/atomic_file.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -9,7 +11,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace plume {
@@ -18,8 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path freshDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() /
-                   ("plume_atomic_" + name + "_" + std::to_string(::getpid()));
+    fs::path dir =
+        fs::temp_directory_path() / ("plume_atomic_" + name + "_" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -34,12 +34,13 @@ std::vector<std::string> listDir(const fs::path& dir) {
 
 TEST(Cli, BakeWritesABlenderStyleSequence) {
     fs::path dir = scratchDir("cli_bake");
-    auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 2-4 --stats stats.csv --quiet", dir);
+    auto r = runPlume(
+        "bake " + kGolden + "rising.toml --vdb cache --frames 2-4 --stats stats.csv --quiet", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
     std::vector<std::string> files = listDir(dir / "cache");
-    EXPECT_EQ(files, (std::vector<std::string>{"rising.resume", "rising_0002.vdb", "rising_0003.vdb",
-                                               "rising_0004.vdb"}));
+    EXPECT_EQ(files, (std::vector<std::string>{"rising.resume", "rising_0002.vdb",
+                                               "rising_0003.vdb", "rising_0004.vdb"}));
     std::ifstream csv(dir / "stats.csv");
     std::string header;
     std::getline(csv, header);
@@ -60,8 +61,13 @@ TEST(Cli, ProgressLinesWhenNotATerminal) {
 
 TEST(Cli, SameCacheForAnyThreadCount) {
     fs::path dir = scratchDir("cli_threads");
-    ASSERT_EQ(runPlume("bake " + kGolden + "obstacle.toml --vdb one --frames 4 --threads 1 -q", dir).status, 0);
-    ASSERT_EQ(runPlume("bake " + kGolden + "obstacle.toml --vdb three --frames 4 --threads 3 -q", dir).status, 0);
+    ASSERT_EQ(runPlume("bake " + kGolden + "obstacle.toml --vdb one --frames 4 --threads 1 -q", dir)
+                  .status,
+              0);
+    ASSERT_EQ(
+        runPlume("bake " + kGolden + "obstacle.toml --vdb three --frames 4 --threads 3 -q", dir)
+            .status,
+        0);
     LoadedVolume a = readVdbVolume((dir / "one" / "obstacle_0004.vdb").string());
     LoadedVolume b = readVdbVolume((dir / "three" / "obstacle_0004.vdb").string());
     ASSERT_EQ(a.density.size(), b.density.size());
@@ -75,7 +81,8 @@ TEST(Cli, BadSceneIsOneLineExitTwoAndWritesNothing) {
     auto r = runPlume("bake bad.toml --vdb cache", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err,
-              "bad.toml:5:1: error: unknown key 'physics.vorticty' (did you mean 'physics.vorticity'?)\n");
+              "bad.toml:5:1: error: unknown key 'physics.vorticty' (did you mean "
+              "'physics.vorticity'?)\n");
     EXPECT_FALSE(fs::exists(dir / "cache"));
 }
 
@@ -130,13 +137,15 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_EQ(r.out.rfind("plume ", 0), 0u);
     r = runPlume("render --help", dir);
     EXPECT_EQ(r.status, 0);
-    for (const char* option : {"--vdb", "--png", "--frames", "--set", "--threads", "--stats", "--quiet"})
+    for (const char* option :
+         {"--vdb", "--png", "--frames", "--set", "--threads", "--stats", "--quiet"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 
 TEST(Cli, RenderWritesAnH264Video) {
     fs::path dir = scratchDir("cli_render");
-    auto r = runPlume("render " + kGolden + "rising.toml -o out/smoke.mp4 --png frames --frames 1-6 -q", dir);
+    auto r = runPlume(
+        "render " + kGolden + "rising.toml -o out/smoke.mp4 --png frames --frames 1-6 -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     ASSERT_TRUE(fs::exists(dir / "out" / "smoke.mp4"));
     EXPECT_EQ(listDir(dir / "out"), std::vector<std::string>{"smoke.mp4"});  // no temporary left
@@ -154,11 +163,12 @@ TEST(Cli, RenderWritesAnH264Video) {
 
 // Every frame of a video as grey levels, width x height bytes each, decoded by ffmpeg.
 std::vector<std::string> greyFrames(const fs::path& video, int width, int height) {
-    const std::string raw =
-        test::capture("ffmpeg -v error -i '" + video.string() + "' -f rawvideo -pix_fmt gray - 2>/dev/null");
+    const std::string raw = test::capture("ffmpeg -v error -i '" + video.string() +
+                                          "' -f rawvideo -pix_fmt gray - 2>/dev/null");
     const size_t bytes = size_t(width) * size_t(height);
     std::vector<std::string> frames;
-    for (size_t start = 0; start + bytes <= raw.size(); start += bytes) frames.push_back(raw.substr(start, bytes));
+    for (size_t start = 0; start + bytes <= raw.size(); start += bytes)
+        frames.push_back(raw.substr(start, bytes));
     return frames;
 }
 
@@ -184,11 +194,12 @@ double meanAbsDifference(const std::string& a, const std::string& b) {
 // pictures as rendering the scene straight away.
 TEST(Cli, RenderVdbRendersABakedCacheLikeRender) {
     fs::path dir = scratchDir("cli_render_vdb");
-    const std::string scene = kGolden + "rising.toml", size = " --set render.width=64 --set render.height=36";
+    const std::string scene = kGolden + "rising.toml",
+                      size = " --set render.width=64 --set render.height=36";
     auto r = runPlume("bake " + scene + " --vdb cache --frames 1-3 -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runPlume("render-vdb 'cache/rising_####.vdb' -o out.mp4 --scene " + scene + " --grid density --png frames" +
-                     size + " -q",
+    r = runPlume("render-vdb 'cache/rising_####.vdb' -o out.mp4 --scene " + scene +
+                     " --grid density --png frames" + size + " -q",
                  dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(r.err, "");
@@ -196,7 +207,8 @@ TEST(Cli, RenderVdbRendersABakedCacheLikeRender) {
               (std::vector<std::string>{"rising_0001.png", "rising_0002.png", "rising_0003.png"}));
     std::string probe = test::capture(
         "ffprobe -v error -select_streams v:0 -count_frames -show_entries "
-        "stream=codec_name,nb_read_frames,width,height -of default=nw=1 '" + (dir / "out.mp4").string() + "'");
+        "stream=codec_name,nb_read_frames,width,height -of default=nw=1 '" +
+        (dir / "out.mp4").string() + "'");
     EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
     EXPECT_NE(probe.find("nb_read_frames=3"), std::string::npos) << probe;
     EXPECT_NE(probe.find("width=64"), std::string::npos) << probe;
@@ -221,26 +233,31 @@ TEST(Cli, RenderVdbUnknownGridNamesTheGrids) {
     fs::path dir = scratchDir("cli_render_vdb_grid");
     auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1 -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runPlume("render-vdb 'cache/rising_####.vdb' -o out.mp4 --scene " + kGolden + "rising.toml --grid smoke -q",
+    r = runPlume("render-vdb 'cache/rising_####.vdb' -o out.mp4 --scene " + kGolden +
+                     "rising.toml --grid smoke -q",
                  dir);
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err,
-              "plume: error: 'cache/rising_0001.vdb' has no grid 'smoke' (grids: density, temperature, velocity)\n");
+              "plume: error: 'cache/rising_0001.vdb' has no grid 'smoke' (grids: density, "
+              "temperature, velocity)\n");
 }
 
 // A small tmpfs filled up mid-run (needs root, as CI has; skipped otherwise,
 // failed with PLUME_REQUIRE_ALL=1).
 class FullDisk : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override {
-        dir_ = scratchDir("full_disk_" + std::string(
-            ::testing::UnitTest::GetInstance()->current_test_info()->name()));
+        dir_ = scratchDir(
+            "full_disk_" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         disk_ = dir_ / "disk";
         fs::create_directories(disk_);
-        const std::string mount = "mount -t tmpfs -o size=2m tmpfs '" + disk_.string() + "' 2>/dev/null";
+        const std::string mount =
+            "mount -t tmpfs -o size=2m tmpfs '" + disk_.string() + "' 2>/dev/null";
         if (std::system(mount.c_str()) != 0) {
             const std::string why = "cannot mount a tmpfs (not root?)";
-            if (test::requireAll()) FAIL() << why << " (PLUME_REQUIRE_ALL=1: nothing may be skipped)";
+            if (test::requireAll())
+                FAIL() << why << " (PLUME_REQUIRE_ALL=1: nothing may be skipped)";
             GTEST_SKIP() << why;
         }
         mounted_ = true;
@@ -256,7 +273,8 @@ const std::string kDefaultScene = std::string(PLUME_SOURCE_DIR) + "/scenes/plume
 
 TEST_F(FullDisk, BakeSaysSoAndKeepsEveryFinishedFrame) {
     auto r = runPlume("bake " + kDefaultScene + " --vdb '" + (disk_ / "cache").string() +
-                          "' --set domain.resolution=48 --frames 1-60 -q", dir_);
+                          "' --set domain.resolution=48 --frames 1-60 -q",
+                      dir_);
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_EQ(countLines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find((disk_ / "cache").string()), std::string::npos) << r.err;
@@ -293,7 +311,8 @@ TEST_F(FullDisk, RenderSaysSoAndLeavesAPlayableVideo) {
     }
     std::string probe = test::capture(
         "ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames "
-        "-of default=nw=1:nk=1 '" + (disk_ / "smoke.mp4").string() + "'");
+        "-of default=nw=1:nk=1 '" +
+        (disk_ / "smoke.mp4").string() + "'");
     ASSERT_FALSE(probe.empty()) << "the video does not open";
     const int decoded = std::stoi(probe);
     EXPECT_GE(decoded, 1);

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
-#include "core/grid3.h"
-#include "core/parallel.h"
-
 #include <iomanip>
 #include <vector>
+
+#include "core/grid3.h"
+#include "core/parallel.h"
 
 namespace plume {
 namespace {
@@ -39,7 +39,8 @@ TEST(Parallel, DeterministicSumIsTheIndexOrderSumForAnyThreadCount) {
         setThreadCount(threads);
         const double s = deterministicSum(n, [](int k) { return orderSensitiveTerm(k); });
         setThreadCount(0);
-        EXPECT_EQ(s, serial) << threads << " threads: " << std::setprecision(17) << s << " vs " << serial;
+        EXPECT_EQ(s, serial) << threads << " threads: " << std::setprecision(17) << s << " vs "
+                             << serial;
     }
 }
 

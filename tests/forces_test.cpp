@@ -1,6 +1,8 @@
 // Direct tests of each force and each per-second rate: a known field, one
 // stage, and the exact (or analytic) change it must make. Each fails when its
 // stage is a no-op or scaled wrongly.
+#include "sim/forces.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 
 #include "sim/diffusion.h"
 #include "sim/emitters.h"
-#include "sim/forces.h"
 #include "sim/solver.h"
 
 namespace plume {
@@ -149,7 +150,8 @@ TEST(Diffusion, ScalarModeDecaysAtTheDiffusionRate) {
     for (int k = 0; k < n; ++k)
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i)
-                f.density(i, j, k) = 1.0f + 0.5f * std::cos(float(std::numbers::pi) * (k + 0.5f) / n);
+                f.density(i, j, k) =
+                    1.0f + 0.5f * std::cos(float(std::numbers::pi) * (k + 0.5f) / n);
     const int steps = 20;
     const float dt = 0.05f;  // one second in all
     for (int step = 0; step < steps; ++step) solver.substep(dt);

@@ -1,6 +1,8 @@
 // FrameSinks (src/cli/frame_sinks.h): every output of a run checked before any
 // simulation work, fed the frames it asked for, and library warnings routed
 // beside the progress display (none with --quiet).
+#include "cli/frame_sinks.h"
+
 #include <gtest/gtest.h>
 #include <openvdb/io/File.h>
 #include <openvdb/openvdb.h>
@@ -9,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/frame_sinks.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
 #include "scene/loader.h"
@@ -42,7 +43,8 @@ TEST(FrameSinks, VideoOntoAFolderIsRefusedBeforeSimulating) {
     fs::path dir = scratchDir("sinks_video_folder");
     fs::create_directories(dir / "outdir");
     std::ofstream(dir / "outdir" / "keep.txt") << "mine";
-    auto r = runPlume("render " + kGolden + "rising.toml -o outdir", dir);  // not quiet: frames would show
+    auto r = runPlume("render " + kGolden + "rising.toml -o outdir",
+                      dir);  // not quiet: frames would show
     EXPECT_EQ(r.status, 1);
     EXPECT_EQ(r.err, "plume: error: cannot write 'outdir': it is a folder\n");
     EXPECT_EQ(listDir(dir), (std::vector<std::string>{"outdir", "stderr.txt", "stdout.txt"}));
@@ -74,11 +76,13 @@ TEST(FrameSinks, QuietSilencesLibraryWarnings) {
     grid->setTransform(openvdb::math::Transform::createLinearTransform(stretch));
     grid->fill(openvdb::CoordBBox(openvdb::Coord(0), openvdb::Coord(5)), 0.5f);
     openvdb::io::File((dir / "tall_0001.vdb").string()).write({grid});
-    const std::string args = "render-vdb tall_0001.vdb -o out.mp4 --set render.width=32 --set render.height=18";
+    const std::string args =
+        "render-vdb tall_0001.vdb -o out.mp4 --set render.width=32 --set render.height=18";
 
     auto r = runPlume(args, dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(countOf(r.err, "plume: warning: 'tall_0001.vdb': grid 'density' has voxel size"), 1) << r.err;
+    EXPECT_EQ(countOf(r.err, "plume: warning: 'tall_0001.vdb': grid 'density' has voxel size"), 1)
+        << r.err;
 
     r = runPlume(args + " -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -117,15 +121,18 @@ TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
         FrameSinks sinks(scene, outputs, 2, 3, true);
         Solver solver(scene);
         sinks.open(scene);
-        for (int frame = 1; frame <= 3; ++frame) sinks.consume(frame, solver, solver.advanceFrame(frame));
+        for (int frame = 1; frame <= 3; ++frame)
+            sinks.consume(frame, solver, solver.advanceFrame(frame));
         sinks.finish();
     }
     EXPECT_EQ(listDir(dir / "cache"),
               (std::vector<std::string>{"rising.resume", "rising_0002.vdb", "rising_0003.vdb"}));
-    EXPECT_EQ(listDir(dir / "png"), (std::vector<std::string>{"rising_0002.png", "rising_0003.png"}));
+    EXPECT_EQ(listDir(dir / "png"),
+              (std::vector<std::string>{"rising_0002.png", "rising_0003.png"}));
     std::ifstream csv(dir / "stats.csv");
     std::vector<std::string> frames;
-    for (std::string line; std::getline(csv, line);) frames.push_back(line.substr(0, line.find(',')));
+    for (std::string line; std::getline(csv, line);)
+        frames.push_back(line.substr(0, line.find(',')));
     EXPECT_EQ(frames, (std::vector<std::string>{"frame", "1", "2", "3"}));
     Fields f(scene.domain.cells(), scene.domain.dx());
     EXPECT_EQ(readSolverState(outputs.statePath, f).frame, 3);

@@ -76,7 +76,8 @@ void checkGolden(const std::string& name) {
     if (updateRequested(std::getenv("PLUME_UPDATE_GOLDEN"))) {
         std::ofstream out(hashFile);
         for (size_t i = 0; i < frames.size(); ++i)
-            out << (i + 1) << " " << test::sha256Hex(frames[i].rgb.data(), frames[i].rgb.size()) << "\n";
+            out << (i + 1) << " " << test::sha256Hex(frames[i].rgb.data(), frames[i].rgb.size())
+                << "\n";
         writePng(referencePng.string(), frames.back());
         GTEST_SKIP() << "updated " << hashFile;
     }
@@ -123,8 +124,10 @@ TEST(Golden, UpdatedOnlyByUpdateGoldenOne) {
 }
 
 TEST(Golden, Sha256MatchesTheStandard) {
-    EXPECT_EQ(test::sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    EXPECT_EQ(test::sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    EXPECT_EQ(test::sha256Hex("abc"),
+              "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    EXPECT_EQ(test::sha256Hex(""),
+              "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 }
 
 }  // namespace

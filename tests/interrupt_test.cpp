@@ -1,7 +1,7 @@
 // A killed bake resumes to the same cache; an interrupted render leaves a
 // playable video. Both run the real binary and send it real signals.
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -34,8 +34,10 @@ pid_t spawnPlume(std::vector<std::string> args, const fs::path& dir) {
     argv.push_back(nullptr);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, (dir / "stdout.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&actions, 2, (dir / "stderr.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 1, (dir / "stdout.txt").c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, (dir / "stderr.txt").c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
     std::string cwd = dir.string();
     posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
     pid_t pid = -1;
@@ -90,7 +92,8 @@ std::string frameFile(const std::string& name, int frame) {
     return buf;
 }
 
-const std::vector<std::string> kSlowBake = {"--set", "domain.resolution=40", "--set", "time.frames=12", "-q"};
+const std::vector<std::string> kSlowBake = {"--set", "domain.resolution=40", "--set",
+                                            "time.frames=12", "-q"};
 
 TEST(Interrupt, KilledBakeResumesBitIdentical) {
     fs::path dir = test::scratchDir("resume");
@@ -104,7 +107,8 @@ TEST(Interrupt, KilledBakeResumesBitIdentical) {
     ASSERT_TRUE(waitFor(dir / "killed" / "rising_0004.vdb"));
     kill(pid, SIGKILL);
     ASSERT_EQ(waitStatus(pid), 128 + SIGKILL);
-    ASSERT_FALSE(fs::exists(dir / "killed" / "rising_0012.vdb")) << "the bake finished before the kill";
+    ASSERT_FALSE(fs::exists(dir / "killed" / "rising_0012.vdb"))
+        << "the bake finished before the kill";
 
     // Every frame the killed bake finished, as it is on disk before the resume.
     std::map<int, FileIdentity> before;
@@ -146,7 +150,8 @@ TEST(Interrupt, ResumeRefusesAChangedScene) {
     fs::path dir = test::scratchDir("resume_changed");
     auto r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-2 -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --resume --set physics.vorticity=0.1 -q", dir);
+    r = test::runPlume(
+        "bake " + kGolden + "rising.toml --vdb cache --resume --set physics.vorticity=0.1 -q", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_NE(r.err.find("scene changed"), std::string::npos) << r.err;
 }
@@ -162,11 +167,14 @@ TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
     ASSERT_TRUE(fs::exists(dir / "out.mp4"));
     EXPECT_FALSE(fs::exists(dir / "frames" / "rising_0040.png"));
     std::string probe = test::capture(
-        "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames "
-        "-of default=nw=1 '" + (dir / "out.mp4").string() + "' 2>&1");
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+        "stream=codec_name,nb_read_frames "
+        "-of default=nw=1 '" +
+        (dir / "out.mp4").string() + "' 2>&1");
     EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
     int frames = 0;
-    for (const auto& e : fs::directory_iterator(dir / "frames")) frames += e.path().extension() == ".png";
+    for (const auto& e : fs::directory_iterator(dir / "frames"))
+        frames += e.path().extension() == ".png";
     EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
         << probe << " (expected " << frames << " frames)";
 }
@@ -182,10 +190,11 @@ TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {
     for (int frame = 1; frame <= kFrames; ++frame)
         fs::create_hard_link(dir / "cache" / frameFile("rising", 1 + (frame - 1) % 3),
                              dir / "long" / frameFile("rising", frame));
-    pid_t pid = spawnPlume({"render-vdb", "long/rising_####.vdb", "-o", "out.mp4", "--png", "frames",
-                            "--scene", kGolden + "rising.toml", "--set", "render.width=320", "--set",
-                            "render.height=180", "--threads", "1", "-q"},
-                           dir);
+    pid_t pid =
+        spawnPlume({"render-vdb", "long/rising_####.vdb", "-o", "out.mp4", "--png", "frames",
+                    "--scene", kGolden + "rising.toml", "--set", "render.width=320", "--set",
+                    "render.height=180", "--threads", "1", "-q"},
+                   dir);
     ASSERT_TRUE(waitFor(dir / "frames" / "rising_0003.png"));
     kill(pid, SIGTERM);
     EXPECT_EQ(waitStatus(pid), 128 + SIGTERM);
@@ -194,11 +203,14 @@ TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {
     EXPECT_NE(err.find("plume: interrupted after frame "), std::string::npos) << err;
     EXPECT_NE(err.find("; out.mp4 holds the frames done"), std::string::npos) << err;
     int frames = 0;
-    for (const auto& e : fs::directory_iterator(dir / "frames")) frames += e.path().extension() == ".png";
+    for (const auto& e : fs::directory_iterator(dir / "frames"))
+        frames += e.path().extension() == ".png";
     ASSERT_LT(frames, kFrames) << "render-vdb finished before the signal";
     std::string probe = test::capture(
-        "ffprobe -v error -count_frames -select_streams v:0 -show_entries stream=codec_name,nb_read_frames "
-        "-of default=nw=1 '" + (dir / "out.mp4").string() + "' 2>&1");
+        "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+        "stream=codec_name,nb_read_frames "
+        "-of default=nw=1 '" +
+        (dir / "out.mp4").string() + "' 2>&1");
     EXPECT_NE(probe.find("codec_name=h264"), std::string::npos) << probe;
     EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
         << probe << " (expected " << frames << " frames)";

@@ -49,8 +49,8 @@ TEST(MemoryEstimate, SolverEstimateMatchesItsHeap) {
             used = heapBytes() - before;
         }
         const double ratio = double(Solver::bytesFor(scene)) / double(used);
-        EXPECT_NEAR(ratio, 1.0, 0.05) << sets << ": estimate " << Solver::bytesFor(scene)
-                                      << " bytes, heap " << used;
+        EXPECT_NEAR(ratio, 1.0, 0.05)
+            << sets << ": estimate " << Solver::bytesFor(scene) << " bytes, heap " << used;
     }
     setThreadCount(0);
 }
@@ -68,7 +68,8 @@ TEST(MemoryEstimate, RendererEstimateMatchesItsHeap) {
         used = heapBytes() - before;
     }
     const std::uint64_t estimate = Renderer::bytesFor(scene, solver.fields().n);
-    EXPECT_NEAR(double(estimate) / double(used), 1.0, 0.10) << "estimate " << estimate << ", heap " << used;
+    EXPECT_NEAR(double(estimate) / double(used), 1.0, 0.10)
+        << "estimate " << estimate << ", heap " << used;
     setThreadCount(0);
 }
 

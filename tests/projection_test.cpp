@@ -1,3 +1,5 @@
+#include "sim/pressure/projection.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,9 +11,8 @@
 
 #include "core/parallel.h"
 #include "sim/pressure/multigrid.h"
-#include "sim/pressure/poisson.h"
 #include "sim/pressure/pcg.h"
-#include "sim/pressure/projection.h"
+#include "sim/pressure/poisson.h"
 
 namespace plume {
 namespace {
@@ -74,7 +75,8 @@ void expectBoundaryFaces(const Fields& f, const Sides& sides, Vec3f inflow) {
                     below[axis] -= 1;
                     const int pos = idx[axis], last = f.n[axis];
                     if (solid(i, j, k) || solid(below[0], below[1], below[2])) {
-                        ASSERT_EQ(c(i, j, k), 0.0f) << "solid face " << axis << " " << i << "," << j << "," << k;
+                        ASSERT_EQ(c(i, j, k), 0.0f)
+                            << "solid face " << axis << " " << i << "," << j << "," << k;
                         ++checked;
                         continue;
                     }

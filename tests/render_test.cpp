@@ -131,8 +131,8 @@ TEST(LightTransmittance, SpreadSoftensGridScaleStripes) {
             for (int j = 0; j < n.y; ++j)
                 for (int i = 0; i < n.x; ++i) grid.cell(grid.cellIndex(i, j, k))[0] = float(i % 2);
         std::vector<float> scratch;
-        sweepDirectionalLight(grid, Box3i{{0, 0, 0}, {n.x, n.y, n.z}}, {0, 0, -1},
-                              0.1f, spread, 1, scratch);
+        sweepDirectionalLight(grid, Box3i{{0, 0, 0}, {n.x, n.y, n.z}}, {0, 0, -1}, 0.1f, spread, 1,
+                              scratch);
         // Slice k = 2, well below the smoke, away from the sides.
         total = 0.0f;
         float contrast = 0.0f;

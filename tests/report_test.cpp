@@ -1,11 +1,11 @@
 // Library warnings go through one reporter (core/report.h): stderr unless the
 // program installs a sink, and back to the previous sink when it goes.
+#include "core/report.h"
+
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
-
-#include "core/report.h"
 
 namespace plume {
 namespace {

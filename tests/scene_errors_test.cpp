@@ -1,4 +1,6 @@
 // Scene files: every error kind, with its exact one-line text.
+#include "support/scene_errors.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,7 +14,6 @@
 #include "scene/describe.h"
 #include "scene/loader.h"
 #include "scene/schema.h"
-#include "support/scene_errors.h"
 
 namespace plume {
 namespace {

@@ -1,14 +1,15 @@
 // Cache file names and the sequence patterns render-vdb accepts. The files are
 // empty: expanding a pattern never opens them.
+#include "io/sequence.h"
+
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <unistd.h>
 
 #include "core/error.h"
-#include "io/sequence.h"
 
 namespace plume {
 namespace {
@@ -16,7 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 class SequenceDir {
-public:
+  public:
     explicit SequenceDir(std::initializer_list<std::string> files) {
         static int counter = 0;
         path_ = fs::temp_directory_path() /
@@ -32,7 +33,7 @@ public:
     std::string operator/(const std::string& name) const { return (path_ / name).string(); }
     std::string str() const { return path_.string(); }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -101,7 +102,8 @@ TEST(Sequence, NothingMatchingNamesThePattern) {
             expandSequence(pattern);
             ADD_FAILURE() << "no error for " << pattern;
         } catch (const RunError& e) {
-            EXPECT_NE(std::string(e.what()).find("'" + pattern + "'"), std::string::npos) << e.what();
+            EXPECT_NE(std::string(e.what()).find("'" + pattern + "'"), std::string::npos)
+                << e.what();
         }
     }
     SequenceDir empty({"readme.txt"});

@@ -1,4 +1,6 @@
 // Physics tests for the solver: each fails when the stage it checks is broken.
+#include "sim/solver.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,7 +10,6 @@
 #include "core/parallel.h"
 #include "sim/advection.h"
 #include "sim/forces.h"
-#include "sim/solver.h"
 
 namespace plume {
 namespace {
@@ -89,7 +90,8 @@ TEST(Advection, BlobMovesByVelocityTimesTime) {
     for (AdvectionScheme scheme : {AdvectionScheme::SemiLagrangian, AdvectionScheme::MacCormack}) {
         float shift = 0;
         advectBlob(scheme, shift);
-        EXPECT_NEAR(shift, 14.0f, 0.5f) << (scheme == AdvectionScheme::MacCormack ? "maccormack" : "semi-lagrangian");
+        EXPECT_NEAR(shift, 14.0f, 0.5f)
+            << (scheme == AdvectionScheme::MacCormack ? "maccormack" : "semi-lagrangian");
     }
 }
 
@@ -372,9 +374,13 @@ TEST(Solver, BitIdenticalForAnyThreadCount) {
     const Fields a = run(1);
     for (int threads : {2, 3, 7}) {
         const Fields b = run(threads);
-        for (auto [x, y] : {std::pair{&a.u, &b.u}, {&a.v, &b.v}, {&a.w, &b.w},
-                            {&a.density, &b.density}, {&a.temperature, &b.temperature}})
-            EXPECT_EQ(0, std::memcmp(x->data(), y->data(), x->size() * sizeof(float))) << threads << " threads";
+        for (auto [x, y] : {std::pair{&a.u, &b.u},
+                            {&a.v, &b.v},
+                            {&a.w, &b.w},
+                            {&a.density, &b.density},
+                            {&a.temperature, &b.temperature}})
+            EXPECT_EQ(0, std::memcmp(x->data(), y->data(), x->size() * sizeof(float)))
+                << threads << " threads";
     }
 }
 
@@ -418,7 +424,9 @@ TEST(Solver, NonFiniteFieldStopsWithItsName) {
         solver.checkFinite(2, 1);
         FAIL() << "no error";
     } catch (const RunError& e) {
-        EXPECT_NE(std::string(e.what()).find("non-finite temperature at frame 2, substep 1"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("non-finite temperature at frame 2, substep 1"),
+                  std::string::npos)
+            << e.what();
     }
 }
 

@@ -69,7 +69,8 @@ TEST(VdbBounds, EmptyFrameIsOneClearVoxel) {
 
 TEST(VdbBounds, FileWithoutARecordedBoxIsReadForIt) {
     const std::string path = scratch("nostats.vdb");
-    writeWithoutStats(path, densityGrid(openvdb::CoordBBox(openvdb::Coord(-3, 2, 5), openvdb::Coord(4, 9, 7))));
+    writeWithoutStats(
+        path, densityGrid(openvdb::CoordBBox(openvdb::Coord(-3, 2, 5), openvdb::Coord(4, 9, 7))));
     expectBoundsOfTheRenderedVolume(path);
 }
 
@@ -77,8 +78,10 @@ TEST(VdbBounds, FileWithoutARecordedBoxIsReadForIt) {
 // (here on purpose) disagrees with the voxels.
 TEST(VdbBounds, TakesTheRecordedBoxWithoutReadingVoxels) {
     auto grid = densityGrid(openvdb::CoordBBox(openvdb::Coord(0), openvdb::Coord(3)));
-    grid->insertMeta(openvdb::GridBase::META_FILE_BBOX_MIN, openvdb::Vec3IMetadata(openvdb::Vec3i(10, 10, 10)));
-    grid->insertMeta(openvdb::GridBase::META_FILE_BBOX_MAX, openvdb::Vec3IMetadata(openvdb::Vec3i(11, 12, 13)));
+    grid->insertMeta(openvdb::GridBase::META_FILE_BBOX_MIN,
+                     openvdb::Vec3IMetadata(openvdb::Vec3i(10, 10, 10)));
+    grid->insertMeta(openvdb::GridBase::META_FILE_BBOX_MAX,
+                     openvdb::Vec3IMetadata(openvdb::Vec3i(11, 12, 13)));
     const std::string path = scratch("recorded.vdb");
     writeWithoutStats(path, grid);
     const VolumeBounds b = readVdbBounds(path);

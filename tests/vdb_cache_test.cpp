@@ -1,9 +1,13 @@
 // The OpenVDB cache against real files: what plume writes, read back with the
 // raw OpenVDB API (as Blender would), Blender-like files read by plume, errors,
 // and the bit-exact resume state.
+#include "io/vdb_cache.h"
+
 #include <gtest/gtest.h>
 #include <openvdb/io/File.h>
 #include <openvdb/openvdb.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -12,13 +16,10 @@
 #include <fstream>
 #include <random>
 #include <string>
-#include <sys/resource.h>
-#include <unistd.h>
 
 #include "core/error.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
-#include "io/vdb_cache.h"
 
 namespace plume {
 namespace {
@@ -27,7 +28,7 @@ namespace fs = std::filesystem;
 
 // A fresh directory per test, removed afterwards.
 class TempDir {
-public:
+  public:
     TempDir() {
         static int counter = 0;
         path_ = fs::temp_directory_path() /
@@ -42,7 +43,7 @@ public:
     std::string file(const std::string& name) const { return (path_ / name).string(); }
     const fs::path& path() const { return path_; }
 
-private:
+  private:
     fs::path path_;
 };
 
@@ -63,7 +64,9 @@ Fields blobFields() {
         for (int k = 0; k < c.nz(); ++k)
             for (int j = 0; j < c.ny(); ++j)
                 for (int i = 0; i < c.nx(); ++i)
-                    c(i, j, k) = (i + j + k) % 4 == 0 ? 0.0f : 0.1f * (axis + 1) * std::sin(0.3f * i + 0.2f * j - 0.1f * k);
+                    c(i, j, k) = (i + j + k) % 4 == 0
+                                     ? 0.0f
+                                     : 0.1f * (axis + 1) * std::sin(0.3f * i + 0.2f * j - 0.1f * k);
     }
     return f;
 }
@@ -196,7 +199,8 @@ TEST(VdbCache, WritesGridsBlenderCanRead) {
             for (int i = 0; i < f.n.x; ++i) {
                 Vec3f want = f.centredVelocity(i, j, k);
                 openvdb::Vec3s got = vacc.getValue(openvdb::Coord(i, j, k));
-                for (int a = 0; a < 3; ++a) ASSERT_NEAR(got[a], want[a], 2e-4f + 1e-3f * std::abs(want[a]));
+                for (int a = 0; a < 3; ++a)
+                    ASSERT_NEAR(got[a], want[a], 2e-4f + 1e-3f * std::abs(want[a]));
             }
 }
 
@@ -252,7 +256,8 @@ TEST(VdbCache, LeavesNoTemporaryFiles) {
     writeVdbFrame(dir.file("smoke_0001.vdb"), f, 1, "smoke", {});  // rewrite in place
     writeSolverState(resumeStatePath(dir.path().string(), "smoke"), f, 1, "abc");
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir.path()))
+        names.push_back(e.path().filename().string());
     std::sort(names.begin(), names.end());
     EXPECT_EQ(names, (std::vector<std::string>{"smoke.resume", "smoke_0001.vdb"}));
 }
@@ -260,7 +265,8 @@ TEST(VdbCache, LeavesNoTemporaryFiles) {
 TEST(VdbCache, UnwritableDirectoryIsARunError) {
     TempDir dir;
     std::string path = dir.file("missing/smoke_0001.vdb");
-    expectRunError([&] { writeVdbFrame(path, blobFields(), 1, "smoke", {}); }, {"cannot write", path});
+    expectRunError([&] { writeVdbFrame(path, blobFields(), 1, "smoke", {}); },
+                   {"cannot write", path});
 }
 
 TEST(VdbRead, ReadsOwnFileOverItsActiveBox) {
@@ -283,7 +289,8 @@ TEST(VdbRead, ReadsOwnFileOverItsActiveBox) {
             for (int i = 0; i < f.n.x; ++i)
                 if (f.density(i, j, k) > 1e-4f) {
                     int c[3] = {i, j, k};
-                    for (int a = 0; a < 3; ++a) lo[a] = std::min(lo[a], c[a]), hi[a] = std::max(hi[a], c[a]);
+                    for (int a = 0; a < 3; ++a)
+                        lo[a] = std::min(lo[a], c[a]), hi[a] = std::max(hi[a], c[a]);
                 }
     ASSERT_EQ(v.density.nx(), hi[0] - lo[0] + 1);
     ASSERT_EQ(v.density.ny(), hi[1] - lo[1] + 1);
@@ -475,11 +482,20 @@ void fillAwkward(ScalarGrid& g, std::mt19937& rng) {
     std::uniform_int_distribution<int> pick(0, 9);
     for (size_t m = 0; m < g.size(); ++m) {
         switch (pick(rng)) {
-            case 0: g[m] = 0.0f; break;
-            case 1: g[m] = -0.0f; break;
-            case 2: g[m] = u(rng) * 1e-38f; break;  // subnormal
-            case 3: g[m] = u(rng) * 1e-7f; break;
-            default: g[m] = u(rng);
+            case 0:
+                g[m] = 0.0f;
+                break;
+            case 1:
+                g[m] = -0.0f;
+                break;
+            case 2:
+                g[m] = u(rng) * 1e-38f;
+                break;  // subnormal
+            case 3:
+                g[m] = u(rng) * 1e-7f;
+                break;
+            default:
+                g[m] = u(rng);
         }
     }
 }

@@ -33,9 +33,9 @@ int interruptedStatus() { return 128 + interruptSignal(); }
 // "cache/fluid_data_####.vdb" -> "fluid_data": names the video of a sequence.
 std::string sequenceName(const std::string& pattern) {
     std::string stem = fs::path(pattern).stem().string();
-    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) ||
-                             stem.back() == '#' || stem.back() == '_' || stem.back() == '%' ||
-                             stem.back() == 'd'))
+    while (!stem.empty() &&
+           (std::isdigit(static_cast<unsigned char>(stem.back())) || stem.back() == '#' ||
+            stem.back() == '_' || stem.back() == '%' || stem.back() == 'd'))
         stem.pop_back();
     return stem.empty() ? "render" : stem;
 }
@@ -70,7 +70,8 @@ void parseFrameRange(const std::string& text, int lastFrame, int& first, int& la
     try {
         size_t used = 0;
         first = std::stoi(text.substr(0, dash), &used);
-        if (used != (dash == std::string::npos ? text.size() : dash)) fail("expected A-B, e.g. 1-24");
+        if (used != (dash == std::string::npos ? text.size() : dash))
+            fail("expected A-B, e.g. 1-24");
         last = first;
         if (dash != std::string::npos) {
             std::string tail = text.substr(dash + 1);

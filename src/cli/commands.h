@@ -8,19 +8,19 @@
 namespace plume {
 
 struct RunOptions {
-    std::string scenePath;              // render, bake, check
-    std::vector<std::string> overrides; // --set key=value
-    std::string output;                 // -o OUT.mp4
-    std::string vdbDir;                 // --vdb DIR
-    std::string pngDir;                 // --png DIR
-    std::string frames;                 // --frames A-B
-    std::string statsPath;              // --stats FILE.csv
-    int threads = 0;                    // --threads N (0: all cores)
+    std::string scenePath;               // render, bake, check
+    std::vector<std::string> overrides;  // --set key=value
+    std::string output;                  // -o OUT.mp4
+    std::string vdbDir;                  // --vdb DIR
+    std::string pngDir;                  // --png DIR
+    std::string frames;                  // --frames A-B
+    std::string statsPath;               // --stats FILE.csv
+    int threads = 0;                     // --threads N (0: all cores)
     bool quiet = false;
-    bool resume = false;                // bake --resume
-    std::string pattern;                // render-vdb input
-    std::string grid;                   // render-vdb --grid
-    bool reference = false;             // check --reference
+    bool resume = false;     // bake --resume
+    std::string pattern;     // render-vdb input
+    std::string grid;        // render-vdb --grid
+    bool reference = false;  // check --reference
 };
 
 int runRender(const RunOptions& options);

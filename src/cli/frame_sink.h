@@ -21,7 +21,7 @@ struct Frame {
 };
 
 class FrameSink {
-public:
+  public:
     // What a sink takes from a frame, in the order they are fed: the fields
     // before rendering (a crash mid-render keeps the cache), the image after
     // it, and last the sinks that take every frame, also the frames before

@@ -28,7 +28,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
     if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene.name));
     if (!out.videoPath.empty()) sinks_.push_back(std::make_unique<VideoSink>(out.videoPath, scene));
-    if (!out.statePath.empty()) sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
+    if (!out.statePath.empty())
+        sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
     if (!out.statsPath.empty()) sinks_.push_back(std::make_unique<StatsSink>(out.statsPath));
 }
 

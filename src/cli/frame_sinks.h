@@ -29,7 +29,7 @@ struct RunOutputs {
 };
 
 class FrameSinks {
-public:
+  public:
     // Checks every output path (RunError naming the first that cannot be
     // written) and creates nothing else. Frames before firstFrame are only
     // simulated; progress counts to lastFrame.
@@ -56,7 +56,7 @@ public:
     // A line on stderr, never hidden behind the progress bar.
     void message(const std::string& line);
 
-private:
+  private:
     void consume(Frame& frame, const VolumeView& volume, int renderIndex);
     void feed(FrameSink::Takes takes, const Frame& frame);
     void finishSinks();

@@ -2,7 +2,6 @@
 // errors into one line on stderr and the exit status of DESIGN.md:
 // 0 success, 2 usage or scene error, 1 any other failure.
 #include <CLI/CLI.hpp>
-
 #include <cstdio>
 #include <exception>
 
@@ -13,13 +12,16 @@
 namespace {
 
 void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
-    cmd->add_option("--frames", o.frames, "Frames to write, A-B or A (earlier frames are simulated)");
+    cmd->add_option("--frames", o.frames,
+                    "Frames to write, A-B or A (earlier frames are simulated)");
     cmd->add_option("--set", o.overrides, "Override a scene key: --set domain.resolution=48")
         ->allow_extra_args(false);
-    cmd->add_option("--threads", o.threads, "Worker threads (0: all cores); results are identical for any count")
+    cmd->add_option("--threads", o.threads,
+                    "Worker threads (0: all cores); results are identical for any count")
         ->check(CLI::Range(0, 1024))
         ->capture_default_str();
-    cmd->add_option("--stats", o.statsPath, "Write per-frame timings and solver statistics to a CSV file");
+    cmd->add_option("--stats", o.statsPath,
+                    "Write per-frame timings and solver statistics to a CSV file");
     cmd->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
 }
 
@@ -45,20 +47,28 @@ int main(int argc, char** argv) {
     bake->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
     addRunOptions(bake, opt);
 
-    CLI::App* renderVdb = app.add_subcommand("render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4");
-    renderVdb->add_option("input", opt.pattern, "'DIR/NAME_####.vdb', a single .vdb file, or a folder")->required();
-    renderVdb->add_option("-o,--output", opt.output, "Video to write (default: <sequence name>.mp4)");
-    renderVdb->add_option("--scene", opt.scenePath, "Take camera, lights and look from this scene file");
-    renderVdb->add_option("--grid", opt.grid, "Float grid to render (default: render.grid, \"density\")");
+    CLI::App* renderVdb = app.add_subcommand(
+        "render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4");
+    renderVdb
+        ->add_option("input", opt.pattern, "'DIR/NAME_####.vdb', a single .vdb file, or a folder")
+        ->required();
+    renderVdb->add_option("-o,--output", opt.output,
+                          "Video to write (default: <sequence name>.mp4)");
+    renderVdb->add_option("--scene", opt.scenePath,
+                          "Take camera, lights and look from this scene file");
+    renderVdb->add_option("--grid", opt.grid,
+                          "Float grid to render (default: render.grid, \"density\")");
     renderVdb->add_option("--png", opt.pngDir, "Also write every frame as a PNG into DIR");
     renderVdb->add_option("--set", opt.overrides, "Override a scene key");
     renderVdb->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
     renderVdb->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
 
-    CLI::App* check = app.add_subcommand("check", "Validate a scene; print it resolved, with grid size and memory estimate");
+    CLI::App* check = app.add_subcommand(
+        "check", "Validate a scene; print it resolved, with grid size and memory estimate");
     check->add_option("scene", opt.scenePath, "Scene file (TOML)");
     check->add_option("--set", opt.overrides, "Override a scene key");
-    check->add_flag("--reference", opt.reference, "Print the scene-file reference (every key, type, default, range)");
+    check->add_flag("--reference", opt.reference,
+                    "Print the scene-file reference (every key, type, default, range)");
 
     try {
         app.parse(argc, argv);

@@ -33,7 +33,8 @@ void checkMemory(const Scene& scene) {
     const Vec3i n = scene.domain.cells();
     throw InputError(scene.path + ": error: scene needs about " + formatGiB(need) + " GiB (" +
                      std::to_string(n.x) + "x" + std::to_string(n.y) + "x" + std::to_string(n.z) +
-                     " cells) but this machine has " + formatGiB(have) + " GiB; lower domain.resolution");
+                     " cells) but this machine has " + formatGiB(have) +
+                     " GiB; lower domain.resolution");
 }
 
 }  // namespace plume

@@ -17,9 +17,12 @@ void ensureWritableDir(const std::string& dir) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw RunError("cannot create output folder '" + dir + "' (" + ec.message() + ")");
-    std::string probe = (fs::path(dir) / (".plume_write_test_" + std::to_string(getpid()))).string();
+    std::string probe =
+        (fs::path(dir) / (".plume_write_test_" + std::to_string(getpid()))).string();
     std::FILE* f = std::fopen(probe.c_str(), "w");
-    if (!f) throw RunError("cannot write to output folder '" + dir + "' (" + std::strerror(errno) + ")");
+    if (!f)
+        throw RunError("cannot write to output folder '" + dir + "' (" + std::strerror(errno) +
+                       ")");
     std::fclose(f);
     fs::remove(probe, ec);
 }
@@ -28,8 +31,7 @@ void ensureWritableFile(const std::string& path) {
     ensureWritableDir(parentDir(path));
     // A folder in the way would only be found at the final rename, after all the work.
     std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw RunError("cannot write '" + path + "': it is a folder");
+    if (fs::is_directory(path, ec)) throw RunError("cannot write '" + path + "': it is a folder");
 }
 
 std::string parentDir(const std::string& path) {

@@ -37,8 +37,11 @@ void PngSink::consume(const Frame& frame) {
 }
 
 VideoSink::VideoSink(std::string path, const Scene& scene)
-    : path_(std::move(path)), width_(scene.render.width), height_(scene.render.height),
-      fps_(scene.output.fps > 0 ? scene.output.fps : scene.time.fps), settings_(scene.output) {
+    : path_(std::move(path)),
+      width_(scene.render.width),
+      height_(scene.render.height),
+      fps_(scene.output.fps > 0 ? scene.output.fps : scene.time.fps),
+      settings_(scene.output) {
     ensureWritableFile(path_);
 }
 

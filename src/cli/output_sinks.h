@@ -17,30 +17,30 @@ class VideoEncoder;
 
 // DIR/NAME_0001.vdb per written frame (io/vdb_cache.h).
 class VdbCacheSink : public FrameSink {
-public:
+  public:
     VdbCacheSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Fields; }
     void consume(const Frame& frame) override;
 
-private:
+  private:
     std::string dir_, sceneName_;
     CacheOptions options_;
 };
 
 // DIR/NAME_0001.png per written frame.
 class PngSink : public FrameSink {
-public:
+  public:
     PngSink(std::string dir, std::string sceneName);
     Takes takes() const override { return Takes::Image; }
     void consume(const Frame& frame) override;
 
-private:
+  private:
     std::string dir_, sceneName_;
 };
 
 // The MP4: created by open(), completed (and renamed into place) by finish().
 class VideoSink : public FrameSink {
-public:
+  public:
     VideoSink(std::string path, const Scene& scene);
     ~VideoSink() override;
     Takes takes() const override { return Takes::Image; }
@@ -49,7 +49,7 @@ public:
     void finish() override;
     std::string keptOnInterrupt() const override;
 
-private:
+  private:
     std::string path_;
     int width_, height_;
     double fps_;
@@ -60,13 +60,13 @@ private:
 // --stats FILE.csv: one row per simulated frame, written when the run finishes
 // or is interrupted.
 class StatsSink : public FrameSink {
-public:
+  public:
     explicit StatsSink(std::string path);
     Takes takes() const override { return Takes::EveryFrame; }
     void consume(const Frame& frame) override;
     void finish() override;
 
-private:
+  private:
     std::string path_;
     std::string rows_;  // CSV lines, header first
 };

@@ -23,7 +23,10 @@ std::string clock(double seconds) {
 }  // namespace
 
 Progress::Progress(int firstFrame, int lastFrame, bool quiet)
-    : first_(firstFrame), last_(lastFrame), quiet_(quiet), terminal_(isatty(STDERR_FILENO) != 0),
+    : first_(firstFrame),
+      last_(lastFrame),
+      quiet_(quiet),
+      terminal_(isatty(STDERR_FILENO) != 0),
       start_(std::chrono::steady_clock::now()) {}
 
 Progress::~Progress() { finish(); }
@@ -31,7 +34,8 @@ Progress::~Progress() { finish(); }
 void Progress::frameDone(int frame, int substeps, int pressureIterations, double simSeconds,
                          double renderSeconds) {
     if (quiet_) return;
-    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     // Frames before `first` are simulated too, so the ETA counts from frame 1.
     double perFrame = elapsed / frame;
     double eta = perFrame * (last_ - frame);
@@ -41,13 +45,15 @@ void Progress::frameDone(int frame, int substeps, int pressureIterations, double
         std::string bar(size_t(filled), '#');
         bar.resize(width, '.');
         std::fprintf(stderr, "\r\033[K[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
-                     bar.c_str(), frame, last_, substeps, clock(elapsed).c_str(), clock(eta).c_str());
+                     bar.c_str(), frame, last_, substeps, clock(elapsed).c_str(),
+                     clock(eta).c_str());
         barShown_ = true;
     } else {
-        std::fprintf(stderr,
-                     "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s\n",
-                     frame, last_, substeps, pressureIterations, simSeconds, renderSeconds,
-                     frame < first_ ? " (not written)" : "");
+        std::fprintf(
+            stderr,
+            "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s\n",
+            frame, last_, substeps, pressureIterations, simSeconds, renderSeconds,
+            frame < first_ ? " (not written)" : "");
     }
     std::fflush(stderr);
 }

@@ -8,7 +8,7 @@
 namespace plume {
 
 class Progress {
-public:
+  public:
     Progress(int firstFrame, int lastFrame, bool quiet);
     ~Progress();
 
@@ -21,7 +21,7 @@ public:
     void warning(const std::string& text);
     void finish();
 
-private:
+  private:
     void clearBar();
 
     int first_, last_;

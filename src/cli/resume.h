@@ -19,12 +19,12 @@ std::string sceneHash(Scene scene);
 
 // DIR/NAME.resume, rewritten after every simulated frame, written or not.
 class ResumeStateSink : public FrameSink {
-public:
+  public:
     ResumeStateSink(std::string path, const Scene& scene);
     Takes takes() const override { return Takes::EveryFrame; }
     void consume(const Frame& frame) override;
 
-private:
+  private:
     std::string path_, sceneHash_, sceneName_;
 };
 

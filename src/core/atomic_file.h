@@ -12,7 +12,7 @@ namespace plume {
 // One file being written under a temporary name (path + suffix). Unless
 // commit() succeeds, the temporary is removed, on destruction at the latest.
 class AtomicFile {
-public:
+  public:
     explicit AtomicFile(std::string path, const std::string& suffix = ".tmp");
     ~AtomicFile();
     AtomicFile(const AtomicFile&) = delete;
@@ -27,7 +27,7 @@ public:
     // Removes the temporary now; never throws.
     void discard();
 
-private:
+  private:
     std::string path_, tempPath_;
     bool done_ = false;
 };

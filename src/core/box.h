@@ -17,9 +17,9 @@ struct Box3i {
     }
     // True when every cell of `inner` is in this box (an empty inner always is).
     bool contains(const Box3i& inner) const {
-        return inner.empty() || (!empty() && lo.x <= inner.lo.x && lo.y <= inner.lo.y &&
-                                 lo.z <= inner.lo.z && inner.hi.x <= hi.x &&
-                                 inner.hi.y <= hi.y && inner.hi.z <= hi.z);
+        return inner.empty() ||
+               (!empty() && lo.x <= inner.lo.x && lo.y <= inner.lo.y && lo.z <= inner.lo.z &&
+                inner.hi.x <= hi.x && inner.hi.y <= hi.y && inner.hi.z <= hi.z);
     }
 };
 

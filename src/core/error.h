@@ -18,7 +18,7 @@ struct SourceLocation {
 
 // A mistake in the user's input: a scene file, a --set, an argument. Exit 2.
 class InputError : public std::runtime_error {
-public:
+  public:
     explicit InputError(const std::string& message) : std::runtime_error(message) {}
     InputError(const SourceLocation& where, const std::string& message)
         : std::runtime_error(where.str() + ": error: " + message) {}
@@ -26,7 +26,7 @@ public:
 
 // Anything else that stops a run: I/O, a corrupt cache, non-finite fields. Exit 1.
 class RunError : public std::runtime_error {
-public:
+  public:
     using std::runtime_error::runtime_error;
 };
 

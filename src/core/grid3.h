@@ -19,10 +19,13 @@ namespace plume {
 
 template <typename T>
 class Grid3 {
-public:
+  public:
     Grid3() = default;
     Grid3(int nx, int ny, int nz, Vec3f offset = Vec3f(0.5f), T value = T{})
-        : nx_(nx), ny_(ny), nz_(nz), offset_(offset),
+        : nx_(nx),
+          ny_(ny),
+          nz_(nz),
+          offset_(offset),
           data_(static_cast<size_t>(nx) * ny * nz, value) {}
 
     int nx() const { return nx_; }
@@ -33,9 +36,7 @@ public:
     size_t strideY() const { return static_cast<size_t>(nx_); }
     size_t strideZ() const { return static_cast<size_t>(nx_) * ny_; }
 
-    size_t index(int i, int j, int k) const {
-        return (static_cast<size_t>(k) * ny_ + j) * nx_ + i;
-    }
+    size_t index(int i, int j, int k) const { return (static_cast<size_t>(k) * ny_ + j) * nx_ + i; }
     T& operator()(int i, int j, int k) { return data_[index(i, j, k)]; }
     const T& operator()(int i, int j, int k) const { return data_[index(i, j, k)]; }
     T& operator[](size_t n) { return data_[n]; }
@@ -68,7 +69,7 @@ public:
     // min corner; clamps to the outermost samples.
     T sample(Vec3f pGrid) const { return blend(data_.data(), layout().stencil(pGrid)); }
 
-private:
+  private:
     int nx_ = 0, ny_ = 0, nz_ = 0;
     Vec3f offset_{0.5f};
     std::vector<T> data_;

@@ -46,8 +46,13 @@ struct SampleLayout {
         : SampleLayout(nx_, ny_, nz_, 1, offset_) {}
     // `channels` interleaved elements per sample.
     SampleLayout(int nx_, int ny_, int nz_, int channels, Vec3f offset_)
-        : nx(nx_), ny(ny_), nz(nz_), sx(channels), sy(ptrdiff_t(channels) * nx_),
-          sz(ptrdiff_t(channels) * nx_ * ny_), offset(offset_) {}
+        : nx(nx_),
+          ny(ny_),
+          nz(nz_),
+          sx(channels),
+          sy(ptrdiff_t(channels) * nx_),
+          sz(ptrdiff_t(channels) * nx_ * ny_),
+          offset(offset_) {}
 
     [[gnu::always_inline]] Stencil stencil(Vec3f pGrid) const {
         Stencil s;
@@ -91,9 +96,13 @@ template <typename T>
 // The lesser and greater of two values as std::min and std::max pick them,
 // for floats, or lane by lane for vectors.
 template <typename T>
-[[gnu::always_inline]] inline T lesser(T a, T b) { return b < a ? b : a; }
+[[gnu::always_inline]] inline T lesser(T a, T b) {
+    return b < a ? b : a;
+}
 template <typename T>
-[[gnu::always_inline]] inline T greater(T a, T b) { return a < b ? b : a; }
+[[gnu::always_inline]] inline T greater(T a, T b) {
+    return a < b ? b : a;
+}
 
 // The range of the eight corners (MacCormack's limiter bounds).
 template <typename T>
@@ -125,8 +134,8 @@ struct Stencil4 {
     simd::F4 fx{}, fy{}, fz{};
 };
 
-[[gnu::always_inline]] inline void stencilAxis4(simd::F4 x, int n, ptrdiff_t stride,
-                                                simd::F4& frac, ptrdiff_t& step, simd::I4& at) {
+[[gnu::always_inline]] inline void stencilAxis4(simd::F4 x, int n, ptrdiff_t stride, simd::F4& frac,
+                                                ptrdiff_t& step, simd::I4& at) {
     if (n <= 1) return;
     x = simd::clamp(x, simd::F4{}, simd::splat(float(n - 1)));
     simd::I4 i = __builtin_convertvector(x, simd::I4);

@@ -42,9 +42,7 @@ void setThreadCount(int threads) {
     }
 }
 
-int threadCount() {
-    return gThreads > 0 ? gThreads : tbb::info::default_concurrency();
-}
+int threadCount() { return gThreads > 0 ? gThreads : tbb::info::default_concurrency(); }
 
 void parallelForRange(int n, FunctionRef<void(int, int)> body) {
     if (n <= 0) return;
@@ -63,14 +61,13 @@ void parallelForTiles(int width, int height, int tileSize,
     int tilesX = (width + tileSize - 1) / tileSize;
     int tilesY = (height + tileSize - 1) / tileSize;
     inArena([&] {
-        tbb::parallel_for(tbb::blocked_range<int>(0, tilesX * tilesY, 1),
-                          [&](const tbb::blocked_range<int>& r) {
-                              for (int t = r.begin(); t < r.end(); ++t) {
-                                  int x0 = (t % tilesX) * tileSize, y0 = (t / tilesX) * tileSize;
-                                  body(x0, y0, std::min(x0 + tileSize, width),
-                                       std::min(y0 + tileSize, height));
-                              }
-                          });
+        tbb::parallel_for(
+            tbb::blocked_range<int>(0, tilesX * tilesY, 1), [&](const tbb::blocked_range<int>& r) {
+                for (int t = r.begin(); t < r.end(); ++t) {
+                    int x0 = (t % tilesX) * tileSize, y0 = (t / tilesX) * tileSize;
+                    body(x0, y0, std::min(x0 + tileSize, width), std::min(y0 + tileSize, height));
+                }
+            });
     });
 }
 

@@ -15,14 +15,16 @@ template <typename Sig>
 class FunctionRef;
 template <typename R, typename... Args>
 class FunctionRef<R(Args...)> {
-public:
-    template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
+  public:
+    template <typename F,
+              typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
     FunctionRef(F&& f)  // NOLINT: implicit on purpose
-        : obj_(const_cast<void*>(static_cast<const void*>(&f))),
-          call_([](void* o, Args... a) -> R { return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<Args>(a)...); }) {}
+        : obj_(const_cast<void*>(static_cast<const void*>(&f))), call_([](void* o, Args... a) -> R {
+              return (*static_cast<std::remove_reference_t<F>*>(o))(std::forward<Args>(a)...);
+          }) {}
     R operator()(Args... a) const { return call_(obj_, std::forward<Args>(a)...); }
 
-private:
+  private:
     void* obj_;
     R (*call_)(void*, Args...);
 };
@@ -62,7 +64,9 @@ T deterministicReduce(int n, T identity, Term&& term, Combine&& combine) {
 
 // Combines for deterministicReduce.
 template <typename T>
-T maxOf(T a, T b) { return a < b ? b : a; }
+T maxOf(T a, T b) {
+    return a < b ? b : a;
+}
 
 // Sum of term(k) over k in [0, n), added in index order.
 double deterministicSum(int n, FunctionRef<double(int)> term);

@@ -21,13 +21,13 @@ std::string warningLine(const std::string& message);
 // Routes warnings to sink while this object lives (an empty sink: to stderr);
 // the sink installed before comes back afterwards.
 class ScopedWarningSink {
-public:
+  public:
     explicit ScopedWarningSink(WarningSink sink);
     ~ScopedWarningSink();
     ScopedWarningSink(const ScopedWarningSink&) = delete;
     ScopedWarningSink& operator=(const ScopedWarningSink&) = delete;
 
-private:
+  private:
     WarningSink previous_;
 };
 

@@ -21,9 +21,24 @@ struct Vec3f {
     constexpr Vec3f operator*(float s) const { return {x * s, y * s, z * s}; }
     constexpr Vec3f operator/(float s) const { return {x / s, y / s, z / s}; }
     constexpr Vec3f operator*(Vec3f o) const { return {x * o.x, y * o.y, z * o.z}; }
-    constexpr Vec3f& operator+=(Vec3f o) { x += o.x; y += o.y; z += o.z; return *this; }
-    constexpr Vec3f& operator-=(Vec3f o) { x -= o.x; y -= o.y; z -= o.z; return *this; }
-    constexpr Vec3f& operator*=(float s) { x *= s; y *= s; z *= s; return *this; }
+    constexpr Vec3f& operator+=(Vec3f o) {
+        x += o.x;
+        y += o.y;
+        z += o.z;
+        return *this;
+    }
+    constexpr Vec3f& operator-=(Vec3f o) {
+        x -= o.x;
+        y -= o.y;
+        z -= o.z;
+        return *this;
+    }
+    constexpr Vec3f& operator*=(float s) {
+        x *= s;
+        y *= s;
+        z *= s;
+        return *this;
+    }
     constexpr bool operator==(const Vec3f&) const = default;
 };
 
@@ -37,8 +52,12 @@ inline Vec3f normalize(Vec3f a) {
     float l = length(a);
     return l > 0 ? a / l : a;
 }
-inline Vec3f vmin(Vec3f a, Vec3f b) { return {std::fmin(a.x, b.x), std::fmin(a.y, b.y), std::fmin(a.z, b.z)}; }
-inline Vec3f vmax(Vec3f a, Vec3f b) { return {std::fmax(a.x, b.x), std::fmax(a.y, b.y), std::fmax(a.z, b.z)}; }
+inline Vec3f vmin(Vec3f a, Vec3f b) {
+    return {std::fmin(a.x, b.x), std::fmin(a.y, b.y), std::fmin(a.z, b.z)};
+}
+inline Vec3f vmax(Vec3f a, Vec3f b) {
+    return {std::fmax(a.x, b.x), std::fmax(a.y, b.y), std::fmax(a.z, b.z)};
+}
 
 struct Vec3i {
     int x = 0, y = 0, z = 0;

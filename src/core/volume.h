@@ -10,12 +10,13 @@ namespace plume {
 struct VolumeView {
     const ScalarGrid* density = nullptr;      // cell-centred, required
     const ScalarGrid* temperature = nullptr;  // cell-centred, same size, may be null
-    Vec3f origin{0, 0, 0};  // world position of the min corner of cell (0, 0, 0)
-    float dx = 1.0f;        // voxel size in metres
+    Vec3f origin{0, 0, 0};                    // world position of the min corner of cell (0, 0, 0)
+    float dx = 1.0f;                          // voxel size in metres
 
     Vec3f worldMin() const { return origin; }
     Vec3f worldMax() const {
-        return origin + Vec3f(float(density->nx()), float(density->ny()), float(density->nz())) * dx;
+        return origin +
+               Vec3f(float(density->nx()), float(density->ny()), float(density->nz())) * dx;
     }
 };
 

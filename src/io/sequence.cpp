@@ -16,14 +16,14 @@ namespace fs = std::filesystem;
 namespace {
 
 bool allDigits(const std::string& s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(),
-                                     [](unsigned char c) { return std::isdigit(c) != 0; });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 // Where the frame number sits in a file name, and how it is padded.
 struct FrameField {
     std::string prefix, suffix;
-    int width = 0;      // minimum digits; 0: unpadded
+    int width = 0;  // minimum digits; 0: unpadded
     bool found = false;
 };
 
@@ -89,8 +89,9 @@ bool hasVdbExtension(const fs::path& p) {
 }
 
 void sortByFrame(std::vector<SequenceFile>& files) {
-    std::stable_sort(files.begin(), files.end(),
-                     [](const SequenceFile& a, const SequenceFile& b) { return a.frame < b.frame; });
+    std::stable_sort(files.begin(), files.end(), [](const SequenceFile& a, const SequenceFile& b) {
+        return a.frame < b.frame;
+    });
 }
 
 std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameField& field) {

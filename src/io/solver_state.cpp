@@ -26,18 +26,25 @@ const char* const kScalarNames[] = {"u", "v", "w", "density", "temperature"};
 
 const ScalarGrid& scalarField(const Fields& f, int m) {
     switch (m) {
-        case 0: return f.u;
-        case 1: return f.v;
-        case 2: return f.w;
-        case 3: return f.density;
-        default: return f.temperature;
+        case 0:
+            return f.u;
+        case 1:
+            return f.v;
+        case 2:
+            return f.w;
+        case 3:
+            return f.density;
+        default:
+            return f.temperature;
     }
 }
 ScalarGrid& scalarField(Fields& f, int m) {
     return const_cast<ScalarGrid&>(scalarField(static_cast<const Fields&>(f), m));
 }
 
-CoordBBox boxOf(int nx, int ny, int nz) { return CoordBBox(Coord(0), Coord(nx - 1, ny - 1, nz - 1)); }
+CoordBBox boxOf(int nx, int ny, int nz) {
+    return CoordBBox(Coord(0), Coord(nx - 1, ny - 1, nz - 1));
+}
 
 // Places samples where they live (faces or centres), so the file can be
 // inspected in Houdini or vdb_view; reading back ignores it.
@@ -123,10 +130,11 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
             grids.push_back(exactGrid(kScalarNames[m], g, sampleTransform(f, g.offset())));
         }
         // Solid cells as integers, the warm-start pressure in double, at cell centres
-        grids.push_back(stateGrid<openvdb::Int32Grid>("solid", f.solid, sampleTransform(f, Vec3f(0.5f))));
+        grids.push_back(
+            stateGrid<openvdb::Int32Grid>("solid", f.solid, sampleTransform(f, Vec3f(0.5f))));
         if (pressure)
-            grids.push_back(
-                stateGrid<openvdb::DoubleGrid>("pressure", *pressure, sampleTransform(f, Vec3f(0.5f))));
+            grids.push_back(stateGrid<openvdb::DoubleGrid>("pressure", *pressure,
+                                                           sampleTransform(f, Vec3f(0.5f))));
 
         vdb::insertFrameMetadata(meta, f, frame, sceneName);
         meta.insertMeta(kMetaTime, openvdb::DoubleMetadata(f.time));
@@ -143,11 +151,12 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     auto frame = meta.getMetadata<openvdb::Int32Metadata>(vdb::kMetaFrame);
     auto hash = meta.getMetadata<openvdb::StringMetadata>(kMetaHash);
     if (!res || !frame || !hash)
-        throw RunError("'" + path + "' is not a plume resume state (no resolution, frame or scene hash)");
+        throw RunError("'" + path +
+                       "' is not a plume resume state (no resolution, frame or scene hash)");
     openvdb::Vec3i n = res->value();
     if (n.x() != f.n.x || n.y() != f.n.y || n.z() != f.n.z)
-        throw RunError("'" + path + "' holds a " + dims(n.x(), n.y(), n.z()) + " state; the scene has " +
-                       dims(f.n.x, f.n.y, f.n.z) + " cells");
+        throw RunError("'" + path + "' holds a " + dims(n.x(), n.y(), n.z()) +
+                       " state; the scene has " + dims(f.n.x, f.n.y, f.n.z) + " cells");
     auto dx = meta.getMetadata<openvdb::FloatMetadata>(vdb::kMetaDx);
     if (dx && dx->value() != f.dx)
         throw RunError("'" + path + "' was saved with voxel size " + std::to_string(dx->value()) +
@@ -170,8 +179,10 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     SolverState state;
     state.frame = frame->value();
     state.sceneHash = hash->value();
-    if (auto scene = meta.getMetadata<openvdb::StringMetadata>(vdb::kMetaScene)) state.sceneName = scene->value();
-    if (auto time = meta.getMetadata<openvdb::DoubleMetadata>(kMetaTime)) state.time = time->value();
+    if (auto scene = meta.getMetadata<openvdb::StringMetadata>(vdb::kMetaScene))
+        state.sceneName = scene->value();
+    if (auto time = meta.getMetadata<openvdb::DoubleMetadata>(kMetaTime))
+        state.time = time->value();
     f.time = state.time;
     return state;
 }

@@ -26,7 +26,7 @@ struct SolverState {
     int frame = 0;          // last complete frame
     std::string sceneHash;  // the caller refuses to resume when it differs
     std::string sceneName;
-    double time = 0;        // also stored in f.time
+    double time = 0;  // also stored in f.time
 };
 
 // Fills f (already sized for the scene) from a state file. Throws RunError for a

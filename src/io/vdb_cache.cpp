@@ -36,7 +36,9 @@ openvdb::math::Transform::Ptr cellCentredTransform(float dx, Vec3f origin) {
     return xform;
 }
 
-CoordBBox cellBox(int nx, int ny, int nz) { return CoordBBox(Coord(0), Coord(nx - 1, ny - 1, nz - 1)); }
+CoordBBox cellBox(int nx, int ny, int nz) {
+    return CoordBBox(Coord(0), Coord(nx - 1, ny - 1, nz - 1));
+}
 
 openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const ScalarGrid& g,
                                 openvdb::math::Transform::Ptr xform, float tolerance, bool half) {
@@ -93,8 +95,8 @@ Vec3f cellCorner(const openvdb::math::Transform& xform, const Coord& c) {
 float uniformVoxelSize(const openvdb::GridBase& grid, const std::string& path) {
     const openvdb::math::Transform& xform = grid.transform();
     if (!xform.isLinear())
-        throw RunError("grid '" + grid.getName() + "' in '" + path + "' has a " +
-                       xform.mapType() + " transform; plume renders only linear transforms");
+        throw RunError("grid '" + grid.getName() + "' in '" + path + "' has a " + xform.mapType() +
+                       " transform; plume renders only linear transforms");
     return float(grid.voxelSize().x());
 }
 
@@ -163,7 +165,8 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
     vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
         auto xform = cellCentredTransform(f.dx, f.origin);
         grids.push_back(fogGrid("density", f.density, xform, opt.tolerance, opt.halfFloats));
-        grids.push_back(fogGrid("temperature", f.temperature, xform, opt.tolerance, opt.halfFloats));
+        grids.push_back(
+            fogGrid("temperature", f.temperature, xform, opt.tolerance, opt.halfFloats));
         grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, opt.halfFloats));
         vdb::insertFrameMetadata(meta, f, frame, sceneName);
     });
@@ -204,14 +207,16 @@ VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName)
     auto grid = file.cast<openvdb::FloatGrid>(file.readMetadata(gridName));
     auto lo = grid->getMetadata<openvdb::Vec3IMetadata>(openvdb::GridBase::META_FILE_BBOX_MIN);
     auto hi = grid->getMetadata<openvdb::Vec3IMetadata>(openvdb::GridBase::META_FILE_BBOX_MAX);
-    const CoordBBox active = lo && hi ? CoordBBox(Coord(lo->value()), Coord(hi->value()))
-                                      : file.readAs<openvdb::FloatGrid>(gridName)->evalActiveVoxelBoundingBox();
+    const CoordBBox active =
+        lo && hi ? CoordBBox(Coord(lo->value()), Coord(hi->value()))
+                 : file.readAs<openvdb::FloatGrid>(gridName)->evalActiveVoxelBoundingBox();
     // Placed as readVdbVolume places it, so framing by either gives the same camera.
     const CoordBBox box = renderedBox(active);
     const float dx = uniformVoxelSize(*grid, path);
     VolumeBounds b;
     b.worldMin = cellCorner(grid->transform(), box.min());
-    b.worldMax = b.worldMin + Vec3f(float(box.dim().x()), float(box.dim().y()), float(box.dim().z())) * dx;
+    b.worldMax =
+        b.worldMin + Vec3f(float(box.dim().x()), float(box.dim().y()), float(box.dim().z())) * dx;
     return b;
 }
 
@@ -234,7 +239,8 @@ CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
         n = res->value();
     } else {
         CoordBBox active = density->evalActiveVoxelBoundingBox();
-        if (!active.empty()) n = openvdb::Vec3i(active.max().x() + 1, active.max().y() + 1, active.max().z() + 1);
+        if (!active.empty())
+            n = openvdb::Vec3i(active.max().x() + 1, active.max().y() + 1, active.max().z() + 1);
     }
     if (n.x() <= 0 || n.y() <= 0 || n.z() <= 0)
         throw RunError("'" + path + "' does not say its resolution and has no active voxels");

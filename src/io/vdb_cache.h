@@ -16,7 +16,7 @@ namespace plume {
 struct CacheOptions {
     bool halfFloats = true;                 // 16-bit floats on disk; false: 32-bit
     std::string velocityName = "velocity";  // "vel" for Houdini
-    float tolerance = 1e-4f;  // values with |v| <= tolerance are inactive (sparse)
+    float tolerance = 1e-4f;                // values with |v| <= tolerance are inactive (sparse)
 };
 
 // Writes density, temperature (fog volumes) and the cell-centred velocity of f

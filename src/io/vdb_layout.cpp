@@ -1,7 +1,7 @@
 #include "io/vdb_layout.h"
 
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <fstream>
 
 namespace plume {
@@ -10,17 +10,17 @@ namespace {
 
 // File format versions that change the layout walked here (OpenVDB's
 // version.h names them OPENVDB_FILE_VERSION_*).
-constexpr uint32_t kVersionLibraryNumbers = 211;  // library major and minor stored
-constexpr uint32_t kVersionGridOffsets = 212;     // "has grid offsets" flag
-constexpr uint32_t kVersionInstancing = 216;      // descriptors name an instance parent
-constexpr uint32_t kVersionAsciiUuid = 218;       // 36-character UUID, was 16 bytes
-constexpr uint32_t kVersionCompressionFlag = 220; // one compression byte, until 222
+constexpr uint32_t kVersionLibraryNumbers = 211;   // library major and minor stored
+constexpr uint32_t kVersionGridOffsets = 212;      // "has grid offsets" flag
+constexpr uint32_t kVersionInstancing = 216;       // descriptors name an instance parent
+constexpr uint32_t kVersionAsciiUuid = 218;        // 36-character UUID, was 16 bytes
+constexpr uint32_t kVersionCompressionFlag = 220;  // one compression byte, until 222
 constexpr uint32_t kVersionPerGridCompression = 222;
-constexpr int64_t kMagic = 0x56444220;            // "VDB "
+constexpr int64_t kMagic = 0x56444220;  // "VDB "
 
 // Reads the file front to back, never past its end.
 class Walker {
-public:
+  public:
     Walker(std::ifstream& in, int64_t size) : in_(in), size_(size) {}
 
     // False once anything was cut short; `what` says what was being read.
@@ -63,7 +63,7 @@ public:
     const std::string& problem() const { return problem_; }
     int64_t pos() const { return pos_; }
 
-private:
+  private:
     bool fail(const char* what) {
         if (ok_)
             problem_ = std::string("cut short or damaged: ") + what + " does not fit in its " +

@@ -12,7 +12,7 @@
 // for a read-only look: it is the only way to notice a file cut short inside a
 // grid we never read, instead of rendering it as if it were whole.
 class TestFile {
-public:
+  public:
     static int64_t lastGridEnd(const openvdb::io::File& file) {
         int64_t end = 0;
         for (const auto& [name, descriptor] : file.gridDescriptors())
@@ -43,8 +43,10 @@ std::string notReadable(const std::string& path, const std::string& why) {
     std::string clean;
     for (char c : why) {
         bool printable = c > ' ' && c < 127;
-        if (printable) clean += c;
-        else if (!clean.empty() && clean.back() != ' ') clean += ' ';
+        if (printable)
+            clean += c;
+        else if (!clean.empty() && clean.back() != ' ')
+            clean += ' ';
         if (clean.size() >= kMaxWhy) {
             clean += "...";
             break;
@@ -60,7 +62,8 @@ void requireFile(const std::string& path) {
     if (!fs::exists(path, ec)) throw RunError("cannot read '" + path + "': no such file");
     if (fs::is_directory(path, ec)) throw RunError("cannot read '" + path + "': it is a directory");
     // Before OpenVDB opens it: a cut-short file makes OpenVDB allocate gigabytes.
-    if (std::string why = vdbLayoutProblem(path); !why.empty()) throw RunError(notReadable(path, why));
+    if (std::string why = vdbLayoutProblem(path); !why.empty())
+        throw RunError(notReadable(path, why));
 }
 
 // RunError when the file ends before its last grid does.
@@ -99,8 +102,9 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
     meta.insertMeta(kMetaResolution, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
 }
 
-void writeFile(const std::string& path,
-               const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build) {
+void writeFile(
+    const std::string& path,
+    const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build) {
     initialize();
     openvdb::GridPtrVec grids;
     openvdb::MetaMap meta;
@@ -134,7 +138,8 @@ Reader::Reader(const std::string& path) : path_(path), file_(path) {
     readingAs(path_, [&] {
         file_.setCopyMaxBytes(0);  // read in place, never via a temporary copy
         file_.open(false);         // no delayed loading: a bad file fails here, not later
-        for (auto it = file_.beginName(); it != file_.endName(); ++it) names_.push_back(it.gridName());
+        for (auto it = file_.beginName(); it != file_.endName(); ++it)
+            names_.push_back(it.gridName());
         meta_ = file_.getMetadata();
     });
     requireWhole(file_, path_);
@@ -159,7 +164,8 @@ std::string Reader::gridList() const {
 }
 
 void Reader::requireGrid(const std::string& name) const {
-    if (!has(name)) throw RunError("'" + path_ + "' has no grid '" + name + "' (" + gridList() + ")");
+    if (!has(name))
+        throw RunError("'" + path_ + "' has no grid '" + name + "' (" + gridList() + ")");
 }
 
 openvdb::GridBase::Ptr Reader::read(const std::string& name) {

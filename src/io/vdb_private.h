@@ -33,13 +33,14 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
 // Writes the grids and file metadata that build() fills to path, through a
 // temporary and a rename (core/atomic_file.h), Blosc-compressed, and checks
 // the file came out whole. Any failure is a RunError naming path.
-void writeFile(const std::string& path,
-               const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build);
+void writeFile(
+    const std::string& path,
+    const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build);
 
 // An open VDB file; every OpenVDB failure becomes a one-line RunError naming it.
 // Refuses a missing, cut-short or corrupt file before OpenVDB reads it.
 class Reader {
-public:
+  public:
     explicit Reader(const std::string& path);
     ~Reader();
     Reader(const Reader&) = delete;
@@ -72,7 +73,7 @@ public:
         return typed;
     }
 
-private:
+  private:
     void requireGrid(const std::string& name) const;
 
     std::string path_;

@@ -12,7 +12,9 @@ float DomainSettings::dx() const {
 
 Vec3i DomainSettings::cells() const {
     float h = dx();
-    auto count = [&](float extent) { return std::max(1, static_cast<int>(std::lround(extent / h))); };
+    auto count = [&](float extent) {
+        return std::max(1, static_cast<int>(std::lround(extent / h)));
+    };
     return {count(size.x), count(size.y), count(size.z)};
 }
 

@@ -21,39 +21,39 @@ enum class Codec { H264, MPEG4 };
 enum class VdbPrecision { Half, Full };
 
 struct DomainSettings {
-    Vec3f size{2, 2, 2};   // metres; the origin is the min corner
-    int resolution = 64;   // cells along the longest axis
+    Vec3f size{2, 2, 2};  // metres; the origin is the min corner
+    int resolution = 64;  // cells along the longest axis
     std::array<Boundary, 6> boundary{Boundary::Open, Boundary::Open, Boundary::Open,
                                      Boundary::Open, Boundary::Wall, Boundary::Open};
     Vec3f inflowVelocity{0, 0, 0};  // m/s through every side marked inflow
 
-    float dx() const;          // voxel size in metres
-    Vec3i cells() const;       // cell counts per axis (each >= 1)
+    float dx() const;     // voxel size in metres
+    Vec3i cells() const;  // cell counts per axis (each >= 1)
 };
 
 struct TimeSettings {
     double fps = 24;
     int frames = 120;
-    float cfl = 3.0f;         // substep dt <= cfl * dx / max speed
-    int maxSubsteps = 4;      // per frame
+    float cfl = 3.0f;     // substep dt <= cfl * dx / max speed
+    int maxSubsteps = 4;  // per frame
 };
 
 struct PhysicsSettings {
     float buoyancyDensity = 0.1f;  // alpha: heavy smoke sinks, per unit density
     float buoyancyHeat = 0.5f;     // beta: hot smoke rises, per unit temperature
     float ambientTemperature = 0.0f;
-    float vorticity = 0.3f;        // confinement epsilon, force eps * dx * (N x omega)
-    float viscosity = 0.0f;        // kinematic, m^2/s (implicit)
-    float diffusion = 0.0f;        // scalar diffusion, m^2/s (implicit)
+    float vorticity = 0.3f;               // confinement epsilon, force eps * dx * (N x omega)
+    float viscosity = 0.0f;               // kinematic, m^2/s (implicit)
+    float diffusion = 0.0f;               // scalar diffusion, m^2/s (implicit)
     float densityDissipation = 0.0f;      // per second: exp(-rate * dt)
     float temperatureDissipation = 0.5f;  // per second
-    Vec3f gravity{0, 0, -9.81f};   // m/s^2; buoyancy acts against it
-    Vec3f wind{0, 0, 0};           // m/s, ambient wind the air relaxes toward (kWindRate)
+    Vec3f gravity{0, 0, -9.81f};          // m/s^2; buoyancy acts against it
+    Vec3f wind{0, 0, 0};                  // m/s, ambient wind the air relaxes toward (kWindRate)
 };
 
 struct SolverSettings {
     PressureMethod pressure = PressureMethod::MGPCG;
-    float tolerance = 1e-4f;       // relative residual |r| / |b| to stop at
+    float tolerance = 1e-4f;  // relative residual |r| / |b| to stop at
     int maxIterations = 200;
     AdvectionScheme advection = AdvectionScheme::MacCormack;
 };
@@ -65,10 +65,10 @@ struct EmitterSettings {
     Vec3f size{0.4f, 0.4f, 0.4f};  // box extents
     float density = 1.0f;
     float temperature = 1.0f;
-    Vec3f velocity{0, 0, 0};       // m/s imposed inside the emitter (when non-zero)
+    Vec3f velocity{0, 0, 0};                // m/s imposed inside the emitter (when non-zero)
     std::array<int, 2> frames{1, 1000000};  // inclusive frame range it emits in
-    float noise = 0.0f;            // 0..1, deterministic variation of the emitted density
-    int line = 0;                  // line of its [[emitter]] header, for messages
+    float noise = 0.0f;                     // 0..1, deterministic variation of the emitted density
+    int line = 0;                           // line of its [[emitter]] header, for messages
 };
 
 struct ObstacleSettings {
@@ -83,8 +83,8 @@ struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};
     Vec3f lookAt{1, 1, 1};
     Vec3f up{0, 0, 1};
-    float fov = 40.0f;  // vertical, degrees
-    bool given = false; // false: frame the domain automatically
+    float fov = 40.0f;   // vertical, degrees
+    bool given = false;  // false: frame the domain automatically
 };
 
 struct LightSettings {
@@ -97,20 +97,20 @@ struct LightSettings {
 
 struct RenderSettings {
     int width = 1280, height = 720;
-    float step = 0.5f;          // ray-march step in voxels
-    float extinction = 40.0f;   // sigma_t per unit density, 1/m
+    float step = 0.5f;         // ray-march step in voxels
+    float extinction = 40.0f;  // sigma_t per unit density, 1/m
     float albedo = 0.9f;
-    float phase = 0.3f;         // Henyey-Greenstein g
+    float phase = 0.3f;  // Henyey-Greenstein g
     Vec3f backgroundTop{0.32f, 0.36f, 0.42f};
     Vec3f backgroundBottom{0.08f, 0.085f, 0.09f};
     Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
-    float emission = 0.0f;      // strength of blackbody glow from temperature
+    float emission = 0.0f;              // strength of blackbody glow from temperature
     float exposure = 1.0f;
     std::string grid = "density";  // grid rendered by render-vdb
 };
 
 struct OutputSettings {
-    double fps = 0;             // 0: time.fps
+    double fps = 0;  // 0: time.fps
     int crf = 18;
     std::string preset = "medium";
     Codec codec = Codec::H264;

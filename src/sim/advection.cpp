@@ -20,7 +20,7 @@ inline Vec3f xyz(F4 v) { return {v[0], v[1], v[2]}; }
 // grid shape exactly (a centre, or the mean of the two cells a face lies
 // between).
 class Centred {
-public:
+  public:
     Centred(const std::vector<F4>& c, Vec3i n, Vec3f sampleOffset)
         : c_(c.data()), shape_(n.x, n.y, n.z, Vec3f(0.5f)) {
         for (int a = 0; a < 3; ++a)
@@ -44,13 +44,13 @@ public:
     // The samples at points i..i+3 of row (j, k), one coordinate per vector.
     [[gnu::always_inline]] void at4(int i, int j, int k, F4& x, F4& y, F4& z) const {
         const F4 d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k),
-                     d3 = at4(i + 3, j, k);
+                 d3 = at4(i + 3, j, k);
         x = F4{d0[0], d1[0], d2[0], d3[0]};
         y = F4{d0[1], d1[1], d2[1], d3[1]};
         z = F4{d0[2], d1[2], d2[2], d3[2]};
     }
 
-private:
+  private:
     const F4* c_;
     SampleLayout shape_;
     int face_ = -1;  // the axis a face grid is staggered along, or -1
@@ -151,9 +151,8 @@ void Advector::traceCells(float s, const Box3i& cells) {
     displacementBox_ = cells;
 }
 
-void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
-                      ScalarGrid* const* dst, int count, float dt, Limiter limiter,
-                      const float* background) {
+void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
+                      int count, float dt, Limiter limiter, const float* background) {
     const ScalarGrid& g = *src[0];
     const Vec3i dims{g.nx(), g.ny(), g.nz()};
     const Vec3f off = g.offset();
@@ -248,11 +247,13 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
                     const F4 back = blend4(hat_[0].data(), forward, nullptr, nullptr);
                     const F4 value = hat + 0.5f * (simd::load(&(*src[0])[row + i]) - back);
                     F4 lo, hi;
-                    for (int l = 0; l < 4; ++l) lo[l] = range_[row + i + l].lo, hi[l] = range_[row + i + l].hi;
+                    for (int l = 0; l < 4; ++l)
+                        lo[l] = range_[row + i + l].lo, hi[l] = range_[row + i + l].hi;
                     const F4 clamped = simd::clamp(value, lo, hi);
                     simd::store(&(*dst[0])[row + i],
-                           limiter == Limiter::Revert ? ((value < lo) | (hi < value) ? hat : clamped)
-                                                      : clamped);
+                                limiter == Limiter::Revert
+                                    ? ((value < lo) | (hi < value) ? hat : clamped)
+                                    : clamped);
                 }
             for (; i < i1; ++i) {
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
@@ -268,9 +269,10 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src,
                         r = range_[row + i];
                     else
                         blendWithRange(src[c]->data(), from, r.lo, r.hi);
-                    (*dst[c])[row + i] = (limiter == Limiter::Revert && (value < r.lo || value > r.hi))
-                                             ? hat
-                                             : std::clamp(value, r.lo, r.hi);
+                    (*dst[c])[row + i] =
+                        (limiter == Limiter::Revert && (value < r.lo || value > r.hi))
+                            ? hat
+                            : std::clamp(value, r.lo, r.hi);
                 }
             }
         });

@@ -33,7 +33,7 @@ namespace plume {
 
 // Scratch for advection passes, sized once.
 class Advector {
-public:
+  public:
     enum class Limiter { Clamp, Revert };
 
     Advector() = default;
@@ -58,9 +58,8 @@ public:
     // the limiter bounds, each sized for the largest (face) grid.
     static std::uint64_t bytesFor(Vec3i cells) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
-        const std::uint64_t largest = c + std::uint64_t(std::max({cells.y * cells.z,
-                                                                  cells.x * cells.z,
-                                                                  cells.x * cells.y}));
+        const std::uint64_t largest =
+            c + std::uint64_t(std::max({cells.y * cells.z, cells.x * cells.z, cells.x * cells.y}));
         return 2 * c * sizeof(simd::F4) + largest * (2 * sizeof(float) + sizeof(Range));
     }
 
@@ -73,11 +72,11 @@ public:
         advect(scheme, s, d, 1, dt, limiter);
     }
 
-private:
-    Vec3i n_;                        // cells per axis
+  private:
+    Vec3i n_;  // cells per axis
     float dx_ = 1.0f;
     float maxComponent_ = 0.0f;      // largest |component| of any centred sample, m/s
-    std::vector<simd::F4> centred_;    // (u, v, w, 0) at each cell centre
+    std::vector<simd::F4> centred_;  // (u, v, w, 0) at each cell centre
     struct Range {
         float lo, hi;
     };
@@ -88,8 +87,8 @@ private:
     std::vector<simd::F4> displacement_;
     Box3i displacementBox_;
     float displacementS_ = 0.0f;
-    std::vector<float> hat_[2];      // forward semi-Lagrangian steps
-    std::vector<Range> range_;       // what a one-field step blended from: the limiter's bounds
+    std::vector<float> hat_[2];  // forward semi-Lagrangian steps
+    std::vector<Range> range_;   // what a one-field step blended from: the limiter's bounds
 };
 
 }  // namespace plume

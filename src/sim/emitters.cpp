@@ -21,7 +21,9 @@ inline uint32_t hash3(int x, int y, int z) {
     return h;
 }
 
-inline float lattice(int x, int y, int z) { return float(hash3(x, y, z) >> 8) * (2.0f / 16777216.0f) - 1.0f; }
+inline float lattice(int x, int y, int z) {
+    return float(hash3(x, y, z) >> 8) * (2.0f / 16777216.0f) - 1.0f;
+}
 inline float smooth(float t) { return t * t * (3.0f - 2.0f * t); }
 
 // Cell range [lo, hi) covering world box [a, b].
@@ -83,7 +85,8 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                             amount *= std::max(0.0f, 1.0f + e.noise * valueNoise(q));
                         }
                         f.density(i, j, k) = std::max(f.density(i, j, k), amount * e.density);
-                        f.temperature(i, j, k) = std::max(f.temperature(i, j, k), amount * e.temperature);
+                        f.temperature(i, j, k) =
+                            std::max(f.temperature(i, j, k), amount * e.temperature);
                     }
         });
 

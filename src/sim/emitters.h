@@ -13,8 +13,7 @@ namespace plume {
 // soft edge so the source is round at any resolution; imposes the emitter's
 // velocity on faces inside it when that velocity is non-zero. `time` (seconds)
 // animates the deterministic noise.
-void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame,
-                   double time);
+void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame, double time);
 
 // Smooth value noise in [-1, 1], hashed from the lattice: the same everywhere, always.
 float valueNoise(Vec3f p);

@@ -44,16 +44,19 @@ struct MacVelocity {
 };
 
 struct Fields : MacVelocity {
-    Vec3i n;             // cells per axis
-    float dx = 1.0f;     // metres
+    Vec3i n;          // cells per axis
+    float dx = 1.0f;  // metres
     Vec3f origin{0, 0, 0};
-    ScalarGrid density, temperature; // cell-centred
-    Grid3<uint8_t> solid;            // 1 where an obstacle covers the cell centre
-    double time = 0.0;               // simulated seconds since frame 1 began
+    ScalarGrid density, temperature;  // cell-centred
+    Grid3<uint8_t> solid;             // 1 where an obstacle covers the cell centre
+    double time = 0.0;                // simulated seconds since frame 1 began
 
     Fields() = default;
     Fields(Vec3i cells, float dx_, Vec3f origin_ = {0, 0, 0})
-        : MacVelocity(cells), n(cells), dx(dx_), origin(origin_),
+        : MacVelocity(cells),
+          n(cells),
+          dx(dx_),
+          origin(origin_),
           density(cells.x, cells.y, cells.z),
           temperature(cells.x, cells.y, cells.z),
           solid(cells.x, cells.y, cells.z, Vec3f(0.5f), 0) {}
@@ -65,7 +68,8 @@ struct Fields : MacVelocity {
     static std::uint64_t bytesFor(Vec3i cells) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
         const std::uint64_t faces = 3 * c + std::uint64_t(cells.y) * cells.z +
-                                    std::uint64_t(cells.x) * cells.z + std::uint64_t(cells.x) * cells.y;
+                                    std::uint64_t(cells.x) * cells.z +
+                                    std::uint64_t(cells.x) * cells.y;
         return (faces + 2 * c) * sizeof(float) + c * sizeof(uint8_t);
     }
 

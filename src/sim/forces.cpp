@@ -70,7 +70,8 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, VorticityScratc
                     continue;
                 }
                 auto vel = [&](int a, int b, int c) {
-                    a = std::clamp(a, 0, n.x - 1), b = std::clamp(b, 0, n.y - 1), c = std::clamp(c, 0, n.z - 1);
+                    a = std::clamp(a, 0, n.x - 1), b = std::clamp(b, 0, n.y - 1),
+                    c = std::clamp(c, 0, n.z - 1);
                     return f.centredVelocity(a, b, c);
                 };
                 Vec3f dX = vel(i + 1, j, k) - vel(i - 1, j, k);

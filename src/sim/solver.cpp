@@ -20,11 +20,11 @@ using Clock = std::chrono::steady_clock;
 
 // Adds the wall time of the enclosing scope to `sink`.
 class ScopedTimer {
-public:
+  public:
     explicit ScopedTimer(double& sink) : sink_(sink), start_(Clock::now()) {}
     ~ScopedTimer() { sink_ += std::chrono::duration<double>(Clock::now() - start_).count(); }
 
-private:
+  private:
     double& sink_;
     Clock::time_point start_;
 };
@@ -57,7 +57,8 @@ Solver::Solver(const Scene& scene)
       projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure),
       vorticity_(scene.physics.vorticity != 0.0f ? f_.n : Vec3i{}),
       velocitySrc_(f_.n),
-      densitySrc_(f_.density), temperatureSrc_(f_.temperature) {
+      densitySrc_(f_.density),
+      temperatureSrc_(f_.temperature) {
     f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
     rasterizeObstacles(f_, scene.obstacles);
     projection_.enforceBoundaries(f_);
@@ -66,8 +67,7 @@ Solver::Solver(const Scene& scene)
 SolverSnapshot Solver::snapshot() const { return {f_, projection_.warmStart()}; }
 
 void Solver::restore(const SolverSnapshot& snapshot) {
-    if (snapshot.fields.n != f_.n)
-        throw RunError("solver: the snapshot is of another grid size");
+    if (snapshot.fields.n != f_.n) throw RunError("solver: the snapshot is of another grid size");
     projection_.setWarmStart(snapshot.pressure);
     f_ = snapshot.fields;
 }
@@ -82,9 +82,7 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 
-float Solver::maxSpeed() const {
-    return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)});
-}
+float Solver::maxSpeed() const { return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)}); }
 
 FrameStats Solver::advanceFrame(int frame) {
     auto start = Clock::now();
@@ -184,7 +182,8 @@ void Solver::advectScalars(float dt) {
     ScalarGrid* dst[] = {&f_.density, &f_.temperature};
     const float background[] = {0.0f, scene_.physics.ambientTemperature};
     advector_.setVelocity(f_, f_.dx);
-    advector_.advect(scene_.solver.advection, src, dst, 2, dt, Advector::Limiter::Clamp, background);
+    advector_.advect(scene_.solver.advection, src, dst, 2, dt, Advector::Limiter::Clamp,
+                     background);
     clearSolidScalars(f_, scene_.physics.ambientTemperature);
 }
 
@@ -217,13 +216,15 @@ void Solver::dissipate(float dt) {
 }
 
 void Solver::checkFinite(int frame, int substep) const {
-    const std::pair<const char*, const ScalarGrid*> grids[] = {
-        {"velocity", &f_.u}, {"velocity", &f_.v}, {"velocity", &f_.w},
-        {"density", &f_.density}, {"temperature", &f_.temperature}};
+    const std::pair<const char*, const ScalarGrid*> grids[] = {{"velocity", &f_.u},
+                                                               {"velocity", &f_.v},
+                                                               {"velocity", &f_.w},
+                                                               {"density", &f_.density},
+                                                               {"temperature", &f_.temperature}};
     for (const auto& [name, grid] : grids)
         if (!allFinite(*grid))
-            throw RunError("non-finite " + std::string(name) + " at frame " + std::to_string(frame) +
-                           ", substep " + std::to_string(substep) +
+            throw RunError("non-finite " + std::string(name) + " at frame " +
+                           std::to_string(frame) + ", substep " + std::to_string(substep) +
                            " (the simulation blew up; lower time.cfl or raise time.max_substeps)");
 }
 

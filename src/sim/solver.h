@@ -39,7 +39,7 @@ struct SolverSnapshot {
 };
 
 class Solver {
-public:
+  public:
     explicit Solver(const Scene& scene);
 
     // Bytes a solver of this scene holds once it has run a substep: its
@@ -71,7 +71,7 @@ public:
     // Throws RunError naming the first field holding NaN or inf.
     void checkFinite(int frame, int substep) const;
 
-private:
+  private:
     void applyEmitters(float dt);
     void advectVelocity(float dt);
     void addBuoyancy(float dt);
@@ -87,8 +87,8 @@ private:
     Fields f_;
     Projection projection_;
     VorticityScratch vorticity_;
-    Advector advector_;                 // scratch shared by every advection
-    MacVelocity velocitySrc_;           // velocity before advection
+    Advector advector_;        // scratch shared by every advection
+    MacVelocity velocitySrc_;  // velocity before advection
     ScalarGrid densitySrc_, temperatureSrc_;
     int frame_ = 0;
     StageTimes times_;

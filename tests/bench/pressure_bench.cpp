@@ -40,9 +40,21 @@ void BM_Project(benchmark::State& state, PressureMethod method) {
     state.counters["residual"] = s.residual;
 }
 
-BENCHMARK_CAPTURE(BM_Project, mgpcg, PressureMethod::MGPCG)->Arg(32)->Arg(64)->Arg(128)->Arg(256)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Project, pcg, PressureMethod::PCG)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_Project, sor, PressureMethod::SOR)->Arg(64)->Arg(128)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK_CAPTURE(BM_Project, mgpcg, PressureMethod::MGPCG)
+    ->Arg(32)
+    ->Arg(64)
+    ->Arg(128)
+    ->Arg(256)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Project, pcg, PressureMethod::PCG)
+    ->Arg(64)
+    ->Arg(128)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_Project, sor, PressureMethod::SOR)
+    ->Arg(64)
+    ->Arg(128)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 }  // namespace
 }  // namespace plume

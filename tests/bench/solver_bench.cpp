@@ -56,10 +56,11 @@ void BM_Substep(benchmark::State& state) {
     state.counters["project_ms"] = perStep(t.project);
     state.counters["scalars_ms"] = perStep(t.scalars());
     state.counters["pressure_iters"] = double(iterations) / substeps;
-    state.counters["cell_substeps_per_s"] =
-        benchmark::Counter(double(solver->fields().cellCount()) * substeps, benchmark::Counter::kIsRate);
+    state.counters["cell_substeps_per_s"] = benchmark::Counter(
+        double(solver->fields().cellCount()) * substeps, benchmark::Counter::kIsRate);
     state.counters["peak_rss_MiB"] = peakRssMiB();
-    state.counters["bytes_per_cell"] = peakRssMiB() * 1048576.0 / double(solver->fields().cellCount());
+    state.counters["bytes_per_cell"] =
+        peakRssMiB() * 1048576.0 / double(solver->fields().cellCount());
     setThreadCount(0);
 }
 BENCHMARK(BM_Substep)
@@ -77,7 +78,8 @@ void BM_RenderFrame(benchmark::State& state) {
     auto solver = warmSolver(scene, 24);
     Renderer renderer(scene);
     int frame = 0;
-    for (auto _ : state) benchmark::DoNotOptimize(renderer.render(solver->fields().view(), ++frame));
+    for (auto _ : state)
+        benchmark::DoNotOptimize(renderer.render(solver->fields().view(), ++frame));
     state.counters["peak_rss_MiB"] = peakRssMiB();
 }
 BENCHMARK(BM_RenderFrame)->Arg(128)->ArgName("res")->Unit(benchmark::kMillisecond)->UseRealTime();

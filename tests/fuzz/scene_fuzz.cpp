@@ -3,7 +3,8 @@
 //     cmake -S . -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DPLUME_FUZZ=ON
 //     cmake --build build-fuzz --target scene_fuzz
 //     mkdir -p build-fuzz/corpus build-fuzz/scene_seeds && cp scenes/*.toml build-fuzz/scene_seeds/
-//     build-fuzz/tests/scene_fuzz -max_total_time=600 build-fuzz/corpus tests/fuzz/seeds build-fuzz/scene_seeds
+//     build-fuzz/tests/scene_fuzz -max_total_time=600 build-fuzz/corpus tests/fuzz/seeds
+//     build-fuzz/scene_seeds
 // (seed folders of scene files only: scenes/ also holds plume.png). Undefined
 // behaviour halts the run (-fno-sanitize-recover), as a crash does.
 #include <cstddef>

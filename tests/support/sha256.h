@@ -12,7 +12,8 @@ namespace plume::test {
 inline std::string sha256Hex(const uint8_t* data, size_t size) {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int length = 0;
-    if (EVP_Digest(data, size, digest, &length, EVP_sha256(), nullptr) != 1) return "EVP_Digest failed";
+    if (EVP_Digest(data, size, digest, &length, EVP_sha256(), nullptr) != 1)
+        return "EVP_Digest failed";
     std::string hex;
     char byte[3];
     for (unsigned int i = 0; i < length; ++i) {

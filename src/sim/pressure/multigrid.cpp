@@ -44,7 +44,8 @@ std::uint64_t MultigridPreconditioner::bytesFor(Vec3i cells) {
     std::uint64_t bytes = 0;
     Vec3i g = cells;
     for (int level = 1; level < 16; ++level) {
-        if (std::uint64_t(g.x) * g.y * g.z <= kCoarsestCells || (g.x == 1 && g.y == 1 && g.z == 1)) break;
+        if (std::uint64_t(g.x) * g.y * g.z <= kCoarsestCells || (g.x == 1 && g.y == 1 && g.z == 1))
+            break;
         const Vec3i c{(g.x + 1) / 2, (g.y + 1) / 2, (g.z + 1) / 2};
         bytes += PoissonGrid::bytesFor(c) + 2 * PoissonGrid::paddedCount(c) * sizeof(float);
         bytes += (std::uint64_t(c.x) * c.y * g.z + std::uint64_t(g.x + c.x) * g.z) * sizeof(float);
@@ -97,8 +98,8 @@ double MultigridPreconditioner::apply(const float* r, float* z) {
         auto red = [&](int k) { smoothColourSlab(g, x, b, 0, 1.0f, k); };
         auto black = [&](int k) { smoothColourSlab(g, x, b, 1, 1.0f, k); };
         auto restrictRows = [&](int k) { restrictSlab(l, x, b, k); };
-        FunctionRef<void(int)> stages[kMaxStages] = {fromZero, black, fromZero, fromZero,
-                                                     fromZero, fromZero};
+        FunctionRef<void(int)> stages[kMaxStages] = {fromZero, black,    fromZero,
+                                                     fromZero, fromZero, fromZero};
         int count = 2;
         for (int s = 1; s < kSweeps; ++s) stages[count++] = red, stages[count++] = black;
         stages[count++] = restrictRows;
@@ -241,7 +242,8 @@ void MultigridPreconditioner::prolongSlab(int level, const float* coarseX, float
                 crow[I] = w00 * c00[I] + w10 * c10[I] + w01 * c01[I] + w11 * c11[I];
             const size_t row = g.index(0, j, k);
             for (int i = 0; i < nx; ++i) {
-                float e = ax.weightP[i] * crow[ax.parent[i]] + ax.weightQ[i] * crow[ax.neighbour[i]];
+                float e =
+                    ax.weightP[i] * crow[ax.parent[i]] + ax.weightQ[i] * crow[ax.neighbour[i]];
                 if (d[row + i]) x[row + i] += e;
             }
         }

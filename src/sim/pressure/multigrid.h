@@ -22,13 +22,13 @@
 #include <array>
 #include <vector>
 
-#include "sim/pressure/poisson.h"
 #include "sim/pressure/pcg.h"
+#include "sim/pressure/poisson.h"
 
 namespace plume {
 
 class MultigridPreconditioner final : public Preconditioner {
-public:
+  public:
     static constexpr size_t kCoarsestCells = 512;
 
     // Builds the hierarchy under the finest grid `fine`, which must outlive
@@ -50,7 +50,7 @@ public:
     // Red-black sweeps per level before and after the coarse correction.
     static constexpr int kSweeps = 2;
 
-private:
+  private:
     // How fine index f along one axis interpolates from the coarse level:
     // weightP * coarse[parent] + weightQ * coarse[neighbour].
     struct AxisTransfer {
@@ -62,11 +62,11 @@ private:
         std::vector<int> count;
     };
     struct Level {
-        PoissonGrid grid;          // unused on level 0 (the caller's grid)
-        PaddedField x, b;          // unused on level 0 (the caller's z and r)
+        PoissonGrid grid;                      // unused on level 0 (the caller's grid)
+        PaddedField x, b;                      // unused on level 0 (the caller's z and r)
         std::array<AxisTransfer, 3> toCoarse;  // from this level to the next
-        std::vector<float> stage;  // residual restricted in x and y, per fine plane
-        std::vector<float> rows;   // per-slab row scratch
+        std::vector<float> stage;              // residual restricted in x and y, per fine plane
+        std::vector<float> rows;               // per-slab row scratch
         size_t rowStride = 0;
     };
 

@@ -96,15 +96,15 @@ SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, 
     // d = z + beta d and q = A d, d . q in one pass (d = z on a restart).
     float beta = 0.0f;
     auto direction = [&](int k) {
-            const F4 b4 = splat(beta);
-            for (int j = 0; j < ny; ++j) {
-                const size_t row = g.index(0, j, k);
-                int i = 0;
-                for (; i + 4 <= nx; i += 4)
-                    store(d + row + i, load(z + row + i) + b4 * load(d + row + i));
-                for (; i < nx; ++i) d[row + i] = z[row + i] + beta * d[row + i];
-            }
-        };
+        const F4 b4 = splat(beta);
+        for (int j = 0; j < ny; ++j) {
+            const size_t row = g.index(0, j, k);
+            int i = 0;
+            for (; i + 4 <= nx; i += 4)
+                store(d + row + i, load(z + row + i) + b4 * load(d + row + i));
+            for (; i < nx; ++i) d[row + i] = z[row + i] + beta * d[row + i];
+        }
+    };
     auto product = [&](int k) { partial_[k] = applyAndDotSlab(g, d, q, k); };
     const FunctionRef<void(int)> directionAndProduct[] = {direction, product};
 

@@ -17,7 +17,7 @@ namespace plume {
 // z must come out 0 on every cell that is not an unknown. Returns r . z,
 // summed per slab in slab order (fused into the last pass over z).
 class Preconditioner {
-public:
+  public:
     virtual ~Preconditioner() = default;
     virtual double apply(const float* r, float* z) = 0;
 };
@@ -25,29 +25,31 @@ public:
 // One symmetric red-black Gauss-Seidel sweep from z = 0 (red, black, red):
 // deterministic and parallel, and about as cheap as Jacobi per iteration.
 class SymmetricGaussSeidel final : public Preconditioner {
-public:
+  public:
     explicit SymmetricGaussSeidel(const PoissonGrid& g) : g_(&g), partial_(size_t(g.nz())) {}
     double apply(const float* r, float* z) override;
 
-private:
+  private:
     const PoissonGrid* g_;
     std::vector<double> partial_;  // r . z per slab
 };
 
 class PcgSolver {
-public:
+  public:
     // Bytes of the four scratch vectors for a grid of `cells`.
-    static std::uint64_t bytesFor(Vec3i cells) { return 4 * PoissonGrid::paddedCount(cells) * sizeof(float); }
+    static std::uint64_t bytesFor(Vec3i cells) {
+        return 4 * PoissonGrid::paddedCount(cells) * sizeof(float);
+    }
 
     // Allocates the scratch vectors for grid g (once).
     void resize(const PoissonGrid& g);
 
     // Solves A p = b from the initial guess in p. bMax = max|b| > 0. The
     // iterate p is kept in double: see residual() in sim/pressure/poisson.h.
-    SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b,
-                     float bMax, float tolerance, int maxIterations);
+    SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b, float bMax,
+                     float tolerance, int maxIterations);
 
-private:
+  private:
     PaddedField r_, z_, d_, q_;
     std::vector<double> partial_;  // d . q per slab
 };

@@ -143,8 +143,8 @@ void PoissonGrid::labelClosedRegions() {
     // an open face (it then owns a Dirichlet condition and A is regular on it).
     std::vector<uint8_t> seen(diag_.size(), 0);
     std::vector<uint32_t> region, stack;
-    const ptrdiff_t step[6] = {-1, 1, -ptrdiff_t(sy_), ptrdiff_t(sy_), -ptrdiff_t(sz_),
-                               ptrdiff_t(sz_)};
+    const ptrdiff_t step[6] = {
+        -1, 1, -ptrdiff_t(sy_), ptrdiff_t(sy_), -ptrdiff_t(sz_), ptrdiff_t(sz_)};
     for (int k = 0; k < nz_; ++k)
         for (int j = 0; j < ny_; ++j)
             for (int i = 0; i < nx_; ++i) {
@@ -187,7 +187,7 @@ void PoissonGrid::removeMean(T* x) const {
         const size_t count = singularStart_[r + 1] - singularStart_[r];
         auto chunk = [&](int c) {
             return std::pair<size_t, size_t>{count * size_t(c) / kMeanChunks,
-                                              count * size_t(c + 1) / kMeanChunks};
+                                             count * size_t(c + 1) / kMeanChunks};
         };
         double sum = 0.0;
         if (count < kSerialCells) {

@@ -39,7 +39,7 @@ inline constexpr float kInverseDiagonal[8] = {0.0f,        1.0f, 1.0f / 2.0f, 1.
                                               1.0f / 4.0f, 0.2f, 1.0f / 6.0f, 0.0f};
 
 class PoissonGrid {
-public:
+  public:
     PoissonGrid() = default;
 
     // Padded cells of a grid of `cells`, and the bytes of its classes and
@@ -91,7 +91,7 @@ public:
     template <typename F>
     void forSlabs(F&& body) const;
 
-private:
+  private:
     // Diagonal classes from a fluid mask (1 = unknown, x fastest), then the ghosts.
     void classify(const std::vector<uint8_t>& fluid);
     void setGhosts();

@@ -22,14 +22,14 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "sim/pressure/multigrid.h"
-#include "sim/pressure/poisson.h"
 #include "sim/pressure/pcg.h"
+#include "sim/pressure/poisson.h"
 #include "sim/pressure/sor.h"
 
 namespace plume {
 
 class PressureSolverImpl {
-public:
+  public:
     PressureSolverImpl(Vec3i n, const std::array<Boundary, 6>& boundary, PressureMethod method)
         : method_(method), n_(n) {
         for (int s = 0; s < 6; ++s) open_[s] = boundary[s] == Boundary::Open;
@@ -51,7 +51,9 @@ public:
         // build, keep a warm start restored from a resume state.
         if (built_) resetPressure();
         switch (method_) {
-            case PressureMethod::SOR: sor.resize(grid); break;
+            case PressureMethod::SOR:
+                sor.resize(grid);
+                break;
             case PressureMethod::PCG:
                 pcg.resize(grid);
                 sgs = std::make_unique<SymmetricGaussSeidel>(grid);
@@ -80,7 +82,7 @@ public:
     MultigridPreconditioner mg;
     std::unique_ptr<SymmetricGaussSeidel> sgs;
 
-private:
+  private:
     Vec3i n_;
     std::array<bool, 6> open_{};
     std::vector<uint8_t> solid_;
@@ -157,7 +159,10 @@ void subtractGradient(Fields& f, const PoissonGrid& g, const T* p) {
 
 Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
                        PressureMethod method)
-    : n_(cells), boundary_(boundary), inflow_(inflowVelocity), method_(method),
+    : n_(cells),
+      boundary_(boundary),
+      inflow_(inflowVelocity),
+      method_(method),
       impl_(std::make_unique<PressureSolverImpl>(cells, boundary, method)) {}
 
 std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool solids) {
@@ -165,13 +170,15 @@ std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool soli
     const std::uint64_t cellCount = std::uint64_t(cells.x) * cells.y * cells.z;
     // PressureSolverImpl: the pressure (float for SOR, double for CG), the
     // right-hand side, the solid mask it compares against, the Poisson grid.
-    std::uint64_t bytes = padded * ((method == PressureMethod::SOR ? sizeof(float) : sizeof(double)) +
-                                    sizeof(float));
+    std::uint64_t bytes =
+        padded * ((method == PressureMethod::SOR ? sizeof(float) : sizeof(double)) + sizeof(float));
     if (solids) bytes += cellCount * sizeof(uint8_t);
     bytes += PoissonGrid::bytesFor(cells);
     switch (method) {
-        case PressureMethod::SOR: return bytes + SorSolver::bytesFor(cells);
-        case PressureMethod::PCG: return bytes + PcgSolver::bytesFor(cells);
+        case PressureMethod::SOR:
+            return bytes + SorSolver::bytesFor(cells);
+        case PressureMethod::PCG:
+            return bytes + PcgSolver::bytesFor(cells);
         case PressureMethod::MGPCG:
             return bytes + PcgSolver::bytesFor(cells) + MultigridPreconditioner::bytesFor(cells);
     }
@@ -206,7 +213,7 @@ void Projection::enforceBoundaries(Fields& f) const {
                 for (int i = 0; i < n.x; ++i) sideFace(k == 0 ? kZMin : kZMax, f.w(i, j, k));
         if (!hasSolid) return;
         for (int j = 0; j < n.y; ++j) {
-            const uint8_t* s = k < n.z ? &f.solid(0, j, k) : nullptr;       // cells above face k
+            const uint8_t* s = k < n.z ? &f.solid(0, j, k) : nullptr;        // cells above face k
             const uint8_t* below = k > 0 ? &f.solid(0, j, k - 1) : nullptr;  // and below
             const uint8_t* front = s && j > 0 ? &f.solid(0, j - 1, k) : nullptr;
             if (s) {

@@ -19,7 +19,7 @@ namespace plume {
 class PressureSolverImpl;  // the method's scratch memory, allocated once
 
 class Projection {
-public:
+  public:
     Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
                PressureMethod method);
     ~Projection();
@@ -50,7 +50,7 @@ public:
     // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
     static float maxDivergence(const Fields& f);
 
-private:
+  private:
     Vec3i n_;
     std::array<Boundary, 6> boundary_;
     Vec3f inflow_;

@@ -12,9 +12,11 @@
 namespace plume {
 
 class SorSolver {
-public:
+  public:
     // Bytes of the residual scratch for a grid of `cells`.
-    static std::uint64_t bytesFor(Vec3i cells) { return PoissonGrid::paddedCount(cells) * sizeof(float); }
+    static std::uint64_t bytesFor(Vec3i cells) {
+        return PoissonGrid::paddedCount(cells) * sizeof(float);
+    }
 
     static constexpr int kCheckEvery = 4;
     static constexpr int kMaxStalledChecks = 25;
@@ -23,12 +25,12 @@ public:
     void resize(const PoissonGrid& g);
 
     // Solves A p = b from the initial guess in p. bMax = max|b| > 0.
-    SolveStats solve(const PoissonGrid& g, float* p, const float* b, float bMax,
-                     float tolerance, int maxIterations);
+    SolveStats solve(const PoissonGrid& g, float* p, const float* b, float bMax, float tolerance,
+                     int maxIterations);
 
     float omega() const { return omega_; }
 
-private:
+  private:
     PaddedField r_;
     float omega_ = 1.9f;
 };
