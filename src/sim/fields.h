@@ -49,7 +49,11 @@ struct Fields : MacVelocity {
     Vec3f origin{0, 0, 0};
     ScalarGrid density, temperature;  // cell-centred
     Grid3<uint8_t> solid;             // 1 where an obstacle covers the cell centre
-    double time = 0.0;                // simulated seconds since frame 1 began
+    // The solids' velocity (m/s) on every face touching a solid cell: what
+    // the projection holds those faces to. Empty while no solid moves (the
+    // faces are then held at 0).
+    MacVelocity solidVelocity;
+    double time = 0.0;  // simulated seconds since frame 1 began
 
     Fields() = default;
     Fields(Vec3i cells, float dx_, Vec3f origin_ = {0, 0, 0})
@@ -62,6 +66,7 @@ struct Fields : MacVelocity {
           solid(cells.x, cells.y, cells.z, Vec3f(0.5f), 0) {}
 
     size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
+    bool solidsMove() const { return solidVelocity.u.size() == u.size(); }
 
     // Bytes the grids above hold for `cells`: three face grids, two scalars
     // and the solid mask.

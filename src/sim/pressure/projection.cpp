@@ -212,6 +212,12 @@ void Projection::enforceBoundaries(Fields& f) const {
             for (int j = 0; j < n.y; ++j)
                 for (int i = 0; i < n.x; ++i) sideFace(k == 0 ? kZMin : kZMax, f.w(i, j, k));
         if (!hasSolid) return;
+        // A face touching a solid moves with it: the fluid's normal velocity
+        // there is the solid's (0 for a solid at rest).
+        const bool moving = f.solidsMove();
+        auto solidFace = [&](int axis, int i, int j, int kk) {
+            return moving ? f.solidVelocity.component(axis)(i, j, kk) : 0.0f;
+        };
         for (int j = 0; j < n.y; ++j) {
             const uint8_t* s = k < n.z ? &f.solid(0, j, k) : nullptr;        // cells above face k
             const uint8_t* below = k > 0 ? &f.solid(0, j, k - 1) : nullptr;  // and below
@@ -219,20 +225,20 @@ void Projection::enforceBoundaries(Fields& f) const {
             if (s) {
                 float* u = &f.u(0, j, k);
                 for (int i = 0; i <= n.x; ++i)
-                    if ((i > 0 && s[i - 1]) || (i < n.x && s[i])) u[i] = 0.0f;
+                    if ((i > 0 && s[i - 1]) || (i < n.x && s[i])) u[i] = solidFace(0, i, j, k);
                 float* v = &f.v(0, j, k);
                 for (int i = 0; i < n.x; ++i)
-                    if (s[i] || (front && front[i])) v[i] = 0.0f;
+                    if (s[i] || (front && front[i])) v[i] = solidFace(1, i, j, k);
             }
             float* w = &f.w(0, j, k);
             for (int i = 0; i < n.x; ++i)
-                if ((s && s[i]) || (below && below[i])) w[i] = 0.0f;
+                if ((s && s[i]) || (below && below[i])) w[i] = solidFace(2, i, j, k);
         }
         if (k < n.z) {  // y-faces on the far side of the last row
             const uint8_t* last = &f.solid(0, n.y - 1, k);
             float* v = &f.v(0, n.y, k);
             for (int i = 0; i < n.x; ++i)
-                if (last[i]) v[i] = 0.0f;
+                if (last[i]) v[i] = solidFace(1, i, n.y, k);
         }
     });
 }
