@@ -143,7 +143,12 @@ struct Stencil4 {
     i = last < i ? last : i;
     frac = x - __builtin_convertvector(i, simd::F4);
     step = stride;
-    at += i * int(stride);
+    // SSE2 has no 32-bit lane multiply (it takes several instructions), and
+    // the x axis of a scalar grid, the hot case, has stride 1.
+    if (stride == 1)
+        at += i;
+    else
+        at += i * int(stride);
 }
 
 [[gnu::always_inline]] inline Stencil4 stencil4(const SampleLayout& g, simd::F4 x, simd::F4 y,
