@@ -11,6 +11,7 @@
 #include "render/light_transmittance.h"
 #include "render/png.h"
 #include "render/renderer.h"
+#include "support/run.h"
 
 #define STB_IMAGE_STATIC  // golden_test.cpp has its own copy
 #define STB_IMAGE_IMPLEMENTATION
@@ -22,10 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path testDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("plume_test_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return test::scratchDir(name);
 }
 
 // A small scene looking at a 1 m cube from -Y, one distant light.

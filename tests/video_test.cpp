@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "render/video_encoder.h"
+#include "support/run.h"
 
 namespace plume {
 namespace {
@@ -16,10 +17,7 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path testDir(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("plume_test_" + name);
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
+    return test::scratchDir(name);
 }
 
 std::string run(const std::string& command) {

@@ -58,8 +58,10 @@ inline bool requireAll() {
     return value != nullptr && std::string(value) == "1";
 }
 
+// An empty folder for one test, inside this build's tree: two checkouts (or
+// a CI run and a developer's) testing at once never share one.
 inline std::filesystem::path scratchDir(const std::string& name) {
-    auto dir = std::filesystem::temp_directory_path() / ("plume_test_" + name);
+    auto dir = std::filesystem::path(PLUME_TEST_SCRATCH) / name;
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
