@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/noise.h"
 #include "core/parallel.h"
 
 namespace plume {
@@ -26,7 +27,53 @@ void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel) 
     });
 }
 
+// Noise that evolves: value noise on the time layers either side of tau,
+// each layer the lattice shifted by whole cells, blended smoothly.
+float evolvingNoise(Vec3f q, float tau) {
+    float layer = std::floor(tau);
+    float t = tau - layer;
+    t = t * t * (3.0f - 2.0f * t);
+    auto at = [&](float l) { return valueNoise(q + Vec3f(97.0f, 57.0f, 23.0f) * l); };
+    return at(layer) + (at(layer + 1.0f) - at(layer)) * t;
+}
+
 }  // namespace
+
+void addTurbulence(Fields& f, float strength, float scale, double time, float dt) {
+    if (strength == 0.0f) return;
+    const float tau = float(std::fmod(time * std::sqrt(double(strength) / scale), 1000.0));
+    const float potential = strength * scale;
+    // Each component of the potential is its own noise (offset far apart); it
+    // lives on the cell edges along its axis, at grid position g (cell units).
+    const Vec3f shift[3] = {{0.0f, 0.0f, 0.0f}, {41.3f, 7.9f, 13.1f}, {5.7f, 63.1f, 29.3f}};
+    auto A = [&](int axis, Vec3f g) {
+        Vec3f q = (f.origin + g * f.dx) / scale + shift[axis];
+        return potential * evolvingNoise(q, tau);
+    };
+    const Vec3i n = f.n;
+    const float k = dt / f.dx;
+    for (int axis = 0; axis < 3; ++axis) {
+        ScalarGrid& c = f.component(axis);
+        // The two other axes, in the order that makes (axis, a, b) right-handed.
+        const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+        parallelForSlabs(c.nz(), [&](int kk) {
+            for (int j = 0; j < c.ny(); ++j)
+                for (int i = 0; i < c.nx(); ++i) {
+                    int im = i - (axis == 0), jm = j - (axis == 1), km = kk - (axis == 2);
+                    if (im < 0 || jm < 0 || km < 0 || i >= n.x || j >= n.y || kk >= n.z) continue;
+                    if (f.solid(i, j, kk) || f.solid(im, jm, km)) continue;
+                    // Face centre; (curl A)_axis = dA_b/da - dA_a/db by edge differences.
+                    Vec3f g(i + 0.5f * (axis != 0), j + 0.5f * (axis != 1),
+                            kk + 0.5f * (axis != 2));
+                    Vec3f ea(0.0f), eb(0.0f);
+                    ea[a] = 0.5f;
+                    eb[b] = 0.5f;
+                    float curl = (A(b, g + ea) - A(b, g - ea)) - (A(a, g + eb) - A(a, g - eb));
+                    c(i, j, kk) += k * curl;
+                }
+        });
+    }
+}
 
 void addBuoyancy(Fields& f, const PhysicsSettings& p, float dt) {
     float g = length(p.gravity);
