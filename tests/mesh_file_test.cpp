@@ -75,20 +75,22 @@ std::string meshError(const fs::path& dir, const std::string& obstacle) {
 }
 
 // Solid cells that differ between the scene's obstacles and an analytic sphere.
-int differingFromSphere(const Scene& s, float radius, int* solidCells) {
+// Tolerance: cells whose centre lies within the SDF's interpolation error of
+// the surface may flip; at 32^3 that is at most 2% of the sphere's solid cells.
+void expectMatchesSphere(const Scene& s, float radius) {
     Fields mesh(s.domain.cells(), s.domain.dx()), sphere = mesh;
     rasterizeObstacles(mesh, s.obstacles);
     ObstacleSettings o;
     o.center = s.obstacles[0].center;
     o.radius = radius;
     rasterizeObstacles(sphere, {o});
-    int differ = 0;
-    *solidCells = 0;
+    int differ = 0, solid = 0;
     for (size_t n = 0; n < mesh.solid.size(); ++n) {
         differ += mesh.solid[n] != sphere.solid[n];
-        *solidCells += sphere.solid[n];
+        solid += sphere.solid[n];
     }
-    return differ;
+    EXPECT_GT(solid, 2000);
+    EXPECT_LE(differ, solid / 50);
 }
 
 TEST(MeshFile, IcosphereMatchesAnalyticSphere) {
@@ -98,21 +100,16 @@ TEST(MeshFile, IcosphereMatchesAnalyticSphere) {
     EXPECT_EQ(mesh.triangles.size(), 1280u);
     EXPECT_EQ(countOpenEdges(mesh), 0u);
 
-    // Tolerance: cells whose centre lies within the SDF's interpolation error
-    // of the surface may flip; at 32^3 that is at most 2% of the ~2100 solid cells.
-    Scene s =
-        meshScene(dir, "shape = \"mesh\"\nfile = \"ball.obj\"\ncenter = [1.01, 0.98, 1.03]\n");
-    int solid = 0;
-    int differ = differingFromSphere(s, 0.5f, &solid);
-    EXPECT_LE(differ, solid / 50);
-    EXPECT_GT(solid, 2000);
+    expectMatchesSphere(
+        meshScene(dir, "shape = \"mesh\"\nfile = \"ball.obj\"\ncenter = [1.01, 0.98, 1.03]\n"),
+        0.5f);
 
     // Scaled and rotated through the same transform as the analytic shapes.
-    s = meshScene(dir,
-                  "shape = \"mesh\"\nfile = \"ball.obj\"\ncenter = [1.01, 0.98, 1.03]\n"
-                  "scale = 1.4\nrotation = [10, 20, 30]\n");
-    differ = differingFromSphere(s, 0.7f, &solid);
-    EXPECT_LE(differ, solid / 50);
+    expectMatchesSphere(meshScene(dir,
+                                  "shape = \"mesh\"\nfile = \"ball.obj\"\n"
+                                  "center = [1.01, 0.98, 1.03]\nscale = 1.4\n"
+                                  "rotation = [10, 20, 30]\n"),
+                        0.7f);
 }
 
 TEST(MeshFile, LevelSetVdbMatchesAnalyticSphere) {
@@ -121,12 +118,9 @@ TEST(MeshFile, LevelSetVdbMatchesAnalyticSphere) {
     auto sphere = openvdb::tools::createLevelSetSphere<openvdb::FloatGrid>(0.5f, {0, 0, 0}, 0.04f);
     sphere->setName("ball");
     openvdb::io::File((dir / "ball.vdb").string()).write({sphere});
-    Scene s =
-        meshScene(dir, "shape = \"mesh\"\nfile = \"ball.vdb\"\ncenter = [1.01, 0.98, 1.03]\n");
-    int solid = 0;
-    int differ = differingFromSphere(s, 0.5f, &solid);
-    EXPECT_LE(differ, solid / 50);
-    EXPECT_GT(solid, 2000);
+    expectMatchesSphere(
+        meshScene(dir, "shape = \"mesh\"\nfile = \"ball.vdb\"\ncenter = [1.01, 0.98, 1.03]\n"),
+        0.5f);
 }
 
 TEST(MeshFile, Errors) {
@@ -161,6 +155,19 @@ TEST(MeshFile, Errors) {
     EXPECT_EQ(meshError(dir, "shape = \"mesh\"\ncenter = [5, 1, 1]\nfile = \"ball.obj\"\n"),
               at("ball.obj") +
                   " lies outside the domain [0, 0, 0] to [2, 2, 2] (check center and scale)");
+}
+
+TEST(MeshFile, BadMeshStopsRenderWithExitTwoAndNoOutput) {
+    fs::path dir = test::scratchDir("mesh_cli");
+    write(dir / "s.toml",
+          "[domain]\nresolution = 16\n[time]\nframes = 1\n[[emitter]]\n"
+          "shape = \"mesh\"\nfile = \"props/none.stl\"\n");
+    test::RunResult r = test::runPlume("render s.toml -o out.mp4", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "s.toml:7:8: error: emitter[1].file: cannot read 'props/none.stl' (no such "
+              "file)\n");
+    EXPECT_FALSE(fs::exists(dir / "out.mp4"));
 }
 
 }  // namespace

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
+#include "core/error.h"
 #include "core/level_set.h"
 #include "core/transform.h"
 #include "core/vec.h"
@@ -25,7 +27,11 @@ inline float analyticDistance(Shape shape, float radius, Vec3f size, Vec3f d) {
 class PlacedShape {
   public:
     explicit PlacedShape(const ShapeSettings& s)
-        : s_(s), transform_(s.center, s.rotation, s.scale) {}
+        : s_(s), transform_(s.center, s.rotation, s.scale) {
+        if (s.shape == Shape::Mesh && !s.levelSet)
+            throw RunError("a mesh shape (line " + std::to_string(s.line) +
+                           ") has no SDF: loadSceneGeometry was not called");
+    }
 
     const Transform& transform() const { return transform_; }
 
