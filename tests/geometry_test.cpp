@@ -45,14 +45,18 @@ int differingCells(const std::vector<ObstacleSettings>& a, const std::vector<Obs
 }
 
 TEST(Transform, EulerOrderIsBlenders) {
-    // R = Rz * Ry * Rx: x first. x 90 then z 90 takes local +y to world +x... check both steps.
+    // 90 degrees about x takes local +y to world +z.
+    Transform x90({0, 0, 0}, {90, 0, 0}, {1, 1, 1});
+    EXPECT_NEAR(x90.toWorld({0, 1, 0}).z, 1.0f, 1e-6f);
+    // R = Rz * Ry * Rx: x first. +z -> (Rx) -y -> (Rz) +x; the other order would give -y.
     Transform t({0, 0, 0}, {90, 0, 90}, {1, 1, 1});
-    Vec3f y = t.toWorld({0, 1, 0});  // Rx: +y -> +z; Rz leaves +z
-    EXPECT_NEAR(y.z, 1.0f, 1e-6f);
-    Vec3f x = t.toWorld({1, 0, 0});  // Rx leaves +x; Rz: +x -> +y
-    EXPECT_NEAR(x.y, 1.0f, 1e-6f);
-    Vec3f back = t.toLocal(t.toWorld({0.3f, -0.2f, 0.7f}));
+    EXPECT_NEAR(t.toWorld({0, 0, 1}).x, 1.0f, 1e-6f);
+    EXPECT_NEAR(t.toWorld({1, 0, 0}).y, 1.0f, 1e-6f);  // Rx leaves +x; Rz: +x -> +y
+    // toLocal undoes toWorld, scale included.
+    Transform s({0.5f, 0, 1}, {10, 20, 30}, {1, 2, 3});
+    Vec3f back = s.toLocal(s.toWorld({0.3f, -0.2f, 0.7f}));
     EXPECT_NEAR(back.x, 0.3f, 1e-6f);
+    EXPECT_NEAR(back.y, -0.2f, 1e-6f);
     EXPECT_NEAR(back.z, 0.7f, 1e-6f);
 }
 
