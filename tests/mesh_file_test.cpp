@@ -11,8 +11,10 @@
 #include <map>
 #include <vector>
 
+#include "core/parallel.h"
 #include "io/scene_geometry.h"
 #include "scene/loader.h"
+#include "sim/emitters.h"
 #include "sim/obstacles.h"
 #include "support/run.h"
 #include "support/scene_errors.h"
@@ -110,6 +112,40 @@ TEST(MeshFile, IcosphereMatchesAnalyticSphere) {
                                   "center = [1.01, 0.98, 1.03]\nscale = 1.4\n"
                                   "rotation = [10, 20, 30]\n"),
                         0.7f);
+}
+
+TEST(MeshFile, MeshEmitterSurfaceShellAndThreadCount) {
+    // A mesh emitter in surface mode emits a shell: nothing deep inside.
+    fs::path dir = test::scratchDir("mesh_emitter");
+    write(dir / "ball.obj", icosphereObj(0.5f, 3));
+    write(dir / "s.toml",
+          "[domain]\nresolution = 32\n[[emitter]]\nshape = \"mesh\"\n"
+          "file = \"ball.obj\"\ncenter = [1, 1, 1]\nmode = \"surface\"\n"
+          "thickness = 0.15\n");
+    auto load = [&](int threads) {
+        setThreadCount(threads);
+        Scene s = loadScene((dir / "s.toml").string());
+        loadSceneGeometry(s);
+        setThreadCount(0);
+        return s;
+    };
+    Scene s = load(1);
+    // The SDF is the same whatever the thread count.
+    EXPECT_EQ(load(3).emitters[0].levelSet->distance.values(),
+              s.emitters[0].levelSet->distance.values());
+
+    Fields f(s.domain.cells(), s.domain.dx());
+    applyEmitters(f, s.emitters, 1, 0.0);
+    float inside = 0.0f, shell = 0.0f;
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                float r = length(Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx - Vec3f(1.0f));
+                if (r < 0.3f) inside = std::max(inside, f.density(i, j, k));
+                if (std::fabs(r - 0.5f) < 0.03f) shell = std::max(shell, f.density(i, j, k));
+            }
+    EXPECT_EQ(inside, 0.0f);
+    EXPECT_EQ(shell, 1.0f);
 }
 
 TEST(MeshFile, LevelSetVdbMatchesAnalyticSphere) {
