@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/grid3.h"
 #include "core/vec.h"
@@ -15,6 +16,8 @@ struct LevelSet {
     Vec3f origin{0.0f};     // local metres of sample (0, 0, 0)
     float voxelSize = 1.0f;
     float background = 1.0f;  // distance held beyond the narrow band, metres
+
+    std::uint64_t bytes() const { return std::uint64_t(distance.size()) * sizeof(float); }
 
     Vec3f boundsMin() const { return origin; }
     Vec3f boundsMax() const {
