@@ -9,6 +9,7 @@
 #include <array>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <vector>
 
 #include "core/parallel.h"
@@ -62,6 +63,22 @@ std::string icosphereObj(float radius, int levels, int drop = 0) {
     return s;
 }
 
+// The same triangles as an ASCII STL: a soup, every triangle with its own corners.
+std::string objToStl(const std::string& obj) {
+    std::istringstream in(obj);
+    std::vector<std::string> points;
+    std::string line, s = "solid ball\n";
+    while (std::getline(in, line)) {
+        std::istringstream words(line.substr(2));
+        if (line[0] == 'v') points.push_back(line.substr(2));
+        if (line[0] != 'f') continue;
+        s += "facet normal 0 0 0\nouter loop\n";
+        for (int c = 0, n; c < 3 && words >> n; ++c) s += "vertex " + points[n - 1] + "\n";
+        s += "endloop\nendfacet\n";
+    }
+    return s + "endsolid ball\n";
+}
+
 void write(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
 
 // A scene of one obstacle in a 2 m box at 32 cells, loaded with its geometry.
@@ -101,6 +118,12 @@ TEST(MeshFile, IcosphereMatchesAnalyticSphere) {
     TriangleMesh mesh = readMeshFile((dir / "ball.obj").string());
     EXPECT_EQ(mesh.triangles.size(), 1280u);
     EXPECT_EQ(countOpenEdges(mesh), 0u);
+    // A triangle soup (STL) is welded by position, so it is closed too.
+    write(dir / "ball.stl", objToStl(icosphereObj(0.5f, 3)));
+    TriangleMesh soup = readMeshFile((dir / "ball.stl").string());
+    EXPECT_EQ(soup.triangles.size(), 1280u);
+    EXPECT_EQ(soup.points.size(), mesh.points.size());
+    EXPECT_EQ(countOpenEdges(soup), 0u);
 
     expectMatchesSphere(
         meshScene(dir, "shape = \"mesh\"\nfile = \"ball.obj\"\ncenter = [1.01, 0.98, 1.03]\n"),
