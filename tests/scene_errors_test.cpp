@@ -107,7 +107,7 @@ TEST(SceneErrors, UnknownShape) {
     EXPECT_EQ(loadError("bad_shape.toml"),
               kBadScenes +
                   "bad_shape.toml:2:9: error: 'emitter[1].shape' must be one of "
-                  "\"sphere\", \"box\", got \"cone\"");
+                  "\"sphere\", \"box\", \"mesh\", got \"cone\"");
 }
 
 TEST(SceneErrors, OddFrameSize) {

@@ -11,6 +11,7 @@
 #include "cli/resume.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "io/scene_geometry.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
 #include "io/vdb_cache.h"
@@ -60,6 +61,13 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     return 0;
 }
 
+// The scene with its mesh shapes turned into SDFs, ready to simulate.
+Scene loadSceneWithGeometry(const RunOptions& opt) {
+    Scene scene = loadScene(opt.scenePath, opt.overrides);
+    loadSceneGeometry(scene);
+    return scene;
+}
+
 }  // namespace
 
 void parseFrameRange(const std::string& text, int lastFrame, int& first, int& last) {
@@ -88,7 +96,7 @@ void parseFrameRange(const std::string& text, int lastFrame, int& first, int& la
 }
 
 int runRender(const RunOptions& opt) {
-    Scene scene = loadScene(opt.scenePath, opt.overrides);
+    Scene scene = loadSceneWithGeometry(opt);
     RunOutputs outputs;
     outputs.videoPath = opt.output.empty() ? scene.name + ".mp4" : opt.output;
     outputs.vdbDir = opt.vdbDir;
@@ -98,7 +106,7 @@ int runRender(const RunOptions& opt) {
 }
 
 int runBake(const RunOptions& opt) {
-    Scene scene = loadScene(opt.scenePath, opt.overrides);
+    Scene scene = loadSceneWithGeometry(opt);
     if (opt.vdbDir.empty()) throw InputError("plume bake: error: --vdb DIR is required");
     RunOutputs outputs;
     outputs.vdbDir = opt.vdbDir;
@@ -113,7 +121,7 @@ int runCheck(const RunOptions& opt) {
         return 0;
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");
-    Scene scene = loadScene(opt.scenePath, opt.overrides);
+    Scene scene = loadSceneWithGeometry(opt);
     std::fputs(describeScene(scene, estimateMemoryBytes(scene)).c_str(), stdout);
     checkMemory(scene);
     return 0;

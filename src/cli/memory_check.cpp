@@ -5,6 +5,7 @@
 #include <string>
 
 #include "core/error.h"
+#include "core/level_set.h"
 #include "render/renderer.h"
 #include "scene/describe.h"
 #include "sim/solver.h"
@@ -18,7 +19,14 @@ std::uint64_t estimateMemoryBytes(const Scene& scene) {
     const std::uint64_t snapshot = Fields::bytesFor(n) + cells * sizeof(double);
     // Program, libraries, encoder buffers, thread stacks.
     constexpr std::uint64_t kBaseline = 64ull << 20;
-    return Solver::bytesFor(scene) + Renderer::bytesFor(scene, n) + snapshot + kBaseline;
+    // Mesh shapes' dense SDFs (once loadSceneGeometry has made them).
+    std::uint64_t levelSets = 0;
+    for (const ShapeSettings& s : scene.emitters)
+        if (s.levelSet) levelSets += s.levelSet->bytes();
+    for (const ShapeSettings& s : scene.obstacles)
+        if (s.levelSet) levelSets += s.levelSet->bytes();
+    return Solver::bytesFor(scene) + Renderer::bytesFor(scene, n) + snapshot + levelSets +
+           kBaseline;
 }
 
 std::uint64_t machineMemoryBytes() {

@@ -49,6 +49,8 @@ std::string typeText(const KeySpec& spec) {
             return "[x, y, z] floats";
         case ValueKind::FrameRange:
             return "[first, last] integers";
+        case ValueKind::Scale:
+            return "float or [x, y, z] floats";
         case ValueKind::Text:
             return "string";
         case ValueKind::Choice:
@@ -68,6 +70,7 @@ std::string rangeText(const KeySpec& spec) {
         case ValueKind::Text:
             return "any";
         case ValueKind::Vec3:
+        case ValueKind::Scale:
         case ValueKind::FrameRange: {
             bool bounded = std::isfinite(spec.range.lo) || std::isfinite(spec.range.hi);
             std::string s = bounded ? "each in " + spec.range.str() : "finite";

@@ -94,6 +94,7 @@ class SceneReader {
     std::optional<double> number(const toml::node& node, const std::string& name,
                                  const std::string& what);
     void checkCrossFields(const Scene& scene, const toml::table& root);
+    void placeFile(ShapeSettings& shape, const std::string& display, const toml::node& element);
 
     std::string path_;
     const std::vector<std::string>& overrides_;
@@ -191,9 +192,23 @@ std::optional<SchemaValue> SceneReader::convert(const KeySpec& spec, const toml:
             return *v;
         }
         case ValueKind::Vec3:
+        case ValueKind::Scale:
         case ValueKind::FrameRange: {
-            bool isVec = spec.kind == ValueKind::Vec3;
-            const std::string what = isVec ? "an array of 3 numbers" : "an array of 2 integers";
+            bool isVec = spec.kind != ValueKind::FrameRange;
+            bool isScale = spec.kind == ValueKind::Scale;
+            // A scale may be one number for every axis.
+            if (isScale && node.is_number()) {
+                std::optional<double> v = number(node, name, "a number");
+                if (!v) return {};
+                if (!spec.range.contains(*v)) {
+                    outOfRange(node, quotedName, *v);
+                    return {};
+                }
+                return Vec3f(float(*v));
+            }
+            const std::string what = isScale ? "a number or an array of 3 numbers"
+                                     : isVec ? "an array of 3 numbers"
+                                             : "an array of 2 integers";
             std::size_t count = isVec ? 3 : 2;
             const auto* array = node.as_array();
             if (!array) {
@@ -299,6 +314,24 @@ void SceneReader::readTable(Scene& scene, const toml::table& table, const Sectio
     }
 }
 
+// A mesh's file: resolved beside the scene file, with where its key sits so
+// io can report a bad mesh at the key. A mesh without a file is an error here.
+void SceneReader::placeFile(ShapeSettings& shape, const std::string& display,
+                            const toml::node& element) {
+    auto it = given_.find(display + ".file");
+    if (shape.shape != Shape::Mesh) return;
+    if (it == given_.end()) {
+        fail(element.source(), "'" + display + ".file' is required for shape = \"mesh\"");
+        return;
+    }
+    namespace fs = std::filesystem;
+    fs::path file(shape.file);
+    shape.filePath =
+        file.is_absolute() ? file.string() : (fs::path(path_).parent_path() / file).string();
+    shape.fileLine = int(it->second.begin.line);
+    shape.fileColumn = int(it->second.begin.column);
+}
+
 void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) {
     // A clash of several keys is reported at the one set last (a --set, or
     // the latest line), the one the user most likely just changed.
@@ -377,9 +410,11 @@ Scene SceneReader::read(const toml::table& root) {
             int line = static_cast<int>(element.source().begin.line);
             if (section.name == "emitter") scene.emitters.back().line = line;
             if (section.name == "obstacle") scene.obstacles.back().line = line;
-            if (const toml::table* table = element.as_table())
+            if (const toml::table* table = element.as_table()) {
                 readTable(scene, *table, section, i, display);
-            else
+                if (section.name == "emitter") placeFile(scene.emitters.back(), display, element);
+                if (section.name == "obstacle") placeFile(scene.obstacles.back(), display, element);
+            } else
                 fail(element.source(),
                      "'" + display + "' must be a table, got " + typeName(element));
         }

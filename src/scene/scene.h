@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,8 @@
 
 namespace plume {
 
-enum class Shape { Sphere, Box };
+enum class Shape { Sphere, Box, Mesh };
+enum class EmitMode { Volume, Surface };
 enum class PressureMethod { MGPCG, PCG, SOR };
 enum class AdvectionScheme { MacCormack, SemiLagrangian };
 enum class LightType { Directional, Point };
@@ -49,6 +51,8 @@ struct PhysicsSettings {
     float temperatureDissipation = 0.5f;  // per second
     Vec3f gravity{0, 0, -9.81f};          // m/s^2; buoyancy acts against it
     Vec3f wind{0, 0, 0};                  // m/s, ambient wind the air relaxes toward (kWindRate)
+    float turbulence = 0.0f;              // m/s^2, curl-noise force (0 = off)
+    float turbulenceScale = 0.5f;         // metres per turbulence feature
 };
 
 struct SolverSettings {
@@ -58,26 +62,45 @@ struct SolverSettings {
     AdvectionScheme advection = AdvectionScheme::MacCormack;
 };
 
-struct EmitterSettings {
+struct LevelSet;  // core/level_set.h
+
+// What emitters and obstacles share: a shape in its own (local) frame, placed
+// in the world by scale, then rotation, then translation to `center`.
+struct ShapeSettings {
     Shape shape = Shape::Sphere;
-    Vec3f center{1, 1, 0.3f};      // metres
-    float radius = 0.2f;           // sphere
-    Vec3f size{0.4f, 0.4f, 0.4f};  // box extents
+    Vec3f center{1, 1, 1};         // metres: where the shape's origin goes
+    float radius = 0.25f;          // sphere
+    Vec3f size{0.5f, 0.5f, 0.5f};  // box extents
+    Vec3f rotation{0, 0, 0};       // degrees, XYZ Euler as Blender shows it: R = Rz * Ry * Rx
+    Vec3f scale{1, 1, 1};
+    // shape = "mesh": the `file` key as written, the path it resolves to
+    // (beside the scene file) and where the key sits, for messages. The SDF
+    // is filled in by io (loadSceneGeometry), since the scene cannot read meshes.
+    std::string file;
+    std::string filePath;
+    int fileLine = 0, fileColumn = 0;
+    std::shared_ptr<const LevelSet> levelSet;
+    int line = 0;  // line of its [[emitter]] / [[obstacle]] header, for messages
+};
+
+struct EmitterSettings : ShapeSettings {
+    EmitterSettings() {
+        center = {1, 1, 0.3f};
+        radius = 0.2f;
+        size = {0.4f, 0.4f, 0.4f};
+    }
+    EmitMode mode = EmitMode::Volume;
+    float thickness = 0.05f;  // surface mode: metres of shell around the surface
     float density = 1.0f;
     float temperature = 1.0f;
     Vec3f velocity{0, 0, 0};                // m/s imposed inside the emitter (when non-zero)
     std::array<int, 2> frames{1, 1000000};  // inclusive frame range it emits in
     float noise = 0.0f;                     // 0..1, deterministic variation of the emitted density
-    int line = 0;                           // line of its [[emitter]] header, for messages
+    float noiseScale = 0.0f;  // metres per noise feature; 0: a third of the emitter's size
+    float noiseSpeed = 1.7f;  // 1/s: noise features drift up this many per second
 };
 
-struct ObstacleSettings {
-    Shape shape = Shape::Sphere;
-    Vec3f center{1, 1, 1};
-    float radius = 0.25f;
-    Vec3f size{0.5f, 0.5f, 0.5f};
-    int line = 0;
-};
+struct ObstacleSettings : ShapeSettings {};
 
 struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};

@@ -27,7 +27,8 @@ TimeSettings& timePart(Scene& s, std::size_t) { return s.time; }
 PhysicsSettings& physicsPart(Scene& s, std::size_t) { return s.physics; }
 SolverSettings& solverPart(Scene& s, std::size_t) { return s.solver; }
 EmitterSettings& emitterPart(Scene& s, std::size_t i) { return s.emitters.at(i); }
-ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
+ShapeSettings& emitterShapePart(Scene& s, std::size_t i) { return s.emitters.at(i); }
+ShapeSettings& obstacleShapePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
 CameraSettings& cameraPart(Scene& s, std::size_t) { return s.camera; }
 LightSettings& lightPart(Scene& s, std::size_t i) { return s.lights.at(i); }
 RenderSettings& renderPart(Scene& s, std::size_t) { return s.render; }
@@ -110,8 +111,29 @@ const std::vector<std::string_view>& boundaryChoices() {
     return choices;
 }
 const std::vector<std::string_view>& shapeChoices() {
-    static const std::vector<std::string_view> choices{"sphere", "box"};
+    static const std::vector<std::string_view> choices{"sphere", "box", "mesh"};
     return choices;
+}
+
+// The keys every shape has, emitter or obstacle.
+std::vector<KeySpec> shapeKeys(std::string_view section, PartOf<ShapeSettings> part,
+                               std::string_view what) {
+    KeySpec scale = key(section, "scale", part, &ShapeSettings::scale, kPositive,
+                        "scale of the shape: a number, or [x, y, z] along its own axes");
+    scale.kind = ValueKind::Scale;
+    return {
+        key(section, "shape", part, &ShapeSettings::shape, kAny, what, shapeChoices()),
+        key(section, "center", part, &ShapeSettings::center, kAny,
+            "where the shape's origin goes, metres"),
+        key(section, "radius", part, &ShapeSettings::radius, kPositive, "sphere radius in metres"),
+        key(section, "size", part, &ShapeSettings::size, kPositive,
+            "box extents in metres [x, y, z]"),
+        key(section, "file", part, &ShapeSettings::file, kAny,
+            "mesh: OBJ, PLY, STL, glTF/GLB or a .vdb level set, relative to the scene file"),
+        key(section, "rotation", part, &ShapeSettings::rotation, kAny,
+            "degrees, XYZ Euler as Blender shows it (R = Rz * Ry * Rx)"),
+        scale,
+    };
 }
 
 // One side of the domain; the sides follow enum Side.
@@ -215,6 +237,10 @@ std::vector<KeySpec> buildKeys() {
             "gravity in m/s^2; buoyancy acts against it"),
         key("physics", "wind", physicsPart, &PhysicsSettings::wind, kAny,
             "ambient wind velocity in m/s; the air relaxes toward it at 1 per second"),
+        key("physics", "turbulence", physicsPart, &PhysicsSettings::turbulence, kNonNegative,
+            "strength in m/s^2 of a divergence-free curl-noise force (0 = off)"),
+        key("physics", "turbulence_scale", physicsPart, &PhysicsSettings::turbulenceScale,
+            kPositive, "size of the turbulence swirls in metres"),
 
         // [solver]
         key("solver", "pressure", solverPart, &SolverSettings::pressure, kAny,
@@ -227,14 +253,11 @@ std::vector<KeySpec> buildKeys() {
         key("solver", "advection", solverPart, &SolverSettings::advection, kAny,
             "advection scheme; MacCormack keeps more detail", {"maccormack", "semi-lagrangian"}),
 
-        // [[emitter]]
-        key("emitter", "shape", emitterPart, &EmitterSettings::shape, kAny, "emitter shape",
-            shapeChoices()),
-        key("emitter", "center", emitterPart, &EmitterSettings::center, kAny, "centre in metres"),
-        key("emitter", "radius", emitterPart, &EmitterSettings::radius, kPositive,
-            "sphere radius in metres"),
-        key("emitter", "size", emitterPart, &EmitterSettings::size, kPositive,
-            "box extents in metres [x, y, z]"),
+        // [[emitter]]: the shape keys come first (buildKeys)
+        key("emitter", "mode", emitterPart, &EmitterSettings::mode, kAny,
+            "emit inside the shape, or in a shell around its surface", {"volume", "surface"}),
+        key("emitter", "thickness", emitterPart, &EmitterSettings::thickness, kPositive,
+            "surface mode: thickness of the shell in metres"),
         key("emitter", "density", emitterPart, &EmitterSettings::density, kNonNegative,
             "smoke density set inside the emitter"),
         key("emitter", "temperature", emitterPart, &EmitterSettings::temperature, kAny,
@@ -245,16 +268,12 @@ std::vector<KeySpec> buildKeys() {
             "inclusive range of frames [first, last] it emits in"),
         key("emitter", "noise", emitterPart, &EmitterSettings::noise, kUnit,
             "deterministic variation of the emitted density (0 = uniform)"),
+        key("emitter", "noise_scale", emitterPart, &EmitterSettings::noiseScale, kNonNegative,
+            "size of the noise features in metres (0 = a third of the emitter's size)"),
+        key("emitter", "noise_speed", emitterPart, &EmitterSettings::noiseSpeed, kAny,
+            "noise features drift upward this many per second"),
 
-        // [[obstacle]]
-        key("obstacle", "shape", obstaclePart, &ObstacleSettings::shape, kAny, "obstacle shape",
-            shapeChoices()),
-        key("obstacle", "center", obstaclePart, &ObstacleSettings::center, kAny,
-            "centre in metres"),
-        key("obstacle", "radius", obstaclePart, &ObstacleSettings::radius, kPositive,
-            "sphere radius in metres"),
-        key("obstacle", "size", obstaclePart, &ObstacleSettings::size, kPositive,
-            "box extents in metres [x, y, z]"),
+        // [[obstacle]]: the shape keys (buildKeys)
 
         // [camera]
         key("camera", "position", cameraPart, &CameraSettings::position, kAny,
@@ -318,6 +337,16 @@ std::vector<KeySpec> buildKeys() {
         key("output", "velocity_name", outputPart, &OutputSettings::velocityName, kAny,
             "name of the VDB velocity grid (vel for Houdini)", {"velocity", "vel"}),
     };
+
+    // Shape keys lead their sections.
+    auto at = [&](std::string_view section) {
+        return std::find_if(keys.begin(), keys.end(),
+                            [&](const KeySpec& k) { return k.section == section; });
+    };
+    std::vector<KeySpec> emitterShape = shapeKeys("emitter", emitterShapePart, "emitter shape");
+    keys.insert(at("emitter"), emitterShape.begin(), emitterShape.end());
+    std::vector<KeySpec> obstacleShape = shapeKeys("obstacle", obstacleShapePart, "obstacle shape");
+    keys.insert(at("camera"), obstacleShape.begin(), obstacleShape.end());
 
     // Frame sizes are even for yuv420p.
     for (KeySpec& k : keys)
@@ -447,7 +476,8 @@ std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
             return tomlFloat(spec.singlePrecision ? formatFloat(static_cast<float>(v))
                                                   : formatNumber(v));
         }
-        case ValueKind::Vec3: {
+        case ValueKind::Vec3:
+        case ValueKind::Scale: {
             Vec3f v = std::get<Vec3f>(value);
             return "[" + tomlFloat(formatFloat(v.x)) + ", " + tomlFloat(formatFloat(v.y)) + ", " +
                    tomlFloat(formatFloat(v.z)) + "]";

@@ -23,13 +23,14 @@ enum class ValueKind {
     Integer,     // TOML integer
     Real,        // TOML float or integer
     Vec3,        // array of 3 numbers
+    Scale,       // a number (every axis) or an array of 3 numbers
     FrameRange,  // array of 2 integers [first, last]
     Text,        // any string
     Choice,      // one of KeySpec::choices
 };
 
 // A key's value between the file and the Scene: Integer -> int64_t, Real -> double,
-// Vec3 -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string.
+// Vec3 and Scale -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string.
 using SchemaValue = std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string>;
 
 // Closed or open interval, applied to each element of arrays.
@@ -55,7 +56,7 @@ struct KeySpec {
     std::string_view key;      // relative to the section; may be dotted ("boundary.x_min")
     ValueKind kind = ValueKind::Real;
     std::string_view doc;
-    ValueRange range;                       // Integer, Real, Vec3 and FrameRange elements
+    ValueRange range;                       // Integer, Real, Vec3, Scale and FrameRange elements
     std::vector<std::string_view> choices;  // Choice
     bool singlePrecision = true;            // Real stored as float: print it as one
     bool even = false;                      // Integer that must be even (frame sizes)

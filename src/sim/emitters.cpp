@@ -11,21 +11,6 @@ namespace plume {
 
 namespace {
 
-inline uint32_t hash3(int x, int y, int z) {
-    uint32_t h = uint32_t(x) * 0x8da6b343u ^ uint32_t(y) * 0xd8163841u ^ uint32_t(z) * 0xcb1ab31fu;
-    h ^= h >> 16;
-    h *= 0x7feb352du;
-    h ^= h >> 15;
-    h *= 0x846ca68bu;
-    h ^= h >> 16;
-    return h;
-}
-
-inline float lattice(int x, int y, int z) {
-    return float(hash3(x, y, z) >> 8) * (2.0f / 16777216.0f) - 1.0f;
-}
-inline float smooth(float t) { return t * t * (3.0f - 2.0f * t); }
-
 // Cell range [lo, hi) covering world box [a, b].
 inline void cellRange(const Fields& f, Vec3f a, Vec3f b, Vec3i& lo, Vec3i& hi) {
     for (int axis = 0; axis < 3; ++axis) {
@@ -40,33 +25,32 @@ inline void cellRange(const Fields& f, Vec3f a, Vec3f b, Vec3i& lo, Vec3i& hi) {
 
 }  // namespace
 
-float valueNoise(Vec3f p) {
-    float fx = std::floor(p.x), fy = std::floor(p.y), fz = std::floor(p.z);
-    int x = int(fx), y = int(fy), z = int(fz);
-    float tx = smooth(p.x - fx), ty = smooth(p.y - fy), tz = smooth(p.z - fz);
-    auto lerp = [](float a, float b, float t) { return a + (b - a) * t; };
-    float c00 = lerp(lattice(x, y, z), lattice(x + 1, y, z), tx);
-    float c10 = lerp(lattice(x, y + 1, z), lattice(x + 1, y + 1, z), tx);
-    float c01 = lerp(lattice(x, y, z + 1), lattice(x + 1, y, z + 1), tx);
-    float c11 = lerp(lattice(x, y + 1, z + 1), lattice(x + 1, y + 1, z + 1), tx);
-    return lerp(lerp(c00, c10, ty), lerp(c01, c11, ty), tz);
-}
-
 void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame,
                    double time) {
     for (const EmitterSettings& e : emitters) {
         if (frame < e.frames[0] || frame > e.frames[1]) continue;
-        Vec3f half = shapeHalfExtent(e.shape, e.radius, e.size);
+        const PlacedShape shape(e);
+        Vec3f half = shape.halfExtent();
+        Vec3f boxLo, boxHi;
+        shape.worldBounds(boxLo, boxHi);
+        // A surface shell reaches half its thickness outside the surface.
+        const bool surface = e.mode == EmitMode::Surface;
+        const float halfShell = 0.5f * e.thickness;
+        if (surface) boxLo -= Vec3f(halfShell), boxHi += Vec3f(halfShell);
         Vec3i lo, hi;
-        cellRange(f, e.center - half, e.center + half, lo, hi);
-        // Noise features about a third of the emitter's size, drifting upward in time.
-        const float noiseScale = 3.0f / std::max(1e-6f, 2.0f * std::max({half.x, half.y, half.z}));
-        const float drift = float(std::fmod(time, 1000.0)) * 1.7f;
+        cellRange(f, boxLo, boxHi, lo, hi);
+        // Noise features a third of the emitter's size unless given, drifting upward in time.
+        const float noiseScale =
+            e.noiseScale > 0.0f ? 1.0f / e.noiseScale
+                                : 3.0f / std::max(1e-6f, 2.0f * std::max({half.x, half.y, half.z}));
+        const float drift = float(std::fmod(time, 1000.0)) * e.noiseSpeed;
         const float softness = f.dx;
 
-        // Cell coverage in [0, 1] from the signed distance at the cell centre.
+        // Cell coverage in [0, 1] from the signed distance at the cell centre;
+        // a shell is the region within half its thickness of the surface.
         auto coverage = [&](Vec3f p) {
-            float sd = signedDistance(e.shape, e.center, e.radius, e.size, p);
+            float sd = shape.signedDistance(p);
+            if (surface) sd = std::fabs(sd) - halfShell;
             return std::clamp(0.5f - sd / softness, 0.0f, 1.0f);
         };
 

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/noise.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
@@ -14,8 +15,5 @@ namespace plume {
 // velocity on faces inside it when that velocity is non-zero. `time` (seconds)
 // animates the deterministic noise.
 void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame, double time);
-
-// Smooth value noise in [-1, 1], hashed from the lattice: the same everywhere, always.
-float valueNoise(Vec3f p);
 
 }  // namespace plume

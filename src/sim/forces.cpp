@@ -2,31 +2,78 @@
 
 #include <cmath>
 
+#include "core/noise.h"
 #include "core/parallel.h"
 
 namespace plume {
 
 namespace {
 
-// Adds dt * a(cell) averaged onto each interior face of `axis`; faces on the
-// domain boundary are left to the projection's boundary conditions.
-template <typename CellAccel>
-void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel) {
+// Calls add(i, j, k, im, jm, km) for each interior face (i, j, k) of `axis`
+// between two fluid cells, (im, jm, km) = (i, j, k) - e_axis and (i, j, k),
+// and adds what it returns to the face; faces on the domain boundary are left
+// to the projection's boundary conditions.
+template <typename FaceIncrement>
+void addToInteriorFaces(Fields& f, int axis, FaceIncrement add) {
     ScalarGrid& c = f.component(axis);
     const Vec3i n = f.n;
     parallelForSlabs(c.nz(), [&](int k) {
         for (int j = 0; j < c.ny(); ++j)
             for (int i = 0; i < c.nx(); ++i) {
-                // Face (i,j,k) of `axis` lies between cell (i,j,k) - e_axis and (i,j,k).
                 int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
                 if (im < 0 || jm < 0 || km < 0 || i >= n.x || j >= n.y || k >= n.z) continue;
                 if (f.solid(i, j, k) || f.solid(im, jm, km)) continue;
-                c(i, j, k) += dt * 0.5f * (accel(im, jm, km) + accel(i, j, k));
+                c(i, j, k) += add(i, j, k, im, jm, km);
             }
     });
 }
 
+// Adds dt * a(cell) averaged onto each interior face of `axis`.
+template <typename CellAccel>
+void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel) {
+    addToInteriorFaces(f, axis, [&](int i, int j, int k, int im, int jm, int km) {
+        return dt * 0.5f * (accel(im, jm, km) + accel(i, j, k));
+    });
+}
+
+// Noise that evolves: value noise on the time layers either side of tau,
+// each layer the lattice shifted by whole cells, blended smoothly.
+float evolvingNoise(Vec3f q, float tau) {
+    float layer = std::floor(tau);
+    float t = tau - layer;
+    t = t * t * (3.0f - 2.0f * t);
+    auto at = [&](float l) { return valueNoise(q + Vec3f(97.0f, 57.0f, 23.0f) * l); };
+    const float a = at(layer);
+    return a + (at(layer + 1.0f) - a) * t;
+}
+
 }  // namespace
+
+void addTurbulence(Fields& f, float strength, float scale, double time, float dt) {
+    if (strength == 0.0f) return;
+    const float tau = float(std::fmod(time * std::sqrt(double(strength) / scale), 1000.0));
+    const float potential = strength * scale;
+    // Each component of the potential is its own noise (offset far apart); it
+    // lives on the cell edges along its axis, at grid position g (cell units).
+    const Vec3f shift[3] = {{0.0f, 0.0f, 0.0f}, {41.3f, 7.9f, 13.1f}, {5.7f, 63.1f, 29.3f}};
+    auto A = [&](int axis, Vec3f g) {
+        Vec3f q = (f.origin + g * f.dx) / scale + shift[axis];
+        return potential * evolvingNoise(q, tau);
+    };
+    const float k = dt / f.dx;
+    for (int axis = 0; axis < 3; ++axis) {
+        // The two other axes, in the order that makes (axis, a, b) right-handed.
+        const int a = (axis + 1) % 3, b = (axis + 2) % 3;
+        Vec3f ea(0.0f), eb(0.0f);
+        ea[a] = 0.5f;
+        eb[b] = 0.5f;
+        addToInteriorFaces(f, axis, [&](int i, int j, int kk, int, int, int) {
+            // Face centre; (curl A)_axis = dA_b/da - dA_a/db by edge differences.
+            Vec3f g(i + 0.5f * (axis != 0), j + 0.5f * (axis != 1), kk + 0.5f * (axis != 2));
+            return k * ((A(b, g + ea) - A(b, g - ea)) - (A(a, g + eb) - A(a, g - eb)));
+        });
+    }
+}
 
 void addBuoyancy(Fields& f, const PhysicsSettings& p, float dt) {
     float g = length(p.gravity);

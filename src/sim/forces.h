@@ -18,6 +18,12 @@ void addBuoyancy(Fields& f, const PhysicsSettings& physics, float dt);
 inline constexpr float kWindRate = 1.0f;
 void addWind(Fields& f, Vec3f wind, float dt);
 
+// Turbulence: the curl of a noise vector potential (strength * scale * noise
+// at p / scale), so the force is divergence-free on the grid, not only in the
+// limit. The noise evolves in time at the swirls' own rate, sqrt(strength /
+// scale), and is hashed from position and time: the same for any thread count.
+void addTurbulence(Fields& f, float strength, float scale, double time, float dt);
+
 // Scratch for vorticity confinement, allocated once per solver.
 struct VorticityScratch {
     Grid3<Vec3f> curl;     // omega at cell centres, 1/s

@@ -7,13 +7,13 @@ namespace plume {
 
 void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacles) {
     f.solid.fill(0);
+    std::vector<PlacedShape> placed(obstacles.begin(), obstacles.end());
     parallelForSlabs(f.n.z, [&](int k) {
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i) {
                 Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
-                for (const ObstacleSettings& o : obstacles)
-                    if (signedDistance(o.shape, o.center, o.radius, o.size, p) < 0.0f)
-                        f.solid(i, j, k) = 1;
+                for (const PlacedShape& o : placed)
+                    if (o.signedDistance(p) < 0.0f) f.solid(i, j, k) = 1;
             }
     });
 }

@@ -119,6 +119,7 @@ SolveStats Solver::substep(float dt) {
     advectVelocity(dt);
     addBuoyancy(dt);
     addWind(dt);
+    addTurbulence(dt);
     addVorticityConfinement(dt);
     diffuseVelocity(dt);
     SolveStats s = project(dt);
@@ -154,6 +155,12 @@ void Solver::addBuoyancy(float dt) {
 void Solver::addWind(float dt) {
     ScopedTimer t(times_.wind);
     plume::addWind(f_, scene_.physics.wind, dt);
+}
+
+void Solver::addTurbulence(float dt) {
+    ScopedTimer t(times_.turbulence);
+    plume::addTurbulence(f_, scene_.physics.turbulence, scene_.physics.turbulenceScale, f_.time,
+                         dt);
 }
 
 void Solver::addVorticityConfinement(float dt) {

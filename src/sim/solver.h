@@ -15,9 +15,9 @@ namespace plume {
 // Wall-clock seconds spent in each stage of substep(), summed over substeps
 // (for benchmarks), with the groups the benchmark reports.
 struct StageTimes {
-    double emit = 0, advectVelocity = 0, buoyancy = 0, wind = 0, vorticity = 0, viscosity = 0,
-           project = 0, advectScalars = 0, diffuseScalars = 0, dissipate = 0;
-    double forces() const { return buoyancy + wind + vorticity + viscosity; }
+    double emit = 0, advectVelocity = 0, buoyancy = 0, wind = 0, turbulence = 0, vorticity = 0,
+           viscosity = 0, project = 0, advectScalars = 0, diffuseScalars = 0, dissipate = 0;
+    double forces() const { return buoyancy + wind + turbulence + vorticity + viscosity; }
     double scalars() const { return advectScalars + diffuseScalars + dissipate; }
     double total() const { return emit + advectVelocity + forces() + project + scalars(); }
 };
@@ -76,6 +76,7 @@ class Solver {
     void advectVelocity(float dt);
     void addBuoyancy(float dt);
     void addWind(float dt);
+    void addTurbulence(float dt);
     void addVorticityConfinement(float dt);
     void diffuseVelocity(float dt);  // viscosity
     SolveStats project(float dt);

@@ -1,0 +1,150 @@
+#include "io/scene_geometry.h"
+
+#include <openvdb/tools/MeshToVolume.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "core/error.h"
+#include "io/vdb_private.h"
+#include "scene/schema.h"
+#include "sim/shapes.h"
+
+namespace plume {
+
+namespace {
+
+// Names a float grid may carry when it holds a signed distance but its class was not set.
+bool namedLikeLevelSet(const std::string& name) {
+    for (const char* n : {"surface", "sdf", "level_set", "levelset", "distance", "ls"})
+        if (name == n) return true;
+    return false;
+}
+
+// The grid's values over its active bounding box (and a voxel around it) as
+// a dense LevelSet; inactive voxels read as the grid's tiles and background.
+LevelSet toDense(const openvdb::FloatGrid& grid) {
+    openvdb::CoordBBox box = grid.evalActiveVoxelBoundingBox();
+    box.expand(1);
+    const openvdb::Coord lo = box.min(), dim = box.dim();
+    LevelSet ls;
+    ls.distance = Grid3<float>(dim.x(), dim.y(), dim.z(), Vec3f(0.0f));
+    ls.voxelSize = float(grid.voxelSize()[0]);
+    ls.background = grid.background();
+    const openvdb::Vec3d origin = grid.indexToWorld(lo);
+    ls.origin = Vec3f(float(origin.x()), float(origin.y()), float(origin.z()));
+    auto acc = grid.getConstAccessor();
+    for (int k = 0; k < dim.z(); ++k)
+        for (int j = 0; j < dim.y(); ++j)
+            for (int i = 0; i < dim.x(); ++i)
+                ls.distance(i, j, k) = acc.getValue(lo.offsetBy(i, j, k));
+    return ls;
+}
+
+LevelSet readVdbLevelSet(const std::string& path) {
+    vdb::initialize();
+    if (!std::filesystem::exists(path))
+        throw GeometryError("cannot read '" + path + "' (no such file)");
+    openvdb::GridPtrVecPtr grids;
+    try {
+        openvdb::io::File file(path);
+        file.open();
+        grids = file.getGrids();
+        file.close();
+    } catch (const openvdb::Exception& e) {
+        throw GeometryError("cannot read '" + path + "' (" + e.what() + ")");
+    }
+    std::string names;
+    for (const openvdb::GridBase::Ptr& g : *grids) {
+        auto floats = openvdb::gridPtrCast<openvdb::FloatGrid>(g);
+        if (floats &&
+            (g->getGridClass() == openvdb::GRID_LEVEL_SET || namedLikeLevelSet(g->getName()))) {
+            if (!g->hasUniformVoxels())
+                throw GeometryError("'" + path + "': level set '" + g->getName() +
+                                    "' has non-uniform voxels");
+            return toDense(*floats);
+        }
+        names += (names.empty() ? "" : ", ") + g->getName();
+    }
+    throw GeometryError("'" + path + "' holds no level set grid (" +
+                        (names.empty() ? std::string("it has no grids") : "its grids: " + names) +
+                        ")");
+}
+
+std::string lowerExtension(const std::string& path) {
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    return ext;
+}
+
+void loadShape(ShapeSettings& shape, const std::string& display, const Scene& scene,
+               float bandVoxels) {
+    if (shape.shape != Shape::Mesh) return;
+    const SourceLocation where{scene.path, shape.fileLine, shape.fileColumn};
+    const std::string prefix = display + ".file: ";
+    // Voxels as fine as the simulation's once the shape is scaled up.
+    const float voxel = scene.domain.dx() / std::max({shape.scale.x, shape.scale.y, shape.scale.z});
+    try {
+        shape.levelSet =
+            std::make_shared<LevelSet>(readLevelSetFile(shape.filePath, voxel, bandVoxels));
+    } catch (const GeometryError& e) {
+        throw InputError(where, prefix + e.what());
+    }
+
+    // A shape wholly outside the domain is surely a mistake (units, centre)
+    Vec3f lo, hi;
+    PlacedShape(shape).worldBounds(lo, hi);
+    const Vec3f size = scene.domain.size;
+    if (hi.x <= 0 || hi.y <= 0 || hi.z <= 0 || lo.x >= size.x || lo.y >= size.y || lo.z >= size.z) {
+        throw InputError(where, prefix + "'" + shape.filePath +
+                                    "' lies outside the domain [0, 0, 0] to [" +
+                                    formatFloat(size.x) + ", " + formatFloat(size.y) + ", " +
+                                    formatFloat(size.z) + "] (check center and scale)");
+    }
+}
+
+}  // namespace
+
+LevelSet levelSetFromMesh(const TriangleMesh& mesh, float voxelSize, float bandVoxels) {
+    vdb::initialize();
+    std::vector<openvdb::Vec3s> points;
+    points.reserve(mesh.points.size());
+    for (Vec3f p : mesh.points) points.emplace_back(p.x, p.y, p.z);
+    std::vector<openvdb::Vec3I> triangles;
+    triangles.reserve(mesh.triangles.size());
+    for (const auto& t : mesh.triangles) triangles.emplace_back(t[0], t[1], t[2]);
+    auto xform = openvdb::math::Transform::createLinearTransform(voxelSize);
+    auto grid =
+        openvdb::tools::meshToLevelSet<openvdb::FloatGrid>(*xform, points, triangles, bandVoxels);
+    return toDense(*grid);
+}
+
+LevelSet readLevelSetFile(const std::string& path, float voxelSize, float bandVoxels) {
+    if (lowerExtension(path) == ".vdb") return readVdbLevelSet(path);
+    TriangleMesh mesh = readMeshFile(path);
+    if (mesh.triangles.empty()) throw GeometryError("'" + path + "' has no triangles");
+    if (std::size_t open = countOpenEdges(mesh))
+        throw GeometryError("'" + path + "' is not closed (" + std::to_string(open) +
+                            (open == 1 ? " open edge)" : " open edges)"));
+    return levelSetFromMesh(mesh, voxelSize, bandVoxels);
+}
+
+void loadSceneGeometry(Scene& scene) {
+    const float dx = scene.domain.dx();
+    for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
+        // A surface shell must lie within the band the SDF holds exactly.
+        EmitterSettings& e = scene.emitters[i];
+        float band = 3.0f;
+        if (e.mode == EmitMode::Surface) {
+            const float minScale = std::min({e.scale.x, e.scale.y, e.scale.z});
+            const float maxScale = std::max({e.scale.x, e.scale.y, e.scale.z});
+            band = std::max(band, 0.5f * e.thickness * maxScale / (minScale * dx) + 2.0f);
+        }
+        loadShape(e, "emitter[" + std::to_string(i + 1) + "]", scene, band);
+    }
+    for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
+        loadShape(scene.obstacles[i], "obstacle[" + std::to_string(i + 1) + "]", scene, 3.0f);
+}
+
+}  // namespace plume
