@@ -3,6 +3,18 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define PLUME_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PLUME_ASAN 1
+#endif
+#endif
+#if PLUME_ASAN
+// From the sanitizer runtime (GCC ships no header for it).
+extern "C" size_t __sanitizer_get_current_allocated_bytes();
+#endif
+
 #include <filesystem>
 
 #include "cli/memory_check.h"
@@ -17,10 +29,16 @@ namespace {
 
 using namespace test;
 
-// Bytes the heap holds right now (small blocks in use and mmapped ones).
+// Bytes the heap holds right now: glibc's count of small blocks in use and
+// mmapped ones, or AddressSanitizer's (it replaces malloc, and glibc's
+// counters then read 0).
 std::uint64_t heapBytes() {
+#if PLUME_ASAN
+    return __sanitizer_get_current_allocated_bytes();
+#else
     const struct mallinfo2 m = mallinfo2();
     return std::uint64_t(m.uordblks) + std::uint64_t(m.hblkhd);
+#endif
 }
 
 Scene estimateScene(const std::string& overrides) {
