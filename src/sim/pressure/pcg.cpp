@@ -17,8 +17,7 @@ float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, 
     const int nx = g.nx(), ny = g.ny();
     const F4 a4 = splat(alpha);
     const D4 ad = {alpha, alpha, alpha, alpha};
-    std::vector<float> partial(size_t(g.nz()), 0.0f);
-    g.forSlabs([&](int k) {
+    return slabMax(g, [&](int k) {
         F4 m4 = splat(0.0f);
         float m = 0.0f;
         for (int j = 0; j < ny; ++j) {
@@ -41,9 +40,8 @@ float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, 
                 m = std::max(m, std::fabs(r[n]));
             }
         }
-        partial[k] = std::max(m, hmax(m4));
+        return std::max(m, hmax(m4));
     });
-    return *std::max_element(partial.begin(), partial.end());
 }
 
 }  // namespace

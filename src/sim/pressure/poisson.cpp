@@ -11,28 +11,6 @@ namespace plume {
 
 namespace {
 
-// Max of term(k) over the slabs of g. Max is exact in any order, so the
-// result does not depend on how the slabs were split over threads.
-template <typename F>
-float slabMax(const PoissonGrid& g, F&& term) {
-    std::vector<float> partial(size_t(g.nz()), 0.0f);
-    g.forSlabs([&](int k) { partial[k] = term(k); });
-    float m = 0.0f;
-    for (float p : partial) m = std::max(m, p);
-    return m;
-}
-
-// Sum of term(k) over the slabs of g, added in slab order.
-template <typename F>
-double slabSum(const PoissonGrid& g, F&& term) {
-    if (g.cellCount() < kSerialCells) {
-        double s = 0.0;
-        for (int k = 0; k < g.nz(); ++k) s += term(k);
-        return s;
-    }
-    return deterministicSum(g.nz(), term);
-}
-
 // Chunks a closed region is split into for its mean: fixed, so the sum is
 // the same for any thread count.
 constexpr int kMeanChunks = 64;

@@ -176,6 +176,27 @@ void clear(const PoissonGrid& g, double* x);
 // Below this many cells a level is swept on the calling thread.
 inline constexpr size_t kSerialCells = 16 * 1024;
 
+// Max and sum of term(k) over the slabs of g, combined in slab order (on the
+// calling thread for a small level): the same for any thread count.
+template <typename F>
+float slabMax(const PoissonGrid& g, F&& term) {
+    if (g.cellCount() < kSerialCells) {
+        float m = 0.0f;
+        for (int k = 0; k < g.nz(); ++k) m = maxOf(m, float(term(k)));
+        return m;
+    }
+    return deterministicReduce(g.nz(), 0.0f, term, maxOf<float>);
+}
+template <typename F>
+double slabSum(const PoissonGrid& g, F&& term) {
+    if (g.cellCount() < kSerialCells) {
+        double s = 0.0;
+        for (int k = 0; k < g.nz(); ++k) s += term(k);
+        return s;
+    }
+    return deterministicSum(g.nz(), term);
+}
+
 template <typename F>
 void PoissonGrid::forSlabs(F&& body) const {
     if (cellCount() < kSerialCells) {

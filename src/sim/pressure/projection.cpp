@@ -94,8 +94,7 @@ namespace {
 // b = -div on unknowns, 0 elsewhere; returns max |b|.
 float computeRhs(const Fields& f, const PoissonGrid& g, float* b) {
     const uint8_t* d = g.diag();
-    std::vector<float> partial(size_t(f.n.z), 0.0f);
-    parallelForSlabs(f.n.z, [&](int k) {
+    auto slabRhs = [&](int k) {
         float m = 0.0f;
         for (int j = 0; j < f.n.y; ++j) {
             const size_t row = g.index(0, j, k);
@@ -111,11 +110,11 @@ float computeRhs(const Fields& f, const PoissonGrid& g, float* b) {
                 m = std::max(m, std::fabs(bn));
             }
         }
-        partial[k] = m;
-    });
-    float m = 0.0f;
-    for (float x : partial) m = std::isnan(x) ? x : std::max(m, x);
-    return m;
+        return m;
+    };
+    // A NaN anywhere is the answer (the caller refuses to solve it).
+    auto maxOrNaN = [](float a, float b) { return std::isnan(b) ? b : std::max(a, b); };
+    return deterministicReduce(f.n.z, 0.0f, slabRhs, maxOrNaN);
 }
 
 // Subtracts the pressure difference from every face whose two sides carry a
@@ -317,8 +316,7 @@ void Projection::setWarmStart(const Grid3<double>& pressure) {
 
 float Projection::maxDivergence(const Fields& f) {
     const bool hasSolid = f.solid.size() == f.cellCount();
-    std::vector<float> partial(size_t(std::max(f.n.z, 0)), 0.0f);
-    parallelForSlabs(f.n.z, [&](int k) {
+    auto slabMaxDivergence = [&](int k) {
         float m = 0.0f;
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i) {
@@ -327,11 +325,9 @@ float Projection::maxDivergence(const Fields& f) {
                             (f.w(i, j, k + 1) - f.w(i, j, k));
                 m = std::max(m, std::fabs(div));
             }
-        partial[k] = m;
-    });
-    float m = 0.0f;
-    for (float x : partial) m = std::max(m, x);
-    return m;
+        return m;
+    };
+    return deterministicReduce(f.n.z, 0.0f, slabMaxDivergence, maxOf<float>);
 }
 
 }  // namespace plume
