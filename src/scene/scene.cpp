@@ -18,4 +18,12 @@ Vec3i DomainSettings::cells() const {
     return {count(size.x), count(size.y), count(size.z)};
 }
 
+bool Scene::animated() const {
+    auto any = [](const auto& elements) {
+        return std::any_of(elements.begin(), elements.end(),
+                           [](const auto& e) { return !e.animation.empty(); });
+    };
+    return any(emitters) || any(obstacles) || any(lights) || !camera.animation.empty();
+}
+
 }  // namespace plume

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/animation.h"
 #include "core/sides.h"
 #include "core/vec.h"
 
@@ -64,6 +65,22 @@ struct SolverSettings {
 
 struct LevelSet;  // core/level_set.h
 
+// The keyframes of one element ([[obstacle.key]], [[emitter.key]],
+// [[camera.key]], [[light.key]]): a curve per animated key, named as the
+// schema names it relative to its section ("center", "look_at"). A key that
+// is not animated keeps its one value; an animated one holds its first key's
+// value before it and its last key's after.
+struct KeyTrack {
+    std::string key;
+    std::vector<Key<float>> real;  // a Real key's curve
+    std::vector<Key<Vec3f>> vec;   // a Vec3 key's curve
+};
+struct Animation {
+    Interpolation interpolation = Interpolation::Linear;
+    std::vector<KeyTrack> tracks;
+    bool empty() const { return tracks.empty(); }
+};
+
 // What emitters and obstacles share: a shape in its own (local) frame, placed
 // in the world by scale, then rotation, then translation to `center`.
 struct ShapeSettings {
@@ -80,7 +97,8 @@ struct ShapeSettings {
     std::string filePath;
     int fileLine = 0, fileColumn = 0;
     std::shared_ptr<const LevelSet> levelSet;
-    int line = 0;  // line of its [[emitter]] / [[obstacle]] header, for messages
+    Animation animation;  // center, rotation, scale (emitters also their amounts)
+    int line = 0;         // line of its [[emitter]] / [[obstacle]] header, for messages
 };
 
 struct EmitterSettings : ShapeSettings {
@@ -106,8 +124,9 @@ struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};
     Vec3f lookAt{1, 1, 1};
     Vec3f up{0, 0, 1};
-    float fov = 40.0f;   // vertical, degrees
-    bool given = false;  // false: frame the domain automatically
+    float fov = 40.0f;    // vertical, degrees
+    bool given = false;   // false: frame the domain automatically
+    Animation animation;  // position, look_at, up, fov
 };
 
 struct LightSettings {
@@ -116,6 +135,7 @@ struct LightSettings {
     Vec3f position{3, -2, 4};             // point
     Vec3f color{1, 1, 1};
     float intensity = 3.0f;
+    Animation animation;  // direction, position, color, intensity
 };
 
 struct RenderSettings {
@@ -154,6 +174,12 @@ struct Scene {
     std::vector<LightSettings> lights;
     RenderSettings render;
     OutputSettings output;
+
+    // True when some obstacle, emitter, the camera or a light has keys.
+    bool animated() const;
+    // This scene with every animated key set to its value at `frame`
+    // (fractional frames between keys; frame f is the state at time f / fps).
+    Scene atFrame(double frame) const;
 };
 
 }  // namespace plume
