@@ -1,6 +1,10 @@
 #include "sim/obstacles.h"
 
+#include <algorithm>
+#include <cmath>
+
 #include "core/parallel.h"
+#include "core/transform.h"
 #include "sim/shapes.h"
 
 namespace plume {
@@ -16,6 +20,62 @@ void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacle
                     if (o.signedDistance(p) < 0.0f) f.solid(i, j, k) = 1;
             }
     });
+}
+
+float rasterizeMovingObstacles(Fields& f, const std::vector<ObstacleSettings>& now,
+                               const std::vector<ObstacleSettings>& before,
+                               const std::vector<ObstacleSettings>& after, float seconds) {
+    // Which obstacle covers each cell (0: none), so a face takes the motion
+    // of the solid it touches.
+    const std::vector<PlacedShape> placed(now.begin(), now.end());
+    f.solid.fill(0);
+    parallelForSlabs(f.n.z, [&](int k) {
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                const Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
+                for (size_t o = 0; o < placed.size(); ++o)
+                    if (placed[o].signedDistance(p) < 0.0f) {
+                        f.solid(i, j, k) = uint8_t(std::min<size_t>(o + 1, 255));
+                        break;
+                    }
+            }
+    });
+    std::vector<Transform> from, to;
+    for (size_t o = 0; o < now.size(); ++o) {
+        from.emplace_back(before[o].center, before[o].rotation, before[o].scale);
+        to.emplace_back(after[o].center, after[o].rotation, after[o].scale);
+    }
+    if (!f.solidsMove()) f.solidVelocity = MacVelocity(f.n);
+    float fastest = 0.0f;
+    for (int axis = 0; axis < 3; ++axis) {
+        ScalarGrid& faces = f.solidVelocity.component(axis);
+        const Vec3f off = faces.offset();
+        auto slabFastest = [&](int k) {
+            float m = 0.0f;
+            for (int j = 0; j < faces.ny(); ++j)
+                for (int i = 0; i < faces.nx(); ++i) {
+                    // The solid cell on either side of the face, if any.
+                    const int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
+                    int owner = 0;
+                    if (i < f.n.x && j < f.n.y && k < f.n.z) owner = f.solid(i, j, k);
+                    if (!owner && im >= 0 && jm >= 0 && km >= 0) owner = f.solid(im, jm, km);
+                    if (!owner) {
+                        faces(i, j, k) = 0.0f;
+                        continue;
+                    }
+                    const Vec3f p = f.origin + Vec3f(i + off.x, j + off.y, k + off.z) * f.dx;
+                    const Transform& a = from[size_t(owner - 1)];
+                    const Transform& b = to[size_t(owner - 1)];
+                    const Vec3f v = (b.toWorld(a.toLocal(p)) - p) / seconds;
+                    faces(i, j, k) = v[axis];
+                    m = std::max(m, std::fabs(v[axis]));
+                }
+            return m;
+        };
+        fastest =
+            std::max(fastest, deterministicReduce(faces.nz(), 0.0f, slabFastest, maxOf<float>));
+    }
+    return fastest;
 }
 
 void clearSolidScalars(Fields& f, float ambientTemperature) {

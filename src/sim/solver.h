@@ -72,6 +72,7 @@ class Solver {
     void checkFinite(int frame, int substep) const;
 
   private:
+    void moveSolidsAndEmitters(float dt);
     void applyEmitters(float dt);
     void advectVelocity(float dt);
     void addBuoyancy(float dt);
@@ -93,6 +94,11 @@ class Solver {
     ScalarGrid densitySrc_, temperatureSrc_;
     int frame_ = 0;
     StageTimes times_;
+    // Keyframed scenes: the emitters where they are this substep, and the
+    // fastest moving solid's speed (m/s), which the CFL rule counts.
+    bool obstaclesMove_ = false;
+    std::vector<EmitterSettings> emitters_;
+    float solidSpeed_ = 0.0f;
 };
 
 }  // namespace plume
