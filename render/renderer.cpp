@@ -143,7 +143,20 @@ Renderer::Renderer(const Scene& scene)
     if (width_ <= 0 || height_ <= 0)
         throw InputError("render.width and render.height must be positive");
     if (!(settings_.step > 0.0f)) throw InputError("render.step must be positive");
-    for (const LightSettings& light : scene.lights) {
+    placeLights(scene.lights);
+    // A keyed camera or light is placed again for every frame.
+    const bool lightsMove =
+        std::any_of(scene.lights.begin(), scene.lights.end(),
+                    [](const LightSettings& l) { return !l.animation.empty(); });
+    if (lightsMove || !scene.camera.animation.empty()) keyed_ = std::make_unique<Scene>(scene);
+}
+
+Renderer::~Renderer() = default;
+
+void Renderer::placeLights(const std::vector<LightSettings>& lights) {
+    directional_.clear();
+    point_.clear();
+    for (const LightSettings& light : lights) {
         if (light.type == LightType::Directional) {
             if (length(light.direction) == 0.0f) continue;  // lights nothing
             directional_.push_back(light);
@@ -235,6 +248,12 @@ void Renderer::prepareVolume(const VolumeView& volume) {
 }
 
 void Renderer::traceImage(const VolumeView& volume, int frame) {
+    // The camera and the lights where their keys put them at this frame.
+    if (keyed_) {
+        const Scene now = keyed_->atFrame(double(frame));
+        camera_ = now.camera;
+        placeLights(now.lights);
+    }
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);
 

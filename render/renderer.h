@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/box.h"
@@ -22,6 +23,7 @@ class Renderer {
     // Takes camera, lights and render settings; a camera that was not given
     // frames each volume's world box (frameBox).
     explicit Renderer(const Scene& scene);
+    ~Renderer();
 
     // Bytes a renderer of this scene holds once it has rendered a volume of
     // `cells`: the shading grid (density, sky, every light, temperature when
@@ -35,9 +37,11 @@ class Renderer {
     std::vector<float> renderLinear(const VolumeView& volume, int frame);
 
   private:
+    void placeLights(const std::vector<LightSettings>& lights);
     void prepareVolume(const VolumeView& volume);
     void traceImage(const VolumeView& volume, int frame);
 
+    std::unique_ptr<Scene> keyed_;  // the scene, when its camera or a light has keys
     CameraSettings camera_;
     std::vector<LightSettings> directional_, point_;
     RenderSettings settings_;

@@ -22,9 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path testDir(const std::string& name) {
-    return test::scratchDir(name);
-}
+fs::path testDir(const std::string& name) { return test::scratchDir(name); }
 
 // A small scene looking at a 1 m cube from -Y, one distant light.
 Scene smallScene(int width = 96, int height = 64) {
@@ -341,6 +339,39 @@ TEST(Png, FailureNamesThePath) {
     } catch (const RunError& e) {
         EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
     }
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// A keyed camera and light: on a key the frame is the static scene's at that
+// key, bit for bit; between keys it is neither.
+TEST(Render, KeyedCameraAndLightMatchTheStaticSceneOnTheirKeys) {
+    ScalarGrid density = puffs(24, {{{0.5f, 0.5f, 0.5f}, 0.2f}});
+    const VolumeView view{&density, nullptr, {0, 0, 0}, 1.0f / 24};
+    Scene keyed = smallScene(64, 48);
+    keyed.camera.animation.tracks.push_back(
+        {"position", {}, {{1.0, {0.5f, -2.0f, 0.5f}}, {3.0, {2.0f, -1.5f, 1.0f}}}});
+    keyed.lights[0].animation.tracks.push_back({"intensity", {{1.0, 1.0f}, {3.0, 4.0f}}, {}});
+    auto frameOf = [&](const Scene& scene, int frame) {
+        Renderer renderer(scene);
+        return renderer.render(view, frame).rgb;
+    };
+    Renderer renderer(keyed);  // one renderer through the frames, as a run uses it
+    const auto f1 = renderer.render(view, 1).rgb, f2 = renderer.render(view, 2).rgb,
+               f3 = renderer.render(view, 3).rgb;
+    Scene atThree = smallScene(64, 48);
+    atThree.camera.position = {2.0f, -1.5f, 1.0f};
+    atThree.lights[0].intensity = 4.0f;
+    Scene atOne = smallScene(64, 48);
+    atOne.lights[0].intensity = 1.0f;
+    EXPECT_EQ(f3, frameOf(atThree, 3));
+    EXPECT_EQ(f1, frameOf(atOne, 1));
+    EXPECT_NE(f2, f1);
+    EXPECT_NE(f2, f3);
 }
 
 }  // namespace
