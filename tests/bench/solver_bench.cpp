@@ -70,6 +70,40 @@ BENCHMARK(BM_Substep)
     ->UseRealTime()
     ->MinTime(2.0);
 
+// A sphere obstacle in the plume's path, static (arg 0) or flying across the
+// domain on keys (arg 1): what moving it costs per substep (rasterising it
+// with its velocity and rebuilding the pressure grid each substep).
+void BM_SubstepObstacle(benchmark::State& state) {
+    Scene scene = benchScene(int(state.range(0)));
+    ObstacleSettings ball;
+    ball.radius = 0.25f;
+    ball.center = {1.0f, 1.0f, 1.2f};
+    if (state.range(1))
+        ball.animation.tracks.push_back(
+            {"center", {}, {{0.0, {0.3f, 1.0f, 1.2f}}, {48.0, {1.7f, 1.0f, 1.2f}}}});
+    scene.obstacles.push_back(ball);
+    setThreadCount(2);
+    auto solver = warmSolver(scene, 12);
+    const float dt = float(1.0 / scene.time.fps / scene.time.maxSubsteps);
+    solver->resetStageTimes();
+    int substeps = 0, iterations = 0;
+    for (auto _ : state) {
+        iterations += solver->substep(dt).iterations;
+        ++substeps;
+    }
+    const StageTimes& t = solver->stageTimes();
+    state.counters["emit_move_ms"] = benchmark::Counter(1e3 * t.emit / substeps);
+    state.counters["project_ms"] = benchmark::Counter(1e3 * t.project / substeps);
+    state.counters["pressure_iters"] = double(iterations) / substeps;
+    setThreadCount(0);
+}
+BENCHMARK(BM_SubstepObstacle)
+    ->ArgsProduct({{64, 128}, {0, 1}})
+    ->ArgNames({"res", "moving"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime()
+    ->MinTime(2.0);
+
 void BM_RenderFrame(benchmark::State& state) {
     const int n = int(state.range(0));
     Scene scene = benchScene(n);

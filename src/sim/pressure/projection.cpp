@@ -47,9 +47,10 @@ class PressureSolverImpl {
         if (built_ && (!hasSolid || solid_ == f.solid.values())) return;
         if (hasSolid) solid_ = f.solid.values();
         grid.build(n_, open_, hasSolid ? solid_.data() : nullptr);
-        // A new solid mask makes the old pressure meaningless; on the first
-        // build, keep a warm start restored from a resume state.
-        if (built_) resetPressure();
+        // A solid that moved changes a few cells: the old pressure is still
+        // a good start elsewhere, but the kernels need 0 on every cell that
+        // is not an unknown now.
+        if (built_) keepUnknownsOnly();
         switch (method_) {
             case PressureMethod::SOR:
                 sor.resize(grid);
@@ -64,6 +65,13 @@ class PressureSolverImpl {
                 break;
         }
         built_ = true;
+    }
+
+    void keepUnknownsOnly() {
+        for (size_t n = 0; n < p.size(); ++n)
+            if (!grid.unknown(n)) p[n] = 0.0f;
+        for (size_t n = 0; n < pcgPressure.size(); ++n)
+            if (!grid.unknown(n)) pcgPressure[n] = 0.0;
     }
 
     void resetPressure() {
