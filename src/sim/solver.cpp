@@ -85,6 +85,10 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
     const std::uint64_t sources = Fields::bytesFor(n) - cells * sizeof(uint8_t);
     std::uint64_t bytes = Fields::bytesFor(n) + sources + Advector::bytesFor(n);
     if (scene.physics.vorticity != 0.0f) bytes += VorticityScratch::bytesFor(n);
+    // Keyed obstacles: the solids' face velocities, a third set of face grids.
+    const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
+                                    [](const ObstacleSettings& o) { return !o.animation.empty(); });
+    if (moving) bytes += Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 
