@@ -63,6 +63,8 @@ struct KeySpec {
     // An input-only shorthand that sets other keys ("render.background"):
     // describeScene skips it, and the keys it sets are applied after it.
     bool alias = false;
+    // May vary over time through [[SECTION.key]] tables (Real, Vec3 or Scale keys).
+    bool animatable = false;
     // Index selects the element for array sections and is ignored otherwise.
     std::function<SchemaValue(const Scene&, std::size_t index)> get;  // empty for aliases
     std::function<void(Scene&, std::size_t index, const SchemaValue&)> set;
