@@ -68,13 +68,6 @@ void describeAnimation(std::string& out, const Animation& animation, std::string
     }
 }
 
-const Animation& animationOf(const Scene& scene, std::string_view section, std::size_t i) {
-    if (section == "emitter") return scene.emitters.at(i).animation;
-    if (section == "obstacle") return scene.obstacles.at(i).animation;
-    if (section == "light") return scene.lights.at(i).animation;
-    return scene.camera.animation;
-}
-
 std::string escapePipes(std::string_view text) {
     std::string s;
     for (char c : text) s += c == '|' ? std::string("\\|") : std::string(1, c);
@@ -165,7 +158,8 @@ std::string describeScene(const Scene& scene, std::optional<std::uint64_t> memor
         } else {
             out += "[" + name + "]\n";
             describeKeys(out, scene, section, 0, "");
-            if (section.name == "camera") describeAnimation(out, scene.camera.animation, "camera");
+            if (section.name == "camera")
+                describeAnimation(out, animationOf(scene, "camera", 0), "camera");
         }
     }
     return out;

@@ -105,13 +105,6 @@ void addKeyPoint(Animation& animation, const KeySpec& spec, double frame,
         track->vec.push_back({frame, std::get<Vec3f>(value)});  // Vec3, and Scale as [x, y, z]
 }
 
-// The keyframes of element i of an array section.
-Animation& animationOf(Scene& scene, std::string_view section, std::size_t i) {
-    if (section == "emitter") return scene.emitters.at(i).animation;
-    if (section == "obstacle") return scene.obstacles.at(i).animation;
-    return scene.lights.at(i).animation;
-}
-
 // Builds a Scene from a parsed tree. Errors are collected, and the first in
 // file order (then --set order) is thrown, so a user fixes them top-down.
 class SceneReader {
@@ -518,7 +511,7 @@ Scene SceneReader::read(const toml::table& root) {
                 readTable(scene, *table, section, 0, name);
                 if (section.name == "camera") {
                     scene.camera.given = true;
-                    readKeys(*table, section, name, scene.camera.animation);
+                    readKeys(*table, section, name, animationOf(scene, section.name, 0));
                 }
             } else {
                 fail(node->source(), "'" + name + "' must be a table, got " + typeName(*node));

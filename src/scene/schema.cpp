@@ -455,6 +455,17 @@ std::size_t elementCount(const Scene& scene, std::string_view section) {
     return 0;
 }
 
+Animation& animationOf(Scene& scene, std::string_view section, std::size_t index) {
+    if (section == "emitter") return scene.emitters.at(index).animation;
+    if (section == "obstacle") return scene.obstacles.at(index).animation;
+    if (section == "light") return scene.lights.at(index).animation;
+    return scene.camera.animation;
+}
+
+const Animation& animationOf(const Scene& scene, std::string_view section, std::size_t index) {
+    return animationOf(const_cast<Scene&>(scene), section, index);
+}
+
 std::string formatNumber(double v) {
     if (std::isnan(v)) return "nan";
     if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
