@@ -59,7 +59,7 @@ TEST(SceneKeys, LoadIntoTracksInKeyOrder) {
     const Scene s = parseScene(kKeyed, "s.toml");
     const Animation& o = s.obstacles.at(0).animation;
     EXPECT_EQ(o.interpolation, Interpolation::Smooth);
-    EXPECT_EQ(trackNames(o), (std::vector<std::string>{"center", "scale", "rotation"}));
+    ASSERT_EQ(trackNames(o), (std::vector<std::string>{"center", "scale", "rotation"}));
     ASSERT_EQ(o.tracks[0].vec.size(), 2u);
     EXPECT_EQ(o.tracks[0].vec[1].frame, 5.5);
     EXPECT_EQ(o.tracks[0].vec[1].value, Vec3f(4.5f, 1.0f, 1.0f));
@@ -68,12 +68,12 @@ TEST(SceneKeys, LoadIntoTracksInKeyOrder) {
     EXPECT_EQ(s.obstacles[0].center, Vec3f(9.0f));     // the parent's value stays on the element
     const Animation& e = s.emitters.at(0).animation;
     EXPECT_EQ(e.interpolation, Interpolation::Linear);
-    EXPECT_EQ(trackNames(e), std::vector<std::string>{"density"});
+    ASSERT_EQ(trackNames(e), std::vector<std::string>{"density"});
     ASSERT_EQ(e.tracks[0].real.size(), 2u);
     EXPECT_EQ(e.tracks[0].real[1].value, 4.0f);
-    EXPECT_EQ(trackNames(s.camera.animation), std::vector<std::string>{"fov"});
+    ASSERT_EQ(trackNames(s.camera.animation), std::vector<std::string>{"fov"});
     EXPECT_EQ(s.camera.animation.tracks[0].real.at(0).value, 30.0f);
-    EXPECT_EQ(trackNames(s.lights.at(0).animation), std::vector<std::string>{"intensity"});
+    ASSERT_EQ(trackNames(s.lights.at(0).animation), std::vector<std::string>{"intensity"});
 }
 
 TEST(SceneKeys, AtFrameGivesLinearAndSmoothValuesAndKeysWin) {
