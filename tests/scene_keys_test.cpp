@@ -156,6 +156,14 @@ TEST(SceneKeys, ValuesAreCheckedAsAtTopLevel) {
               "s.toml:3:9: error: 'light[1].key[1].frame' must be finite, got nan");
 }
 
+TEST(SceneKeys, KeyMustBeAnArrayOfTables) {
+    EXPECT_EQ(parseError("[[obstacle]]\nkey = 5\n"),
+              "s.toml:2:7: error: 'obstacle[1].key' must be an array of tables "
+              "([[obstacle.key]]), got an integer");
+    EXPECT_EQ(parseError("[[obstacle]]\nkey = []\n"), "");  // no keys
+    EXPECT_EQ(parseError("[domain]\nkey = 1\n"), "s.toml:2:1: error: unknown key 'domain.key'");
+}
+
 TEST(SceneKeys, FirstErrorInFileOrderWins) {
     EXPECT_EQ(parseError("[[obstacle]]\n[[obstacle.key]]\nframe = 1\nradius = 1\n"
                          "[[obstacle]]\nradus = 1\n"),

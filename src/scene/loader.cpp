@@ -367,7 +367,7 @@ void SceneReader::readKeys(const toml::table& table, const SectionSpec& section,
     const toml::node* node = table.get("key");
     if (!node || !hasAnimatableKeys(section.name)) return;
     const toml::array* keys = node->as_array();
-    if (!keys || !keys->is_array_of_tables()) {
+    if (!keys || !(keys->empty() || keys->is_array_of_tables())) {  // `key = []`: no keys
         fail(node->source(), "'" + display + ".key' must be an array of tables ([[" +
                                  std::string(section.name) + ".key]]), got " + typeName(*node));
         return;
