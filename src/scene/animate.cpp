@@ -15,7 +15,7 @@ void applyAnimation(Scene& s, std::string_view section, std::size_t index, const
     for (const KeyTrack& track : a.tracks) {
         const KeySpec* spec = findKey(section, track.key);
         if (!spec || !spec->set) continue;  // the loader admits only animatable schema keys
-        if (spec->kind == ValueKind::Vec3)
+        if (spec->kind == ValueKind::Vec3 || spec->kind == ValueKind::Scale)
             spec->set(s, index, evaluateKeys(track.vec, frame, a.interpolation, Vec3f{}));
         else
             spec->set(s, index, double(evaluateKeys(track.real, frame, a.interpolation, 0.0f)));

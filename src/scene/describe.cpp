@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 #include "core/error.h"
 #include "scene/schema.h"
@@ -30,6 +31,40 @@ void describeKeys(std::string& out, const Scene& scene, const SectionSpec& secti
         if (spec.section != section.name || spec.alias) continue;
         out += std::string(linePrefix) + std::string(spec.key) + " = " +
                formatTomlValue(spec, spec.get(scene, index)) + "\n";
+    }
+}
+
+// The frames at which some track of an animation has a point, in order.
+std::vector<double> keyFrames(const Animation& animation) {
+    std::vector<double> frames;
+    for (const KeyTrack& t : animation.tracks) {
+        for (const Key<float>& k : t.real) frames.push_back(k.frame);
+        for (const Key<Vec3f>& k : t.vec) frames.push_back(k.frame);
+    }
+    std::sort(frames.begin(), frames.end());
+    frames.erase(std::unique(frames.begin(), frames.end()), frames.end());
+    return frames;
+}
+
+// A track's value at a frame where it has a point, if it has one there.
+std::optional<SchemaValue> pointAt(const KeyTrack& track, double frame) {
+    for (const Key<float>& k : track.real)
+        if (k.frame == frame) return double(k.value);
+    for (const Key<Vec3f>& k : track.vec)
+        if (k.frame == frame) return k.value;
+    return {};
+}
+
+// An element's keyframes as [[SECTION.key]] tables, one per frame, so that
+// reading them back gives the same tracks.
+void describeAnimation(std::string& out, const Animation& animation, std::string_view section) {
+    for (double frame : keyFrames(animation)) {
+        out += "[[" + std::string(section) + ".key]]\nframe = " + formatNumber(frame) + "\n";
+        for (const KeyTrack& track : animation.tracks) {
+            const KeySpec* spec = findKey(section, track.key);
+            if (std::optional<SchemaValue> value = pointAt(track, frame); spec && value)
+                out += track.key + " = " + formatTomlValue(*spec, *value) + "\n";
+        }
     }
 }
 
@@ -114,6 +149,7 @@ std::string describeScene(const Scene& scene, std::optional<std::uint64_t> memor
             for (std::size_t i = 0; i < count; ++i) {
                 out += (i > 0 ? "\n[[" : "[[") + name + "]]\n";
                 describeKeys(out, scene, section, i, "");
+                describeAnimation(out, animationOf(scene, section.name, i), section.name);
             }
         } else if (section.name == "camera" && !scene.camera.given) {
             // Writing [camera] would turn automatic framing off.
@@ -122,6 +158,8 @@ std::string describeScene(const Scene& scene, std::optional<std::uint64_t> memor
         } else {
             out += "[" + name + "]\n";
             describeKeys(out, scene, section, 0, "");
+            if (section.name == "camera")
+                describeAnimation(out, animationOf(scene, "camera", 0), "camera");
         }
     }
     return out;
@@ -137,7 +175,9 @@ std::string sceneReference() {
     out +=
         "Every key of a scene file, its type, default, allowed values and meaning. "
         "Unknown keys are errors; any key can be overridden on the command line with "
-        "`--set section.key=value` (array elements as `emitter[1].density=2`).\n";
+        "`--set section.key=value` (array elements as `emitter[1].density=2`). "
+        "Keys marked animatable may also vary over time in `[[SECTION.key]]` tables "
+        "(see Keyframes).\n";
     for (const SectionSpec& section : sceneSections()) {
         const std::string name(section.name);
         out += "\n### " + (section.isArray ? "[[" + name + "]]" : "[" + name + "]") + "\n\n";
@@ -148,7 +188,8 @@ std::string sceneReference() {
             std::string def =
                 spec.get ? "`" + formatTomlValue(spec, spec.get(defaults, 0)) + "`" : "none";
             out += "| `" + spec.dotted() + "` | " + typeText(spec) + " | " + def + " | " +
-                   escapePipes(rangeText(spec)) + " | " + escapePipes(spec.doc) + " |\n";
+                   escapePipes(rangeText(spec)) + " | " + escapePipes(spec.doc) +
+                   (spec.animatable ? " (animatable)" : "") + " |\n";
         }
     }
     return out;

@@ -105,6 +105,26 @@ KeySpec key(std::string_view section, std::string_view name, PartOf<T> part, M T
     return k;
 }
 
+// `interpolation`: how a section's keys ([[SECTION.key]]) blend between frames.
+// The Animation is not a plain member of the part, so the key is bound by hand.
+template <typename T>
+KeySpec interpolationKey(std::string_view section, PartOf<T> part) {
+    static const std::vector<std::string_view> choices{"linear", "smooth"};  // Interpolation
+    KeySpec k;
+    k.section = section;
+    k.key = "interpolation";
+    k.kind = ValueKind::Choice;
+    k.doc = "between keys: straight lines, or a cubic through them that never overshoots";
+    k.choices = choices;
+    k.get = [part](const Scene& s, std::size_t i) {
+        return toValue(part(const_cast<Scene&>(s), i).animation.interpolation, choices);
+    };
+    k.set = [part](Scene& s, std::size_t i, const SchemaValue& v) {
+        fromValue(part(s, i).animation.interpolation, v, choices);
+    };
+    return k;
+}
+
 // Function-local, so the table is safe to build during static initialisation.
 const std::vector<std::string_view>& boundaryChoices() {
     static const std::vector<std::string_view> choices{"wall", "open", "inflow"};
@@ -133,6 +153,7 @@ std::vector<KeySpec> shapeKeys(std::string_view section, PartOf<ShapeSettings> p
         key(section, "rotation", part, &ShapeSettings::rotation, kAny,
             "degrees, XYZ Euler as Blender shows it (R = Rz * Ry * Rx)"),
         scale,
+        interpolationKey(section, part),
     };
 }
 
@@ -283,6 +304,7 @@ std::vector<KeySpec> buildKeys() {
         key("camera", "up", cameraPart, &CameraSettings::up, kAny, "up direction (Z up)"),
         key("camera", "fov", cameraPart, &CameraSettings::fov, {1, 179},
             "vertical field of view in degrees"),
+        interpolationKey<CameraSettings>("camera", cameraPart),
 
         // [[light]]
         key("light", "type", lightPart, &LightSettings::type, kAny,
@@ -294,6 +316,7 @@ std::vector<KeySpec> buildKeys() {
         key("light", "color", lightPart, &LightSettings::color, kNonNegative, "linear RGB colour"),
         key("light", "intensity", lightPart, &LightSettings::intensity, kNonNegative,
             "brightness multiplier"),
+        interpolationKey<LightSettings>("light", lightPart),
 
         // [render]
         key("render", "width", renderPart, &RenderSettings::width, {16, 7680},
@@ -351,6 +374,17 @@ std::vector<KeySpec> buildKeys() {
     // Frame sizes are even for yuv420p.
     for (KeySpec& k : keys)
         if (k.dotted() == "render.width" || k.dotted() == "render.height") k.even = true;
+
+    // Keys that [[SECTION.key]] tables may set (Scene::atFrame applies them).
+    const std::vector<std::string_view> animatable = {
+        "obstacle.center",  "obstacle.rotation", "obstacle.scale",  "emitter.center",
+        "emitter.rotation", "emitter.scale",     "emitter.density", "emitter.temperature",
+        "emitter.velocity", "camera.position",   "camera.look_at",  "camera.up",
+        "camera.fov",       "light.direction",   "light.position",  "light.color",
+        "light.intensity"};
+    for (KeySpec& k : keys)
+        k.animatable =
+            std::find(animatable.begin(), animatable.end(), k.dotted()) != animatable.end();
     return keys;
 }
 
@@ -419,6 +453,17 @@ std::size_t elementCount(const Scene& scene, std::string_view section) {
     if (section == "obstacle") return scene.obstacles.size();
     if (section == "light") return scene.lights.size();
     return 0;
+}
+
+Animation& animationOf(Scene& scene, std::string_view section, std::size_t index) {
+    if (section == "emitter") return scene.emitters.at(index).animation;
+    if (section == "obstacle") return scene.obstacles.at(index).animation;
+    if (section == "light") return scene.lights.at(index).animation;
+    return scene.camera.animation;
+}
+
+const Animation& animationOf(const Scene& scene, std::string_view section, std::size_t index) {
+    return animationOf(const_cast<Scene&>(scene), section, index);
 }
 
 std::string formatNumber(double v) {

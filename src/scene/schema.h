@@ -63,6 +63,8 @@ struct KeySpec {
     // An input-only shorthand that sets other keys ("render.background"):
     // describeScene skips it, and the keys it sets are applied after it.
     bool alias = false;
+    // May vary over time through [[SECTION.key]] tables (Real, Vec3 or Scale keys).
+    bool animatable = false;
     // Index selects the element for array sections and is ignored otherwise.
     std::function<SchemaValue(const Scene&, std::size_t index)> get;  // empty for aliases
     std::function<void(Scene&, std::size_t index, const SchemaValue&)> set;
@@ -80,6 +82,9 @@ const KeySpec* findKey(std::string_view section, std::string_view key);
 // Adds a default-constructed element to an array section (emitter, obstacle, light).
 void appendElement(Scene& scene, std::string_view section);
 std::size_t elementCount(const Scene& scene, std::string_view section);
+// The keyframes of element `index` of an array section, or of the camera.
+Animation& animationOf(Scene& scene, std::string_view section, std::size_t index);
+const Animation& animationOf(const Scene& scene, std::string_view section, std::size_t index);
 
 // Shortest text that reads back as the same value ("0.3", "1e-04", "48").
 std::string formatNumber(double v);
