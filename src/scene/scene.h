@@ -114,8 +114,9 @@ struct EmitterSettings : ShapeSettings {
     Vec3f velocity{0, 0, 0};                // m/s imposed inside the emitter (when non-zero)
     std::array<int, 2> frames{1, 1000000};  // inclusive frame range it emits in
     float noise = 0.0f;                     // 0..1, deterministic variation of the emitted density
-    float noiseScale = 0.0f;  // metres per noise feature; 0: a third of the emitter's size
-    float noiseSpeed = 1.7f;  // 1/s: noise features drift up this many per second
+    float noiseScale = 0.0f;       // metres per noise feature; 0: a third of the emitter's size
+    float noiseSpeed = 1.7f;       // 1/s: noise features drift up this many per second
+    float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
 };
 
 struct ObstacleSettings : ShapeSettings {};

@@ -293,6 +293,8 @@ std::vector<KeySpec> buildKeys() {
             "size of the noise features in metres (0 = a third of the emitter's size)"),
         key("emitter", "noise_speed", emitterPart, &EmitterSettings::noiseSpeed, kAny,
             "noise features drift upward this many per second"),
+        key("emitter", "inherit_velocity", emitterPart, &EmitterSettings::inheritVelocity, {0, 10},
+            "how much of its own motion a keyed emitter gives the smoke it emits"),
 
         // [[obstacle]]: the shape keys (buildKeys)
 

@@ -145,16 +145,24 @@ SolveStats Solver::substep(float dt) {
 void Solver::moveSolidsAndEmitters(float dt) {
     if (!scene_.animated()) return;
     ScopedTimer t(times_.emit);
-    // Placed at the middle of the substep; a solid's velocity from where it
-    // is half a substep either side (frame f is the state at time f / fps).
+    // Placed at the middle of the substep; a solid's (or an emitter's)
+    // velocity from where it is half a substep either side (frame f is the
+    // state at time f / fps).
     const double fps = scene_.time.fps;
     const double mid = f_.time + 0.5 * double(dt);
     const double half = std::max(0.5 * double(dt), 1e-3 / fps);
     const Scene now = scene_.atFrame(mid * fps);
-    emitters_ = now.emitters;
-    if (!obstaclesMove_) return;
     const Scene before = scene_.atFrame((mid - half) * fps);
     const Scene after = scene_.atFrame((mid + half) * fps);
+    // A moving emitter adds its own motion to the smoke it emits, so a
+    // moving torch leaves a trail.
+    emitters_ = now.emitters;
+    for (size_t e = 0; e < emitters_.size(); ++e) {
+        const Vec3f motion =
+            (after.emitters[e].center - before.emitters[e].center) / float(2.0 * half);
+        emitters_[e].velocity += motion * emitters_[e].inheritVelocity;
+    }
+    if (!obstaclesMove_) return;
     solidSpeed_ = rasterizeMovingObstacles(f_, now.obstacles, before.obstacles, after.obstacles,
                                            float(2.0 * half));
 }
