@@ -13,6 +13,7 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::listDir;
 using test::runPlume;
 using test::scratchDir;
 
@@ -22,14 +23,6 @@ int countLines(const std::string& s) {
     int n = 0;
     for (char c : s) n += c == '\n';
     return n;
-}
-
-std::vector<std::string> listDir(const fs::path& dir) {
-    std::vector<std::string> names;
-    if (!fs::exists(dir)) return names;
-    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 TEST(Cli, BakeWritesABlenderStyleSequence) {

@@ -21,17 +21,11 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::listDir;
 using test::runPlume;
 using test::scratchDir;
 
 const std::string kGolden = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
-
-std::vector<std::string> listDir(const fs::path& dir) {
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 int countOf(const std::string& text, const std::string& what) {
     int n = 0;

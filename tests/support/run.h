@@ -3,6 +3,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace plume::test {
 
@@ -65,6 +67,16 @@ inline std::filesystem::path scratchDir(const std::string& name) {
     std::filesystem::remove_all(dir);
     std::filesystem::create_directories(dir);
     return dir;
+}
+
+// The names in a folder, sorted; none when it does not exist.
+inline std::vector<std::string> listDir(const std::filesystem::path& dir) {
+    std::vector<std::string> names;
+    if (!std::filesystem::exists(dir)) return names;
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 }  // namespace plume::test
