@@ -150,6 +150,12 @@ TEST(SceneErrorStrings, TypesAndShapes) {
         "s.toml:2:9: error: 'output.codec' must be one of \"h264\", \"mpeg4\", got an integer");
     EXPECT_EQ(parseError("[render]\ngrid = 1\n"),
               "s.toml:2:8: error: 'render.grid' must be a string, got an integer");
+    EXPECT_EQ(parseError("[ground]\nenabled = 1\n"),
+              "s.toml:2:11: error: 'ground.enabled' must be true or false, got an integer");
+    EXPECT_EQ(parseError("[[obstacle]]\nvisible = \"no\"\n"),
+              "s.toml:2:11: error: 'obstacle[1].visible' must be true or false, got a string");
+    EXPECT_EQ(parseError("[[obstacle]]\ncolor = [0.5, 1.5, 0.5]\n"),
+              "s.toml:2:15: error: 'obstacle[1].color' element 2 = 1.5 is out of range [0, 1]");
 }
 
 TEST(SceneErrorStrings, RangesAndFiniteness) {

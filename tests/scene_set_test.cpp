@@ -34,6 +34,18 @@ TEST(SceneSet, ScalarsArraysAndBareWords) {
     EXPECT_EQ(s.physics.vorticity, 1.0f);
 }
 
+TEST(SceneSet, Booleans) {
+    Scene s = parseScene("[[obstacle]]\n", "s.toml",
+                         {"ground.enabled=true", "obstacle[1].visible=false", "render.transparent=true"});
+    EXPECT_TRUE(s.ground.enabled);
+    EXPECT_FALSE(s.obstacles[0].visible);
+    EXPECT_TRUE(s.render.transparent);
+    // Written back as TOML booleans, so the resolved scene loads again.
+    const Scene again = parseScene(describeScene(s), "again.toml");
+    EXPECT_TRUE(again.ground.enabled);
+    EXPECT_FALSE(again.obstacles[0].visible);
+}
+
 TEST(SceneSet, ArrayElementsBothSpellings) {
     Scene s = parseScene("[[emitter]]\n[[emitter]]\n", "s.toml",
                          {"emitter[1].density=2", "emitter.2.density=3", "emitter[2].shape=box"});

@@ -90,6 +90,8 @@ std::string typeText(const KeySpec& spec) {
             return "string";
         case ValueKind::Choice:
             return "string";
+        case ValueKind::Bool:
+            return "boolean";
     }
     return {};
 }
@@ -104,6 +106,8 @@ std::string rangeText(const KeySpec& spec) {
         }
         case ValueKind::Text:
             return "any";
+        case ValueKind::Bool:
+            return "`true`, `false`";
         case ValueKind::Vec3:
         case ValueKind::Scale:
         case ValueKind::FrameRange: {

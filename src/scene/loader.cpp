@@ -308,6 +308,14 @@ std::optional<SchemaValue> SceneReader::convert(const KeySpec& spec, const toml:
             }
             return s->get();
         }
+        case ValueKind::Bool: {
+            const auto* b = node.as_boolean();
+            if (!b) {
+                fail(node.source(), quotedName + " must be true or false, got " + typeName(node));
+                return {};
+            }
+            return SchemaValue(std::in_place_type<bool>, b->get());
+        }
         case ValueKind::Choice: {
             const auto* s = node.as_string();
             const std::string got = s ? "\"" + s->get() + "\"" : typeName(node);

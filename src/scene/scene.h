@@ -119,7 +119,20 @@ struct EmitterSettings : ShapeSettings {
     float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
 };
 
-struct ObstacleSettings : ShapeSettings {};
+struct ObstacleSettings : ShapeSettings {
+    Vec3f color{0.5f, 0.5f, 0.5f};  // diffuse albedo, linear RGB
+    bool visible = true;            // drawn and casting shadows
+};
+
+struct GroundSettings {
+    bool enabled = false;
+    float height = 0.0f;                // z of the plane, metres
+    Vec3f color{0.4f, 0.4f, 0.4f};      // diffuse albedo, linear RGB
+    float size = 0.0f;                  // half-extent around the domain's centre; 0: infinite
+    bool shadowCatcher = false;         // only the shadow, into alpha
+};
+
+enum class RenderFilter { Auto, Linear, Cubic };
 
 struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};
@@ -150,6 +163,9 @@ struct RenderSettings {
     Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
     float emission = 0.0f;              // strength of blackbody glow from temperature
     float exposure = 1.0f;
+    bool transparent = false;  // alpha 0 background in EXR and PNG
+    float motionBlur = 0.0f;   // shutter, fraction of a frame
+    RenderFilter filter = RenderFilter::Auto;
     std::string grid = "density";  // grid rendered by render-vdb
 };
 
@@ -173,6 +189,7 @@ struct Scene {
     std::vector<ObstacleSettings> obstacles;
     CameraSettings camera;
     std::vector<LightSettings> lights;
+    GroundSettings ground;
     RenderSettings render;
     OutputSettings output;
 

@@ -32,13 +32,17 @@ ShapeSettings& obstacleShapePart(Scene& s, std::size_t i) { return s.obstacles.a
 CameraSettings& cameraPart(Scene& s, std::size_t) { return s.camera; }
 LightSettings& lightPart(Scene& s, std::size_t i) { return s.lights.at(i); }
 RenderSettings& renderPart(Scene& s, std::size_t) { return s.render; }
+GroundSettings& groundPart(Scene& s, std::size_t) { return s.ground; }
+ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
 OutputSettings& outputPart(Scene& s, std::size_t) { return s.output; }
 
 // Conversions between a struct member and a SchemaValue. Enums are stored as
 // the index of their name in the key's choices, which follow the enum order.
 template <typename M>
 SchemaValue toValue(const M& m, const std::vector<std::string_view>& choices) {
-    if constexpr (std::is_same_v<M, int>)
+    if constexpr (std::is_same_v<M, bool>)
+        return SchemaValue(std::in_place_type<bool>, m);
+    else if constexpr (std::is_same_v<M, int>)
         return std::int64_t{m};
     else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
         return double(m);
@@ -54,7 +58,9 @@ SchemaValue toValue(const M& m, const std::vector<std::string_view>& choices) {
 
 template <typename M>
 void fromValue(M& m, const SchemaValue& v, const std::vector<std::string_view>& choices) {
-    if constexpr (std::is_same_v<M, int>)
+    if constexpr (std::is_same_v<M, bool>)
+        m = std::get<bool>(v);
+    else if constexpr (std::is_same_v<M, int>)
         m = static_cast<int>(std::get<std::int64_t>(v));
     else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
         m = static_cast<M>(std::get<double>(v));
@@ -70,7 +76,9 @@ void fromValue(M& m, const SchemaValue& v, const std::vector<std::string_view>& 
 
 template <typename M>
 constexpr ValueKind kindOf() {
-    if constexpr (std::is_same_v<M, int>)
+    if constexpr (std::is_same_v<M, bool>)
+        return ValueKind::Bool;
+    else if constexpr (std::is_same_v<M, int>)
         return ValueKind::Integer;
     else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
         return ValueKind::Real;
@@ -296,7 +304,11 @@ std::vector<KeySpec> buildKeys() {
         key("emitter", "inherit_velocity", emitterPart, &EmitterSettings::inheritVelocity, {0, 10},
             "how much of its own motion a keyed emitter gives the smoke it emits"),
 
-        // [[obstacle]]: the shape keys (buildKeys)
+        // [[obstacle]]: the shape keys (buildKeys), then how it looks
+        key("obstacle", "color", obstaclePart, &ObstacleSettings::color, kUnit,
+            "diffuse albedo of its surface (linear RGB)"),
+        key("obstacle", "visible", obstaclePart, &ObstacleSettings::visible, kAny,
+            "drawn, casting shadows on smoke, ground and other solids (false: it only moves air)"),
 
         // [camera]
         key("camera", "position", cameraPart, &CameraSettings::position, kAny,
@@ -319,6 +331,18 @@ std::vector<KeySpec> buildKeys() {
         key("light", "intensity", lightPart, &LightSettings::intensity, kNonNegative,
             "brightness multiplier"),
         interpolationKey<LightSettings>("light", lightPart),
+
+        // [ground]
+        key("ground", "enabled", groundPart, &GroundSettings::enabled, kAny,
+            "draw a ground plane that catches the shadows of smoke and solids"),
+        key("ground", "height", groundPart, &GroundSettings::height, kAny,
+            "z of the plane in metres"),
+        key("ground", "color", groundPart, &GroundSettings::color, kUnit,
+            "diffuse albedo (linear RGB)"),
+        key("ground", "size", groundPart, &GroundSettings::size, kNonNegative,
+            "half-extent in metres around the domain's centre (0 = infinite, fading at the horizon)"),
+        key("ground", "shadow_catcher", groundPart, &GroundSettings::shadowCatcher, kAny,
+            "draw only the shadows, into alpha, for compositing over footage"),
 
         // [render]
         key("render", "width", renderPart, &RenderSettings::width, {16, 7680},
@@ -344,6 +368,14 @@ std::vector<KeySpec> buildKeys() {
             "strength of blackbody glow from temperature (0 = none)"),
         key("render", "exposure", renderPart, &RenderSettings::exposure, kPositive,
             "linear exposure multiplier before tone mapping"),
+        key("render", "transparent", renderPart, &RenderSettings::transparent, kAny,
+            "background of alpha 0 in EXR and PNG frames (the video stays opaque)"),
+        key("render", "motion_blur", renderPart, &RenderSettings::motionBlur, {0, 1},
+            "shutter as a fraction of a frame: smoke and solids blur along their motion"),
+        key("render", "filter", renderPart, &RenderSettings::filter, kAny,
+            "density reconstruction: cubic (smooth at any magnification) or linear; auto "
+            "picks cubic when a voxel spans more than two pixels",
+            {"auto", "linear", "cubic"}),
         key("render", "grid", renderPart, &RenderSettings::grid, kAny,
             "grid that render-vdb renders as density"),
 
@@ -418,6 +450,7 @@ const std::vector<SectionSpec>& sceneSections() {
         {"light", true,
          "Lights, one [[light]] table each; without any, one warm directional key light "
          "(direction [-0.4, 0.5, -0.75], intensity 3) is added"},
+        {"ground", false, "A ground plane under the smoke; off unless enabled"},
         {"render", false, "Image size and the look of the smoke"},
         {"output", false, "Video encoding and VDB cache format"},
     };
@@ -536,6 +569,8 @@ std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
         case ValueKind::Text:
         case ValueKind::Choice:
             return tomlString(std::get<std::string>(value));
+        case ValueKind::Bool:
+            return std::get<bool>(value) ? "true" : "false";
     }
     return {};
 }

@@ -26,12 +26,15 @@ enum class ValueKind {
     Scale,       // a number (every axis) or an array of 3 numbers
     FrameRange,  // array of 2 integers [first, last]
     Text,        // any string
+    Bool,        // true or false
     Choice,      // one of KeySpec::choices
 };
 
 // A key's value between the file and the Scene: Integer -> int64_t, Real -> double,
-// Vec3 and Scale -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string.
-using SchemaValue = std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string>;
+// Vec3 and Scale -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string,
+// Bool -> bool.
+using SchemaValue =
+    std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string, bool>;
 
 // Closed or open interval, applied to each element of arrays.
 struct ValueRange {
