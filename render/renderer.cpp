@@ -11,16 +11,14 @@
 #include "render/in_scattering.h"
 #include "render/light_transmittance.h"
 #include "render/ray.h"
+#include "render/ray_marcher.h"
 #include "render/tone_map.h"
 
 namespace plume {
 
 namespace {
 
-constexpr float kMinTransmittance = 1e-3f;  // a ray stops once the rest is invisible
 constexpr int kTileSize = 16;
-constexpr float kMaxStepDepth = 0.25f;  // optical depth of one sample's interval, at most
-constexpr int kMaxSubsamples = 8;
 constexpr uint32_t kJitterSeed = 0x9e3779b9u;
 
 // Sky light comes from the whole upper hemisphere, not straight down; halving
@@ -51,87 +49,6 @@ void marchBounds(const Box3i& active, Vec3i n, Vec3f& lo, Vec3f& hi) {
                float(std::min(n.z, active.hi.z + 1)));
 }
 
-// What a camera ray has gathered: radiance toward the camera, and the
-// transmittance left for whatever lies behind the smoke.
-struct RaySum {
-    Vec3f radiance{0.0f};
-    float transmittance = 1.0f;
-};
-
-// Marches camera rays through one frame's ShadingGrid (grid units).
-struct RayMarcher {
-    const ShadingGrid& shading;
-    const EmptySpace& emptySpace;
-    const RenderSettings& settings;
-    float sigmaPerVoxel;     // extinction per unit density times dx
-    int temperatureChannel;  // -1: no emission
-
-    // [t0, t1] of the ray in intervals of render.step, each sampled at the same
-    // jittered offset inside it, until the smoke hides whatever is left.
-    // Flattened: a call left on the per-sample path (trilinear weights,
-    // in-scattering) spills every live float register and cost a quarter of
-    // the frame time.
-    [[gnu::flatten]] RaySum march(const Ray& ray, float t0, float t1, float jitter,
-                                  InScattering& light) const {
-        RaySum sum;
-        light.startRay(ray.d);
-        const float step = settings.step;
-        for (int k = 0;;) {
-            const float tk = t0 + float(k) * step;
-            if (tk >= t1) break;
-            const float t = std::min(tk + jitter * step, t1);
-            const Vec3f p = ray.at(t);
-
-            // Skip a block no sample inside can see density in.
-            const Vec3i block = emptySpace.blockAt(p);
-            if (emptySpace.empty(block)) {
-                k = std::max(k + 1, int((emptySpace.exit(ray, block, t1) - t0) / step));
-                continue;
-            }
-            const float ds = std::min(step, t1 - tk);
-            ++k;
-
-            integrateInterval(ray, tk, ds, jitter, p, light, sum);
-            if (sum.transmittance < kMinTransmittance) break;
-        }
-        return sum;
-    }
-
-    // The interval [tk, tk + ds] whose sample is at p. Dense smoke: split the
-    // interval so no part is optically thicker than kMaxStepDepth; else the
-    // jittered sample position shows as per-pixel noise on the surface of
-    // thick puffs.
-    void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p,
-                           const InScattering& light, RaySum& sum) const {
-        const float* data = shading.data();
-        const Trilinear w0 = shading.weights(p);
-        const float rho0 = w0(data);
-        if (rho0 <= kEmptyDensity) return;
-        const float depth = rho0 * sigmaPerVoxel * ds;
-        const int parts = depth > kMaxStepDepth
-                              ? std::min(kMaxSubsamples, int(std::ceil(depth / kMaxStepDepth)))
-                              : 1;
-        const float dsPart = ds / float(parts);
-        for (int part = 0; part < parts; ++part) {
-            const Vec3f pp = parts == 1 ? p : ray.at(tk + (float(part) + jitter) * dsPart);
-            const Trilinear w = parts == 1 ? w0 : shading.weights(pp);
-            const float rho = parts == 1 ? rho0 : w(data);
-            if (rho <= kEmptyDensity) continue;
-
-            // Light the sample scatters and emits toward the camera.
-            Vec3f source = light(w, data, pp) * settings.albedo;
-            if (temperatureChannel >= 0)
-                source += blackbodyRamp(w(data + temperatureChannel)) * settings.emission;
-
-            // Exact integral of a constant source over the part.
-            const float stepTransmittance = std::exp(-rho * sigmaPerVoxel * dsPart);
-            sum.radiance += source * (sum.transmittance * (1.0f - stepTransmittance));
-            sum.transmittance *= stepTransmittance;
-            if (sum.transmittance < kMinTransmittance) break;
-        }
-    }
-};
-
 }  // namespace
 
 Renderer::Renderer(const Scene& scene)
@@ -139,7 +56,7 @@ Renderer::Renderer(const Scene& scene)
       settings_(scene.render),
       width_(scene.render.width),
       height_(scene.render.height),
-      linear_(size_t(width_) * height_ * 3, 0.0f) {
+      frame_(width_, height_) {
     if (width_ <= 0 || height_ <= 0)
         throw InputError("render.width and render.height must be positive");
     if (!(settings_.step > 0.0f)) throw InputError("render.step must be positive");
@@ -176,21 +93,56 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
     const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
-    return (channels * cells + cells / 512 + points * half + 5 * slice + 3 * pixels) *
+    // The traced frame: RGB and transmittance (its composite over the
+    // background lives only while a frame is written).
+    return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
                sizeof(float) +
            3 * pixels;
 }
 
+const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
+    traceImage(volume, frame);
+    return frame_;
+}
+
+std::vector<float> Renderer::composite() const {
+    std::vector<float> out(frame_.rgb.size());
+    for (int y = 0; y < height_; ++y) {
+        const Vec3f behind = background(settings_, y, height_);
+        for (int x = 0; x < width_; ++x) {
+            const size_t i = size_t(y) * width_ + x;
+            const float t = frame_.transmittance[i];
+            for (int c = 0; c < 3; ++c) out[i * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
+        }
+    }
+    return out;
+}
+
+std::vector<float> Renderer::rgba() const {
+    const size_t pixels = size_t(width_) * height_;
+    std::vector<float> out(pixels * 4);
+    const std::vector<float> over = settings_.transparent ? frame_.rgb : composite();
+    for (size_t i = 0; i < pixels; ++i) {
+        for (int c = 0; c < 3; ++c) out[i * 4 + c] = over[i * 3 + c];
+        out[i * 4 + 3] = settings_.transparent ? 1.0f - frame_.transmittance[i] : 1.0f;
+    }
+    return out;
+}
+
+Image Renderer::toneMapped() const {
+    Image image(width_, height_);
+    toneMap(composite(), settings_.exposure, image);
+    return image;
+}
+
 Image Renderer::render(const VolumeView& volume, int frame) {
     traceImage(volume, frame);
-    Image image(width_, height_);
-    toneMap(linear_, settings_.exposure, image);
-    return image;
+    return toneMapped();
 }
 
 std::vector<float> Renderer::renderLinear(const VolumeView& volume, int frame) {
     traceImage(volume, frame);
-    return linear_;
+    return composite();
 }
 
 void Renderer::prepareVolume(const VolumeView& volume) {
@@ -278,7 +230,6 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
     parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
         InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
         for (int y = y0; y < y1; ++y) {
-            const Vec3f behind = background(settings_, y, height_);
             for (int x = x0; x < x1; ++x) {
                 // Clip the ray to the smoke, march the part inside, then add what lies behind.
                 const Ray ray(eye, camera.direction(x, y));
@@ -289,11 +240,11 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
                     const float jitter = hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
                     sum = marcher.march(ray, t0, t1, jitter, light);
                 }
-                const Vec3f radiance = sum.radiance + behind * sum.transmittance;
-                float* out = &linear_[(size_t(y) * width_ + x) * 3];
-                out[0] = radiance.x;
-                out[1] = radiance.y;
-                out[2] = radiance.z;
+                const size_t pixel = size_t(y) * width_ + x;
+                frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
+                frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
+                frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
+                frame_.transmittance[pixel] = sum.transmittance;
             }
         }
     });

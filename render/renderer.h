@@ -31,9 +31,18 @@ class Renderer {
     // lights, the sweep scratch and the linear and 8-bit images.
     static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
 
-    // 8-bit sRGB, row 0 at the top. The frame number seeds the ray jitter.
+    // Traces a frame; the frame number seeds the ray jitter.
+    const LinearImage& trace(const VolumeView& volume, int frame);
+    // The last traced frame over the background: linear RGB, row 0 at the top.
+    std::vector<float> composite() const;
+    // The last traced frame as premultiplied linear RGBA: over the background
+    // (alpha 1), or with render.transparent only what is in front of it.
+    std::vector<float> rgba() const;
+    // The last traced frame over the background as 8-bit sRGB.
+    Image toneMapped() const;
+
+    // trace, then toneMapped / composite.
     Image render(const VolumeView& volume, int frame);
-    // Linear radiance before tone mapping: RGB floats, row 0 at the top.
     std::vector<float> renderLinear(const VolumeView& volume, int frame);
 
   private:
@@ -46,7 +55,7 @@ class Renderer {
     std::vector<LightSettings> directional_, point_;
     RenderSettings settings_;
     int width_, height_;
-    std::vector<float> linear_;  // width * height * 3
+    LinearImage frame_;
 
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
