@@ -12,9 +12,11 @@ class Camera {
 
     Vec3f position() const { return position_; }
     // Unit direction through the centre of pixel (x, y); row 0 is the top.
-    Vec3f direction(int x, int y) const {
-        float sx = (float(x) + 0.5f) * pixelScale_ - halfWidth_;
-        float sy = halfHeight_ - (float(y) + 0.5f) * pixelScale_;
+    Vec3f direction(int x, int y) const { return direction(float(x) + 0.5f, float(y) + 0.5f); }
+    // Through image point (px, py) in pixels from the top-left corner.
+    Vec3f direction(float px, float py) const {
+        float sx = px * pixelScale_ - halfWidth_;
+        float sy = halfHeight_ - py * pixelScale_;
         return normalize(forward_ + right_ * sx + up_ * sy);
     }
 

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <optional>
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/triangle_mesh.h"
 #include "render/blackbody.h"
 #include "render/empty_space.h"
 #include "render/hash.h"
@@ -12,6 +15,7 @@
 #include "render/light_transmittance.h"
 #include "render/ray.h"
 #include "render/ray_marcher.h"
+#include "render/solid_lighting.h"
 #include "render/tone_map.h"
 
 namespace plume {
@@ -19,6 +23,15 @@ namespace plume {
 namespace {
 
 constexpr int kTileSize = 16;
+
+// Pixels where the solid (or ground) seen at the centre changes get these
+// four more rays, a rotated grid inside the pixel: smooth silhouettes at four
+// times the work on edges only.
+constexpr float kEdgeOffsets[4][2] = {
+    {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
+
+// An infinite ground fades out from this many domain diagonals away.
+constexpr float kHorizonDiagonals = 4.0f;
 constexpr uint32_t kJitterSeed = 0x9e3779b9u;
 
 // Sky light comes from the whole upper hemisphere, not straight down; halving
@@ -61,11 +74,20 @@ Renderer::Renderer(const Scene& scene)
         throw InputError("render.width and render.height must be positive");
     if (!(settings_.step > 0.0f)) throw InputError("render.step must be positive");
     placeLights(scene.lights);
-    // A keyed camera or light is placed again for every frame.
+    obstacles_ = scene.obstacles;
+    ground_ = scene.ground;
+    const bool visibleSolids = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
+                                           [](const ObstacleSettings& o) { return o.visible; });
+    if (visibleSolids || ground_.enabled) solids_ = std::make_unique<SolidScene>();
+    // A keyed camera, light or solid is placed again for every frame.
     const bool lightsMove =
         std::any_of(scene.lights.begin(), scene.lights.end(),
                     [](const LightSettings& l) { return !l.animation.empty(); });
-    if (lightsMove || !scene.camera.animation.empty()) keyed_ = std::make_unique<Scene>(scene);
+    const bool solidsMove =
+        std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
+                    [](const ObstacleSettings& o) { return o.visible && !o.animation.empty(); });
+    if (lightsMove || solidsMove || !scene.camera.animation.empty())
+        keyed_ = std::make_unique<Scene>(scene);
 }
 
 Renderer::~Renderer() = default;
@@ -84,6 +106,13 @@ void Renderer::placeLights(const std::vector<LightSettings>& lights) {
     }
 }
 
+void Renderer::placeSolids(const std::vector<ObstacleSettings>& obstacles,
+                           const VolumeView& volume) {
+    if (!solids_) return;
+    const Vec3f lo = volume.worldMin(), hi = volume.worldMax();
+    solids_->place(obstacles, ground_, (lo + hi) * 0.5f, kHorizonDiagonals * length(hi - lo));
+}
+
 std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     std::uint64_t points = 0;
@@ -93,11 +122,21 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
     const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
+    // Drawn solids: a hit id per pixel, and each mesh's world points and
+    // normals beside Embree's copy and its tree (about 64 bytes a triangle).
+    std::uint64_t solids = 0;
+    for (const ObstacleSettings& o : scene.obstacles) {
+        if (!o.visible) continue;
+        solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
+        if (o.surface) solids += o.surface->points.size() * 3 * sizeof(Vec3f) +
+                                 o.surface->triangles.size() * 64;
+    }
+    if (scene.ground.enabled) solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
     // The traced frame: RGB and transmittance (its composite over the
     // background lives only while a frame is written).
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
                sizeof(float) +
-           3 * pixels;
+           3 * pixels + solids;
 }
 
 const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
@@ -180,11 +219,18 @@ void Renderer::prepareVolume(const VolumeView& volume) {
 
     // Largest density per block, for empty-space skipping.
     emptySpace_.build(density);
-    if (active_.empty()) return;
+    lit_ = Box3i{};
+    const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
+    const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
+    if (active_.empty() && solidBox.empty()) return;
 
-    // Light transmittance over every cell a camera sample can reach.
-    const Box3i sweepBox = grow(active_, 2, n);
+    // Light transmittance over every cell a camera sample can reach, and
+    // around the solids, which shadow the smoke and the ground through it.
+    Box3i sweepBox = active_.empty() ? Box3i{} : grow(active_, 2, n);
+    if (!solidBox.empty()) sweepBox = unite(sweepBox, grow(solidBox, 2, n));
+    lit_ = sweepBox;
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
+    if (solids) solidsInSweep_.add(shading_, sweepBox, volume, sigmaPerVoxel, *solids);
     sweepDirectionalLight(shading_, sweepBox, {0, 0, -1}, sigmaPerVoxel * kSkyDepthScale,
                           kSkySpread, kSkyChannel, sweepScratch_);
     skyLightFromDepth(shading_, sweepBox);
@@ -197,15 +243,18 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                                 (point_[l].position - volume.origin) / volume.dx, sigmaPerVoxel,
                                 kLightSpread, kFirstLightChannel + int(directional_.size() + l),
                                 sweepScratch_, pointCoarse_[l]);
+    if (solids) solidsInSweep_.remove(shading_);
 }
 
 void Renderer::traceImage(const VolumeView& volume, int frame) {
-    // The camera and the lights where their keys put them at this frame.
+    // The camera, the lights and the solids where their keys put them at this frame.
     if (keyed_) {
         const Scene now = keyed_->atFrame(double(frame));
         camera_ = now.camera;
         placeLights(now.lights);
+        obstacles_ = now.obstacles;
     }
+    placeSolids(obstacles_, volume);
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);
 
@@ -225,28 +274,100 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
     const RayMarcher marcher{shading_, emptySpace_, settings_, settings_.extinction * volume.dx,
                              temperatureChannel_};
     const InScattering inScattering(directional_, point_, settings_, volume);
+    const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
+    std::optional<SurfaceLight> surfaceLight;
+    if (solids)
+        surfaceLight.emplace(shading_, lit_, directional_, point_, settings_, ground_, volume,
+                             *solids);
+
+    // One ray through image point (px, py): the smoke in front of the
+    // nearest solid, then the solid; the hit's id says what was hit.
+    auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id) {
+        const Vec3f d = camera.direction(px, py);
+        const Ray ray(eye, d);
+        SurfaceHit hit;
+        const bool solid = solids && solids->intersect(camera.position(), d,
+                                                       std::numeric_limits<float>::infinity(), hit);
+        id = solid ? hit.id : 0;
+        RaySum sum;
+        float t0, t1;
+        if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
+            if (solid) t1 = std::min(t1, hit.t / volume.dx);
+            if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter, light);
+        }
+        if (solid) {
+            const Vec3f p = camera.position() + d * hit.t;
+            if (hit.id == kGroundId && solids->shadowCatcher()) {
+                // Only the shadow: it darkens what lies behind, in alpha.
+                sum.transmittance *= 1.0f - hit.coverage * surfaceLight->shadow(p, hit.normal);
+            } else {
+                sum.radiance += surfaceLight->shade(p, hit) * (sum.transmittance * hit.coverage);
+                sum.transmittance *= 1.0f - hit.coverage;
+            }
+        }
+        return sum;
+    };
+    auto store = [&](size_t pixel, const RaySum& sum) {
+        frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
+        frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
+        frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
+        frame_.transmittance[pixel] = sum.transmittance;
+    };
+    // The sample's offset inside each interval: hashed, the same for the whole ray.
+    auto jitterOf = [&](int x, int y) {
+        return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
+    };
 
     // One jittered ray per pixel, tiles in parallel.
+    if (solids) hitIds_.assign(size_t(width_) * height_, 0);
     parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
         InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
         for (int y = y0; y < y1; ++y) {
             for (int x = x0; x < x1; ++x) {
-                // Clip the ray to the smoke, march the part inside, then add what lies behind.
+                const size_t pixel = size_t(y) * width_ + x;
+                if (solids) {
+                    int id;
+                    store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
+                                            light, id));
+                    hitIds_[pixel] = id;
+                    continue;
+                }
+                // Smoke only: clip the ray to the smoke and march the part inside.
                 const Ray ray(eye, camera.direction(x, y));
                 RaySum sum;
                 float t0, t1;
-                if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
-                    // The sample's offset inside each interval: hashed, the same for the whole ray.
-                    const float jitter = hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
-                    sum = marcher.march(ray, t0, t1, jitter, light);
-                }
-                const size_t pixel = size_t(y) * width_ + x;
-                frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
-                frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
-                frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
-                frame_.transmittance[pixel] = sum.transmittance;
+                if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1))
+                    sum = marcher.march(ray, t0, t1, jitterOf(x, y), light);
+                store(pixel, sum);
             }
         }
+    });
+    if (!solids) return;
+
+    // Anti-aliased silhouettes: a pixel whose centre sees something else
+    // than a neighbour's is the mean of four rays spread over it.
+    parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
+        InScattering light = inScattering;
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                const size_t pixel = size_t(y) * width_ + x;
+                const int id = hitIds_[pixel];
+                const bool edge = (x > 0 && hitIds_[pixel - 1] != id) ||
+                                  (x + 1 < width_ && hitIds_[pixel + 1] != id) ||
+                                  (y > 0 && hitIds_[pixel - width_] != id) ||
+                                  (y + 1 < height_ && hitIds_[pixel + width_] != id);
+                if (!edge) continue;
+                RaySum mean;
+                mean.transmittance = 0.0f;
+                for (const auto& o : kEdgeOffsets) {
+                    int unused;
+                    const RaySum s = tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1],
+                                                jitterOf(x, y), light, unused);
+                    mean.radiance += s.radiance * 0.25f;
+                    mean.transmittance += s.transmittance * 0.25f;
+                }
+                store(pixel, mean);
+            }
     });
 }
 

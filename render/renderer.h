@@ -14,6 +14,8 @@
 #include "render/empty_space.h"
 #include "render/image.h"
 #include "render/shading_grid.h"
+#include "render/solid_lighting.h"
+#include "render/solid_scene.h"
 #include "scene/scene.h"
 
 namespace plume {
@@ -28,7 +30,8 @@ class Renderer {
     // Bytes a renderer of this scene holds once it has rendered a volume of
     // `cells`: the shading grid (density, sky, every light, temperature when
     // it glows), the empty-space blocks, half-resolution grids for point
-    // lights, the sweep scratch and the linear and 8-bit images.
+    // lights, the sweep scratch and the linear and 8-bit images; with solids,
+    // their triangles and a hit id per pixel.
     static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
 
     // Traces a frame; the frame number seeds the ray jitter.
@@ -47,11 +50,17 @@ class Renderer {
 
   private:
     void placeLights(const std::vector<LightSettings>& lights);
+    void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
     void prepareVolume(const VolumeView& volume);
     void traceImage(const VolumeView& volume, int frame);
 
-    std::unique_ptr<Scene> keyed_;  // the scene, when its camera or a light has keys
+    std::unique_ptr<Scene> keyed_;  // the scene, when its camera, a light or a solid has keys
     CameraSettings camera_;
+    std::vector<ObstacleSettings> obstacles_;  // as the scene placed them (keys: per frame)
+    GroundSettings ground_;
+    std::unique_ptr<SolidScene> solids_;  // when something solid is drawn
+    std::vector<int> hitIds_;             // what each pixel's centre ray hit, for anti-aliasing
+    SolidsInSweep solidsInSweep_;         // solids as opaque density while lights are swept
     std::vector<LightSettings> directional_, point_;
     RenderSettings settings_;
     int width_, height_;
@@ -61,6 +70,7 @@ class Renderer {
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
     int temperatureChannel_ = -1;
     Box3i active_;  // cells with density above kEmptyDensity
+    Box3i lit_;     // cells whose light channels hold this frame's light
     EmptySpace emptySpace_;
     std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
     std::vector<float> sweepScratch_;

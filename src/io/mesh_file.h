@@ -10,14 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "core/triangle_mesh.h"
 #include "core/vec.h"
 
 namespace plume {
-
-struct TriangleMesh {
-    std::vector<Vec3f> points;                       // metres, in the mesh's own frame
-    std::vector<std::array<uint32_t, 3>> triangles;  // indices into points
-};
 
 // What is wrong with a mesh or level-set file, without where it was named;
 // the caller adds the scene location.

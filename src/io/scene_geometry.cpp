@@ -1,6 +1,7 @@
 #include "io/scene_geometry.h"
 
 #include <openvdb/tools/MeshToVolume.h>
+#include <openvdb/tools/VolumeToMesh.h>
 
 #include <algorithm>
 #include <cctype>
@@ -42,7 +43,25 @@ LevelSet toDense(const openvdb::FloatGrid& grid) {
     return ls;
 }
 
-LevelSet readVdbLevelSet(const std::string& path) {
+// The zero isosurface of a level set grid, in the grid's world frame, for the
+// renderer to draw (OpenVDB's volumeToMesh; quads split in two).
+TriangleMesh surfaceOf(const openvdb::FloatGrid& grid) {
+    std::vector<openvdb::Vec3s> points;
+    std::vector<openvdb::Vec3I> triangles;
+    std::vector<openvdb::Vec4I> quads;
+    openvdb::tools::volumeToMesh(grid, points, triangles, quads, 0.0);
+    TriangleMesh mesh;
+    mesh.points.reserve(points.size());
+    for (const openvdb::Vec3s& p : points) mesh.points.emplace_back(p.x(), p.y(), p.z());
+    for (const openvdb::Vec3I& t : triangles) mesh.triangles.push_back({t[0], t[1], t[2]});
+    for (const openvdb::Vec4I& q : quads) {
+        mesh.triangles.push_back({q[0], q[1], q[2]});
+        mesh.triangles.push_back({q[0], q[2], q[3]});
+    }
+    return mesh;
+}
+
+ShapeGeometry readVdbLevelSet(const std::string& path) {
     vdb::initialize();
     if (!std::filesystem::exists(path))
         throw GeometryError("cannot read '" + path + "' (no such file)");
@@ -63,7 +82,7 @@ LevelSet readVdbLevelSet(const std::string& path) {
             if (!g->hasUniformVoxels())
                 throw GeometryError("'" + path + "': level set '" + g->getName() +
                                     "' has non-uniform voxels");
-            return toDense(*floats);
+            return {toDense(*floats), surfaceOf(*floats)};
         }
         names += (names.empty() ? "" : ", ") + g->getName();
     }
@@ -86,8 +105,9 @@ void loadShape(ShapeSettings& shape, const std::string& display, const Scene& sc
     // Voxels as fine as the simulation's once the shape is scaled up.
     const float voxel = scene.domain.dx() / std::max({shape.scale.x, shape.scale.y, shape.scale.z});
     try {
-        shape.levelSet =
-            std::make_shared<LevelSet>(readLevelSetFile(shape.filePath, voxel, bandVoxels));
+        ShapeGeometry geometry = readShapeFile(shape.filePath, voxel, bandVoxels);
+        shape.levelSet = std::make_shared<LevelSet>(std::move(geometry.levelSet));
+        shape.surface = std::make_shared<TriangleMesh>(std::move(geometry.surface));
     } catch (const GeometryError& e) {
         throw InputError(where, prefix + e.what());
     }
@@ -120,14 +140,19 @@ LevelSet levelSetFromMesh(const TriangleMesh& mesh, float voxelSize, float bandV
     return toDense(*grid);
 }
 
-LevelSet readLevelSetFile(const std::string& path, float voxelSize, float bandVoxels) {
+ShapeGeometry readShapeFile(const std::string& path, float voxelSize, float bandVoxels) {
     if (lowerExtension(path) == ".vdb") return readVdbLevelSet(path);
     TriangleMesh mesh = readMeshFile(path);
     if (mesh.triangles.empty()) throw GeometryError("'" + path + "' has no triangles");
     if (std::size_t open = countOpenEdges(mesh))
         throw GeometryError("'" + path + "' is not closed (" + std::to_string(open) +
                             (open == 1 ? " open edge)" : " open edges)"));
-    return levelSetFromMesh(mesh, voxelSize, bandVoxels);
+    LevelSet levelSet = levelSetFromMesh(mesh, voxelSize, bandVoxels);
+    return {std::move(levelSet), std::move(mesh)};
+}
+
+LevelSet readLevelSetFile(const std::string& path, float voxelSize, float bandVoxels) {
+    return readShapeFile(path, voxelSize, bandVoxels).levelSet;
 }
 
 void loadSceneGeometry(Scene& scene) {

@@ -19,8 +19,16 @@ void loadSceneGeometry(Scene& scene);
 // of bandVoxels either side of the surface (OpenVDB's meshToLevelSet).
 LevelSet levelSetFromMesh(const TriangleMesh& mesh, float voxelSize, float bandVoxels);
 
-// A mesh file (checked: has triangles, closed) or a .vdb level set as an SDF.
-// Throws GeometryError with the problem.
+// A shape read from a file: its SDF for the solver, its surface for the renderer.
+struct ShapeGeometry {
+    LevelSet levelSet;
+    TriangleMesh surface;  // the file's triangles, or a .vdb level set's zero isosurface
+};
+
+// A mesh file (checked: has triangles, closed) or a .vdb level set. Throws
+// GeometryError with the problem.
+ShapeGeometry readShapeFile(const std::string& path, float voxelSize, float bandVoxels);
+// Its SDF only.
 LevelSet readLevelSetFile(const std::string& path, float voxelSize, float bandVoxels);
 
 }  // namespace plume

@@ -63,7 +63,8 @@ struct SolverSettings {
     AdvectionScheme advection = AdvectionScheme::MacCormack;
 };
 
-struct LevelSet;  // core/level_set.h
+struct LevelSet;      // core/level_set.h
+struct TriangleMesh;  // core/triangle_mesh.h
 
 // The keyframes of one element ([[obstacle.key]], [[emitter.key]],
 // [[camera.key]], [[light.key]]): a curve per animated key, named as the
@@ -92,11 +93,13 @@ struct ShapeSettings {
     Vec3f scale{1, 1, 1};
     // shape = "mesh": the `file` key as written, the path it resolves to
     // (beside the scene file) and where the key sits, for messages. The SDF
-    // is filled in by io (loadSceneGeometry), since the scene cannot read meshes.
+    // and the surface the renderer draws are filled in by io
+    // (loadSceneGeometry), since the scene cannot read meshes.
     std::string file;
     std::string filePath;
     int fileLine = 0, fileColumn = 0;
     std::shared_ptr<const LevelSet> levelSet;
+    std::shared_ptr<const TriangleMesh> surface;
     Animation animation;  // center, rotation, scale (emitters also their amounts)
     int line = 0;         // line of its [[emitter]] / [[obstacle]] header, for messages
 };
