@@ -49,23 +49,43 @@ uint32_t hashPoint(Vec3f p) {
     return hashPixel(b[0], b[1], b[2], 0x51ed270bu);
 }
 
+// The sunflower pattern of shadow rays on a unit disc.
+struct DiscPattern {
+    float x[kShadowRays], y[kShadowRays];
+    DiscPattern() {
+        for (int r = 0; r < kShadowRays; ++r) {
+            const float radius = std::sqrt((float(r) + 0.5f) / kShadowRays);
+            const float angle = 2.3999632f * float(r);  // the golden angle
+            x[r] = radius * std::cos(angle);
+            y[r] = radius * std::sin(angle);
+        }
+    }
+};
+
 // The fraction of a light's disc, seen from `from` in direction `toward`,
 // that no solid hides.
 float unshadowed(const SolidScene& solids, Vec3f from, Vec3f toward, float tMax) {
+    if (!solids.hasObstacles()) return 1.0f;
+    // Most points are nowhere near a solid's shadow: when the cone of rays
+    // misses the solids' box grown by the cone's width there, all of them do.
+    const Vec3f lo = solids.boundsMin(), hi = solids.boundsMax();
+    const float far = length(vmax(vmax(from - lo, hi - from), Vec3f(0.0f)));
+    const Vec3f margin(1.01f * kLightRadius * far + 1e-4f);
+    float t0, t1;
+    if (!clipRay(Ray(from, toward), lo - margin, hi + margin, t0, t1) || t0 >= tMax) return 1.0f;
+
+    static const DiscPattern disc;
     const Vec3f helper = std::fabs(toward.z) < 0.9f ? Vec3f(0, 0, 1) : Vec3f(1, 0, 0);
     const Vec3f u = normalize(cross(toward, helper)), v = cross(toward, u);
     const float turn = 6.2831853f * hashToUnit(hashPoint(from));
+    const float c = std::cos(turn) * kLightRadius, s = std::sin(turn) * kLightRadius;
     int open = 0;
     for (int r = 0; r < kShadowRays; ++r) {
-        const float radius = kLightRadius * std::sqrt((float(r) + 0.5f) / kShadowRays);
-        const float angle = turn + 2.3999632f * float(r);  // the golden angle
-        const Vec3f d =
-            normalize(toward + u * (radius * std::cos(angle)) + v * (radius * std::sin(angle)));
-        open += !solids.occluded(from, d, tMax);
+        const float a = c * disc.x[r] - s * disc.y[r], b = s * disc.x[r] + c * disc.y[r];
+        open += !solids.occluded(from, normalize(toward + u * a + v * b), tMax);
     }
     return float(open) / kShadowRays;
 }
-
 
 }  // namespace
 

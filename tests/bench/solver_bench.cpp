@@ -118,5 +118,26 @@ void BM_RenderFrame(benchmark::State& state) {
 }
 BENCHMARK(BM_RenderFrame)->Arg(128)->ArgName("res")->Unit(benchmark::kMillisecond)->UseRealTime();
 
+// The default scene (scenes/plume.toml, 64^3) at 720p, frame 48: smoke only
+// (solids:0, the ball hidden and no ground) against the ball and the ground
+// drawn (solids:1), which is what drawing them costs.
+void BM_RenderDefaultScene(benchmark::State& state) {
+    const bool solids = state.range(0) != 0;
+    std::vector<std::string> sets;
+    if (!solids) sets = {"obstacle[1].visible=false", "ground.enabled=false"};
+    const Scene scene = loadScene(std::string(PLUME_SOURCE_DIR) + "/scenes/plume.toml", sets);
+    auto solver = warmSolver(scene, 48);
+    Renderer renderer(scene);
+    int frame = 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(renderer.render(solver->fields().view(), ++frame));
+}
+BENCHMARK(BM_RenderDefaultScene)
+    ->Arg(0)
+    ->Arg(1)
+    ->ArgName("solids")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 }  // namespace
 }  // namespace plume
