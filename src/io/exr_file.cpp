@@ -80,8 +80,6 @@ ExrImage readExr(const std::string& path) {
         file.setFrameBuffer(buffer);
         file.readPixels(window.min.y, window.max.y);
         return image;
-    } catch (const RunError&) {
-        throw;
     } catch (const std::exception& e) {
         throw RunError("cannot read '" + path + "': " + e.what());
     }
