@@ -1,4 +1,5 @@
-// Image: a frame of 8-bit sRGB pixels, row 0 at the top, RGB interleaved.
+// Image: a frame of 8-bit sRGB pixels, row 0 at the top, channels interleaved:
+// RGB, or RGBA with straight (not premultiplied) alpha, as PNG stores it.
 #pragma once
 
 #include <cstdint>
@@ -8,12 +9,14 @@ namespace plume {
 
 struct Image {
     int width = 0, height = 0;
-    std::vector<uint8_t> rgb;  // width * height * 3
+    int channels = 3;             // 3: RGB, 4: RGBA
+    std::vector<uint8_t> pixels;  // width * height * channels
 
     Image() = default;
-    Image(int w, int h) : width(w), height(h), rgb(size_t(w) * h * 3, 0) {}
-    uint8_t* pixel(int x, int y) { return &rgb[(size_t(y) * width + x) * 3]; }
-    const uint8_t* pixel(int x, int y) const { return &rgb[(size_t(y) * width + x) * 3]; }
+    Image(int w, int h, int c = 3)
+        : width(w), height(h), channels(c), pixels(size_t(w) * h * c, 0) {}
+    uint8_t* pixel(int x, int y) { return &pixels[(size_t(y) * width + x) * channels]; }
+    const uint8_t* pixel(int x, int y) const { return &pixels[(size_t(y) * width + x) * channels]; }
 };
 
 // A frame before tone mapping: the linear radiance of everything in front of

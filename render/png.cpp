@@ -11,8 +11,8 @@
 namespace plume {
 
 void writePng(const std::string& path, const Image& image) {
-    if (image.width <= 0 || image.height <= 0 ||
-        image.rgb.size() != size_t(image.width) * image.height * 3)
+    if (image.width <= 0 || image.height <= 0 || (image.channels != 3 && image.channels != 4) ||
+        image.pixels.size() != size_t(image.width) * image.height * image.channels)
         throw RunError("cannot write '" + path + "': the image is empty or malformed");
     // Encode in memory, then write with every call checked: stb's own file
     // writer ignores fwrite's result, so a full disk would pass unnoticed.
@@ -20,8 +20,8 @@ void writePng(const std::string& path, const Image& image) {
     auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), size_t(size));
     };
-    if (!stbi_write_png_to_func(append, &png, image.width, image.height, 3, image.rgb.data(),
-                                image.width * 3))
+    if (!stbi_write_png_to_func(append, &png, image.width, image.height, image.channels,
+                                image.pixels.data(), image.width * image.channels))
         throw RunError("cannot write '" + path + "': PNG encoding failed");
     writeFileAtomically(path, png);
 }

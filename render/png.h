@@ -7,9 +7,9 @@
 
 namespace plume {
 
-// Writes an 8-bit RGB PNG to path through a temporary and a rename
-// (core/atomic_file.h), so a reader never sees half a file. Throws RunError
-// naming the path on failure.
+// Writes an 8-bit RGB or RGBA PNG (as image.channels says) to path through a
+// temporary and a rename (core/atomic_file.h), so a reader never sees half a
+// file. Throws RunError naming the path on failure.
 void writePng(const std::string& path, const Image& image);
 
 }  // namespace plume

@@ -59,20 +59,49 @@ float srgbEncode(float v) {
     return v <= 0.0031308f ? 12.92f * v : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
 }
 
-void toneMap(const std::vector<float>& linear, float exposure, Image& image) {
+namespace {
+
+// One pixel's colour, tone-mapped, dithered and quantised into out[0..2].
+void encodePixel(Vec3f linear, float exposure, int x, int y, uint8_t* out) {
     static const SrgbTable srgb;
+    Vec3f c = filmic(linear, exposure);
+    float dither = hashToUnit(hashPixel(x, y, 0, kDitherSeed)) - 0.5f;
+    for (int ch = 0; ch < 3; ++ch) {
+        float level = srgb(c[ch]) * 255.0f + dither + 0.5f;
+        out[ch] = uint8_t(std::clamp(level, 0.0f, 255.0f));
+    }
+}
+
+}  // namespace
+
+void toneMap(const std::vector<float>& linear, float exposure, Image& image) {
     const int width = image.width;
     parallelForRange(image.height, [&](int y0, int y1) {
         for (int y = y0; y < y1; ++y)
             for (int x = 0; x < width; ++x) {
                 size_t n = (size_t(y) * width + x) * 3;
-                Vec3f c = filmic({linear[n], linear[n + 1], linear[n + 2]}, exposure);
-                float dither = hashToUnit(hashPixel(x, y, 0, kDitherSeed)) - 0.5f;
+                encodePixel({linear[n], linear[n + 1], linear[n + 2]}, exposure, x, y,
+                            image.pixel(x, y));
+            }
+    });
+}
+
+void toneMapStraightAlpha(const std::vector<float>& rgba, float exposure, Image& image) {
+    const int width = image.width;
+    parallelForRange(image.height, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y)
+            for (int x = 0; x < width; ++x) {
+                const size_t n = (size_t(y) * width + x) * 4;
+                const float alpha = std::clamp(rgba[n + 3], 0.0f, 1.0f);
                 uint8_t* out = image.pixel(x, y);
-                for (int ch = 0; ch < 3; ++ch) {
-                    float level = srgb(c[ch]) * 255.0f + dither + 0.5f;
-                    out[ch] = uint8_t(std::clamp(level, 0.0f, 255.0f));
+                out[3] = uint8_t(alpha * 255.0f + 0.5f);
+                // Nothing there: black, fully transparent (no colour to divide out).
+                if (out[3] == 0) {
+                    out[0] = out[1] = out[2] = 0;
+                    continue;
                 }
+                const Vec3f straight = Vec3f(rgba[n], rgba[n + 1], rgba[n + 2]) * (1.0f / alpha);
+                encodePixel(straight, exposure, x, y, out);
             }
     });
 }

@@ -18,4 +18,10 @@ float srgbEncode(float v);
 // the pixel, so it is identical between frames and runs.
 void toneMap(const std::vector<float>& linear, float exposure, Image& image);
 
+// Premultiplied linear RGBA (Renderer::rgba) to 8-bit sRGB RGBA with straight
+// alpha, as PNG stores it: the colour is divided by alpha before the curve (a
+// pixel half covered by white smoke is white at alpha 0.5, not grey), the same
+// dither as toneMap; alpha is linear coverage, rounded. image has 4 channels.
+void toneMapStraightAlpha(const std::vector<float>& rgba, float exposure, Image& image);
+
 }  // namespace plume

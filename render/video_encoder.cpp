@@ -210,8 +210,9 @@ void VideoEncoder::add(const Image& image) {
         throw RunError("video " + m.path + ": frame is " + std::to_string(image.width) + "x" +
                        std::to_string(image.height) + ", the video " + std::to_string(m.width) +
                        "x" + std::to_string(m.height));
+    if (image.channels != 3) throw RunError("video " + m.path + ": frames must be RGB");
     m.check(av_frame_make_writable(m.frame), "cannot write to the frame");
-    const uint8_t* src[1] = {image.rgb.data()};
+    const uint8_t* src[1] = {image.pixels.data()};
     const int srcStride[1] = {3 * image.width};
     sws_scale(m.sws, src, srcStride, 0, m.height, m.frame->data, m.frame->linesize);
     m.frame->pts = m.frames;

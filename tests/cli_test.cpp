@@ -131,7 +131,7 @@ TEST(Cli, VersionAndHelp) {
     r = runPlume("render --help", dir);
     EXPECT_EQ(r.status, 0);
     for (const char* option :
-         {"--vdb", "--png", "--frames", "--set", "--threads", "--stats", "--quiet"})
+         {"--vdb", "--png", "--exr", "--frames", "--set", "--threads", "--stats", "--quiet"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 

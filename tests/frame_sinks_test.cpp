@@ -109,6 +109,7 @@ TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
     RunOutputs outputs;
     outputs.vdbDir = (dir / "cache").string();
     outputs.pngDir = (dir / "png").string();
+    outputs.exrDir = (dir / "exr").string();
     outputs.statsPath = (dir / "stats.csv").string();
     outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
     {
@@ -123,6 +124,8 @@ TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
               (std::vector<std::string>{"rising.resume", "rising_0002.vdb", "rising_0003.vdb"}));
     EXPECT_EQ(listDir(dir / "png"),
               (std::vector<std::string>{"rising_0002.png", "rising_0003.png"}));
+    EXPECT_EQ(listDir(dir / "exr"),
+              (std::vector<std::string>{"rising_0002.exr", "rising_0003.exr"}));
     std::ifstream csv(dir / "stats.csv");
     std::vector<std::string> frames;
     for (std::string line; std::getline(csv, line);)

@@ -55,11 +55,11 @@ std::map<int, std::string> readHashes(const fs::path& path) {
 
 double psnr(const Image& a, const uint8_t* b) {
     double se = 0;
-    for (size_t n = 0; n < a.rgb.size(); ++n) {
-        double d = double(a.rgb[n]) - double(b[n]);
+    for (size_t n = 0; n < a.pixels.size(); ++n) {
+        double d = double(a.pixels[n]) - double(b[n]);
         se += d * d;
     }
-    double mse = se / double(a.rgb.size());
+    double mse = se / double(a.pixels.size());
     return mse == 0 ? INFINITY : 10.0 * std::log10(255.0 * 255.0 / mse);
 }
 
@@ -76,8 +76,8 @@ void checkGolden(const std::string& name) {
     if (updateRequested(std::getenv("PLUME_UPDATE_GOLDEN"))) {
         std::ofstream out(hashFile);
         for (size_t i = 0; i < frames.size(); ++i)
-            out << (i + 1) << " " << test::sha256Hex(frames[i].rgb.data(), frames[i].rgb.size())
-                << "\n";
+            out << (i + 1) << " "
+                << test::sha256Hex(frames[i].pixels.data(), frames[i].pixels.size()) << "\n";
         writePng(referencePng.string(), frames.back());
         GTEST_SKIP() << "updated " << hashFile;
     }
@@ -87,7 +87,7 @@ void checkGolden(const std::string& name) {
     bool lastDiffers = false;
     for (size_t i = 0; i < frames.size(); ++i) {
         int frame = int(i) + 1;
-        std::string actual = test::sha256Hex(frames[i].rgb.data(), frames[i].rgb.size());
+        std::string actual = test::sha256Hex(frames[i].pixels.data(), frames[i].pixels.size());
         EXPECT_EQ(expected[frame], actual) << name << " frame " << frame << " changed";
         if (frame == int(frames.size())) lastDiffers = expected[frame] != actual;
     }
@@ -104,8 +104,8 @@ void checkGolden(const std::string& name) {
     ASSERT_EQ(w, last.width);
     ASSERT_EQ(h, last.height);
     Image diff(w, h);
-    for (size_t n = 0; n < diff.rgb.size(); ++n)
-        diff.rgb[n] = uint8_t(std::min(255, 8 * std::abs(int(last.rgb[n]) - int(ref[n]))));
+    for (size_t n = 0; n < diff.pixels.size(); ++n)
+        diff.pixels[n] = uint8_t(std::min(255, 8 * std::abs(int(last.pixels[n]) - int(ref[n]))));
     writePng((failures / (name + "_diff.png")).string(), diff);
     ADD_FAILURE() << name << ": last frame PSNR " << psnr(last, ref) << " dB against "
                   << referencePng << "; actual and x8 difference written to " << failures;

@@ -250,7 +250,7 @@ TEST(Render, FramesIgnoreTheThreadCount) {
     }
     setThreadCount(0);
     for (size_t n = 1; n < frames.size(); ++n)
-        EXPECT_EQ(frames[n].rgb, frames[0].rgb) << "image " << n;
+        EXPECT_EQ(frames[n].pixels, frames[0].pixels) << "image " << n;
 }
 
 TEST(Render, JitterFollowsTheFrameNumberOnly) {
@@ -327,7 +327,7 @@ TEST(Png, WritesWhatItIsGiven) {
     EXPECT_EQ(h, image.height);
     std::vector<uint8_t> read(pixels, pixels + size_t(w) * h * 3);
     stbi_image_free(pixels);
-    EXPECT_EQ(read, image.rgb);
+    EXPECT_EQ(read, image.pixels);
 }
 
 TEST(Png, FailureNamesThePath) {
@@ -358,11 +358,11 @@ TEST(Render, KeyedCameraAndLightMatchTheStaticSceneOnTheirKeys) {
     keyed.lights[0].animation.tracks.push_back({"intensity", {{1.0, 1.0f}, {3.0, 4.0f}}, {}});
     auto frameOf = [&](const Scene& scene, int frame) {
         Renderer renderer(scene);
-        return renderer.render(view, frame).rgb;
+        return renderer.render(view, frame).pixels;
     };
     Renderer renderer(keyed);  // one renderer through the frames, as a run uses it
-    const auto f1 = renderer.render(view, 1).rgb, f2 = renderer.render(view, 2).rgb,
-               f3 = renderer.render(view, 3).rgb;
+    const auto f1 = renderer.render(view, 1).pixels, f2 = renderer.render(view, 2).pixels,
+               f3 = renderer.render(view, 3).pixels;
     Scene atThree = smallScene(64, 48);
     atThree.camera.position = {2.0f, -1.5f, 1.0f};
     atThree.lights[0].intensity = 4.0f;

@@ -16,9 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path testDir(const std::string& name) {
-    return test::scratchDir(name);
-}
+fs::path testDir(const std::string& name) { return test::scratchDir(name); }
 
 std::string run(const std::string& command) {
     std::string output;
@@ -158,8 +156,8 @@ TEST(Video, DecodedFramesMatchTheSource) {
         std::vector<uint8_t> decoded((std::istreambuf_iterator<char>(in)),
                                      std::istreambuf_iterator<char>());
         Image source = syntheticFrame(kWidth, kHeight, n);
-        ASSERT_EQ(decoded.size(), source.rgb.size()) << "frame " << n;
-        EXPECT_GE(psnr(decoded, source.rgb), 35.0) << "frame " << n;
+        ASSERT_EQ(decoded.size(), source.pixels.size()) << "frame " << n;
+        EXPECT_GE(psnr(decoded, source.pixels), 35.0) << "frame " << n;
     }
 }
 

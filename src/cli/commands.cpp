@@ -101,6 +101,7 @@ int runRender(const RunOptions& opt) {
     outputs.videoPath = opt.output.empty() ? scene.name + ".mp4" : opt.output;
     outputs.vdbDir = opt.vdbDir;
     outputs.pngDir = opt.pngDir;
+    outputs.exrDir = opt.exrDir;
     outputs.statsPath = opt.statsPath;
     return simulate(scene, opt, outputs);
 }
@@ -136,6 +137,7 @@ int runRenderVdb(const RunOptions& opt) {
     RunOutputs outputs;
     outputs.videoPath = opt.output.empty() ? scene.name + ".mp4" : opt.output;
     outputs.pngDir = opt.pngDir;
+    outputs.exrDir = opt.exrDir;
     FrameSinks sinks(scene, outputs, files.front().frame, files.back().frame, opt.quiet);
     setThreadCount(opt.threads);
 

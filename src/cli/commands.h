@@ -13,6 +13,7 @@ struct RunOptions {
     std::string output;                  // -o OUT.mp4
     std::string vdbDir;                  // --vdb DIR
     std::string pngDir;                  // --png DIR
+    std::string exrDir;                  // --exr DIR
     std::string frames;                  // --frames A-B
     std::string statsPath;               // --stats FILE.csv
     int threads = 0;                     // --threads N (0: all cores)

@@ -1,9 +1,10 @@
-// One output of a run (the VDB cache, PNG frames, the video, the stats table,
-// the resume state): what it takes from each frame. FrameSinks (frame_sinks.h)
+// One output of a run (the VDB cache, PNG and EXR frames, the video, the
+// stats table, the resume state): what it takes from each frame. FrameSinks (frame_sinks.h)
 // owns a run's sinks and feeds them; a new output is one new FrameSink.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "render/image.h"
 #include "sim/solver.h"
@@ -14,19 +15,22 @@ namespace plume {
 struct Frame {
     int number = 0;                  // scene frame number; names per-frame files
     const Solver* solver = nullptr;  // the simulation; null when rendering a cache
-    const Image* image = nullptr;    // the rendered frame, for sinks that take images
-    FrameStats sim;                  // the solver's numbers (zero when rendering a cache)
-    double renderSeconds = 0;        // wall time rendering it (and reading it, from a cache)
-    double writeSeconds = 0;         // wall time in the sinks that wrote it
+    const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
+    // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
+    const std::vector<float>* rgba = nullptr;
+    FrameStats sim;            // the solver's numbers (zero when rendering a cache)
+    double renderSeconds = 0;  // wall time rendering it (and reading it, from a cache)
+    double writeSeconds = 0;   // wall time in the sinks that wrote it
 };
 
 class FrameSink {
   public:
     // What a sink takes from a frame, in the order they are fed: the fields
-    // before rendering (a crash mid-render keeps the cache), the image after
-    // it, and last the sinks that take every frame, also the frames before
-    // --frames, which are simulated but not written.
-    enum class Takes { Fields, Image, EveryFrame };
+    // before rendering (a crash mid-render keeps the cache), the tone-mapped
+    // image after it, then the linear RGBA (Renderer::rgba, made only when
+    // some sink takes it), and last the sinks that take every frame, also the
+    // frames before --frames, which are simulated but not written.
+    enum class Takes { Fields, Image, Rgba, EveryFrame };
 
     virtual ~FrameSink() = default;
     virtual Takes takes() const = 0;

@@ -26,7 +26,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
     // Each sink's constructor checks its path; none creates a file before open().
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
-    if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene.name));
+    if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene));
+    if (!out.exrDir.empty()) sinks_.push_back(std::make_unique<ExrSink>(out.exrDir, scene));
     if (!out.videoPath.empty()) sinks_.push_back(std::make_unique<VideoSink>(out.videoPath, scene));
     if (!out.statePath.empty())
         sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
@@ -36,9 +37,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
 FrameSinks::~FrameSinks() = default;
 
 void FrameSinks::open(const Scene& scene) {
-    for (const auto& sink : sinks_)
-        if (sink->takes() == FrameSink::Takes::Image && !renderer_)
-            renderer_ = std::make_unique<Renderer>(scene);
+    if (takes(FrameSink::Takes::Image) || takes(FrameSink::Takes::Rgba))
+        renderer_ = std::make_unique<Renderer>(scene);
     for (const auto& sink : sinks_) sink->open();
 }
 
@@ -64,12 +64,23 @@ void FrameSinks::consume(Frame& frame, const VolumeView& volume, int renderIndex
         frame.writeSeconds = secondsSince(t);
         if (renderer_) {
             t = Clock::now();
-            const Image image = renderer_->render(volume, renderIndex);
+            renderer_->trace(volume, renderIndex);
             frame.renderSeconds += secondsSince(t);
             t = Clock::now();
-            frame.image = &image;
-            feed(FrameSink::Takes::Image, frame);
-            frame.image = nullptr;
+            // Each form of the frame made only when some sink takes it, and
+            // dropped once they have.
+            if (takes(FrameSink::Takes::Image)) {
+                const Image image = renderer_->toneMapped();
+                frame.image = &image;
+                feed(FrameSink::Takes::Image, frame);
+                frame.image = nullptr;
+            }
+            if (takes(FrameSink::Takes::Rgba)) {
+                const std::vector<float> rgba = renderer_->rgba();
+                frame.rgba = &rgba;
+                feed(FrameSink::Takes::Rgba, frame);
+                frame.rgba = nullptr;
+            }
             frame.writeSeconds += secondsSince(t);
         }
     }
@@ -81,6 +92,12 @@ void FrameSinks::consume(Frame& frame, const VolumeView& volume, int renderIndex
 void FrameSinks::feed(FrameSink::Takes takes, const Frame& frame) {
     for (const auto& sink : sinks_)
         if (sink->takes() == takes) sink->consume(frame);
+}
+
+bool FrameSinks::takes(FrameSink::Takes takes) const {
+    for (const auto& sink : sinks_)
+        if (sink->takes() == takes) return true;
+    return false;
 }
 
 bool FrameSinks::interrupted(int frame) {

@@ -23,6 +23,7 @@ class Renderer;
 struct RunOutputs {
     std::string vdbDir;     // VDB cache: DIR/NAME_0001.vdb ...
     std::string pngDir;     // PNG frames: DIR/NAME_0001.png ...
+    std::string exrDir;     // EXR frames: DIR/NAME_0001.exr ...
     std::string videoPath;  // the MP4
     std::string statsPath;  // per-frame CSV (--stats)
     std::string statePath;  // resume state, rewritten after every frame (bake)
@@ -65,7 +66,9 @@ class FrameSinks {
     Progress progress_;
     ScopedWarningSink warnings_;  // library warnings beside the progress display
     std::vector<std::unique_ptr<FrameSink>> sinks_;
-    std::unique_ptr<Renderer> renderer_;  // when some sink takes images
+    bool takes(FrameSink::Takes takes) const;
+
+    std::unique_ptr<Renderer> renderer_;  // when some sink takes an image or RGBA
     bool finished_ = false;
 };
 

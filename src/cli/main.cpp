@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
     render->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
     render->add_option("--vdb", opt.vdbDir, "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
     render->add_option("--png", opt.pngDir, "Also write every frame as DIR/<name>_0001.png ...");
+    render->add_option("--exr", opt.exrDir,
+                       "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
     addRunOptions(render, opt);
 
     CLI::App* bake = app.add_subcommand("bake", "Simulate a scene into an OpenVDB cache");
@@ -59,6 +61,8 @@ int main(int argc, char** argv) {
     renderVdb->add_option("--grid", opt.grid,
                           "Float grid to render (default: render.grid, \"density\")");
     renderVdb->add_option("--png", opt.pngDir, "Also write every frame as a PNG into DIR");
+    renderVdb->add_option("--exr", opt.exrDir,
+                          "Also write every frame as a linear half-float RGBA EXR into DIR");
     renderVdb->add_option("--set", opt.overrides, "Override a scene key");
     renderVdb->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
     renderVdb->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");

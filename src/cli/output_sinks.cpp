@@ -5,11 +5,25 @@
 
 #include "cli/output_paths.h"
 #include "core/atomic_file.h"
+#include "io/exr_file.h"
 #include "io/sequence.h"
 #include "render/png.h"
+#include "render/tone_map.h"
 #include "render/video_encoder.h"
 
 namespace plume {
+
+namespace {
+
+// DIR/NAME_0001.ext: 4-digit frame numbers, as Blender's sequence import expects.
+std::string framePath(const std::string& dir, const std::string& name, int frame,
+                      const char* extension) {
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "%04d", frame);
+    return (std::filesystem::path(dir) / (name + "_" + digits + extension)).string();
+}
+
+}  // namespace
 
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
@@ -23,17 +37,39 @@ void VdbCacheSink::consume(const Frame& frame) {
                   frame.number, sceneName_, options_);
 }
 
-PngSink::PngSink(std::string dir, std::string sceneName)
-    : dir_(std::move(dir)), sceneName_(std::move(sceneName)) {
+PngSink::PngSink(std::string dir, const Scene& scene)
+    : dir_(std::move(dir)),
+      sceneName_(scene.name),
+      transparent_(scene.render.transparent),
+      width_(scene.render.width),
+      height_(scene.render.height),
+      exposure_(scene.render.exposure) {
     ensureWritableDir(dir_);
 }
 
 void PngSink::consume(const Frame& frame) {
-    // 4-digit frame numbers, as Blender's sequence import expects.
-    char digits[16];
-    std::snprintf(digits, sizeof digits, "%04d", frame.number);
-    writePng((std::filesystem::path(dir_) / (sceneName_ + "_" + digits + ".png")).string(),
-             *frame.image);
+    const std::string path = framePath(dir_, sceneName_, frame.number, ".png");
+    if (!transparent_) {
+        writePng(path, *frame.image);
+        return;
+    }
+    // PNG holds straight alpha: the colour is un-premultiplied before the curve.
+    Image image(width_, height_, 4);
+    toneMapStraightAlpha(*frame.rgba, exposure_, image);
+    writePng(path, image);
+}
+
+ExrSink::ExrSink(std::string dir, const Scene& scene)
+    : dir_(std::move(dir)),
+      sceneName_(scene.name),
+      width_(scene.render.width),
+      height_(scene.render.height) {
+    ensureWritableDir(dir_);
+}
+
+void ExrSink::consume(const Frame& frame) {
+    writeExr(framePath(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
+             frame.number);
 }
 
 VideoSink::VideoSink(std::string path, const Scene& scene)

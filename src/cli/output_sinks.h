@@ -1,5 +1,5 @@
-// The files a run writes frame by frame: the VDB cache, PNG frames, the video
-// and the stats table. Each constructor checks its path before any
+// The files a run writes frame by frame: the VDB cache, PNG and EXR frames,
+// the video and the stats table. Each constructor checks its path before any
 // simulation work and throws RunError naming it.
 #pragma once
 
@@ -27,15 +27,32 @@ class VdbCacheSink : public FrameSink {
     CacheOptions options_;
 };
 
-// DIR/NAME_0001.png per written frame.
+// DIR/NAME_0001.png per written frame: the video's opaque frame, or with
+// render.transparent an RGBA PNG of what is in front of the background.
 class PngSink : public FrameSink {
   public:
-    PngSink(std::string dir, std::string sceneName);
-    Takes takes() const override { return Takes::Image; }
+    PngSink(std::string dir, const Scene& scene);
+    Takes takes() const override { return transparent_ ? Takes::Rgba : Takes::Image; }
     void consume(const Frame& frame) override;
 
   private:
     std::string dir_, sceneName_;
+    bool transparent_;
+    int width_, height_;
+    float exposure_;
+};
+
+// DIR/NAME_0001.exr per written frame: linear half-float RGBA, premultiplied,
+// not tone-mapped (io/exr_file.h); alpha 0 background with render.transparent.
+class ExrSink : public FrameSink {
+  public:
+    ExrSink(std::string dir, const Scene& scene);
+    Takes takes() const override { return Takes::Rgba; }
+    void consume(const Frame& frame) override;
+
+  private:
+    std::string dir_, sceneName_;
+    int width_, height_;
 };
 
 // The MP4: created by open(), completed (and renamed into place) by finish().
