@@ -20,6 +20,18 @@ class Camera {
         return normalize(forward_ + right_ * sx + up_ * sy);
     }
 
+    // The image point (pixels from the top-left corner) a world point is
+    // seen at; false when it lies behind the camera.
+    bool project(Vec3f world, float& px, float& py) const {
+        const Vec3f d = world - position_;
+        const float depth = dot(d, forward_);
+        if (depth <= 0.0f) return false;
+        // right_ and up_ are unit: the image plane at distance 1 in their units.
+        px = (dot(d, right_) / depth + halfWidth_) / pixelScale_;
+        py = (halfHeight_ - dot(d, up_) / depth) / pixelScale_;
+        return true;
+    }
+
   private:
     Vec3f position_, forward_, right_, up_;
     float halfWidth_ = 0, halfHeight_ = 0;  // image plane at distance 1

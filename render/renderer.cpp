@@ -7,12 +7,14 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/report.h"
 #include "core/triangle_mesh.h"
 #include "render/blackbody.h"
 #include "render/empty_space.h"
 #include "render/hash.h"
 #include "render/in_scattering.h"
 #include "render/light_transmittance.h"
+#include "render/motion_blur.h"
 #include "render/ray.h"
 #include "render/ray_marcher.h"
 #include "render/solid_lighting.h"
@@ -29,6 +31,14 @@ constexpr int kTileSize = 16;
 // times the work on edges only.
 constexpr float kEdgeOffsets[4][2] = {
     {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
+
+// Motion blur of moving solids: this many moments over the shutter, each
+// ray at its own spot in the pixel (a rotated grid), so the blurred edge is
+// anti-aliased too.
+constexpr int kBlurTimes = 8;
+constexpr float kBlurOffsets[kBlurTimes][2] = {
+    {0.0625f, 0.1875f},  {-0.1875f, 0.0625f}, {-0.0625f, -0.1875f}, {0.1875f, -0.0625f},
+    {0.3125f, 0.4375f},  {-0.4375f, 0.3125f}, {-0.3125f, -0.4375f}, {0.4375f, -0.3125f}};
 
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
@@ -67,6 +77,7 @@ void marchBounds(const Box3i& active, Vec3i n, Vec3f& lo, Vec3f& hi) {
 Renderer::Renderer(const Scene& scene)
     : camera_(scene.camera),
       settings_(scene.render),
+      fps_(scene.time.fps),
       width_(scene.render.width),
       height_(scene.render.height),
       frame_(width_, height_) {
@@ -132,6 +143,9 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
                                  o.surface->triangles.size() * 64;
     }
     if (scene.ground.enabled) solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
+    // Motion blur: the blurred density (and temperature, when it glows).
+    if (scene.render.motionBlur > 0.0f)
+        solids += cells * sizeof(float) * (scene.render.emission > 0.0f ? 2 : 1);
     // The traced frame: RGB and transmittance (its composite over the
     // background lives only while a frame is written).
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
@@ -246,7 +260,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     if (solids) solidsInSweep_.remove(shading_);
 }
 
-void Renderer::traceImage(const VolumeView& volume, int frame) {
+void Renderer::traceImage(const VolumeView& given, int frame) {
     // The camera, the lights and the solids where their keys put them at this frame.
     if (keyed_) {
         const Scene now = keyed_->atFrame(double(frame));
@@ -254,6 +268,18 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
         placeLights(now.lights);
         obstacles_ = now.obstacles;
     }
+    // Motion blur: the smoke averaged along its velocity over the shutter.
+    const bool blurSmoke = settings_.motionBlur > 0.0f && given.velocity[0] &&
+                           given.velocity[1] && given.velocity[2];
+    if (settings_.motionBlur > 0.0f && !blurSmoke && !warnedNoVelocity_) {
+        warn("render.motion_blur: this volume has no velocity, so its smoke is not blurred "
+             "(solids are)");
+        warnedNoVelocity_ = true;
+    }
+    const VolumeView volume =
+        blurSmoke ? blurAlongVelocity(given, settings_.motionBlur / fps_, blurDensity_,
+                                      blurTemperature_)
+                  : given;
     placeSolids(obstacles_, volume);
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);
@@ -280,9 +306,15 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
         surfaceLight.emplace(shading_, lit_, directional_, point_, settings_, ground_, volume,
                              *solids);
 
+    // Motion blur of moving solids: the solids again at kBlurTimes moments
+    // spread over the shutter; the pixels they cover at any of them average
+    // one ray per moment, each at its own spot in the pixel.
+    const BlurredSolids blurred = solids ? blurSolids(frame, volume, camera) : BlurredSolids{};
+
     // One ray through image point (px, py): the smoke in front of the
     // nearest solid, then the solid; the hit's id says what was hit.
-    auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id) {
+    auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id,
+                          const SolidScene* solids, const SurfaceLight* surfaceLight) {
         const Vec3f d = camera.direction(px, py);
         const Ray ray(eye, d);
         SurfaceHit hit;
@@ -317,6 +349,9 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
     auto jitterOf = [&](int x, int y) {
         return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
     };
+    auto inBlur = [&](int x, int y) {
+        return x >= blurred.x0 && x < blurred.x1 && y >= blurred.y0 && y < blurred.y1;
+    };
 
     // One jittered ray per pixel, tiles in parallel.
     if (solids) hitIds_.assign(size_t(width_) * height_, 0);
@@ -325,10 +360,27 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
         for (int y = y0; y < y1; ++y) {
             for (int x = x0; x < x1; ++x) {
                 const size_t pixel = size_t(y) * width_ + x;
+                if (solids && inBlur(x, y)) {
+                    RaySum mean;
+                    mean.transmittance = 0.0f;
+                    const float share = 1.0f / float(blurred.scenes.size());
+                    for (size_t m = 0; m < blurred.scenes.size(); ++m) {
+                        int unused;
+                        const float* o = kBlurOffsets[m % kBlurTimes];
+                        const RaySum s = tracePoint(
+                            float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y), light,
+                            unused, blurred.scenes[m].get(), &blurred.lights[m]);
+                        mean.radiance += s.radiance * share;
+                        mean.transmittance += s.transmittance * share;
+                    }
+                    store(pixel, mean);
+                    hitIds_[pixel] = -1;  // already spread over the pixel
+                    continue;
+                }
                 if (solids) {
                     int id;
                     store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
-                                            light, id));
+                                            light, id, solids, &*surfaceLight));
                     hitIds_[pixel] = id;
                     continue;
                 }
@@ -352,23 +404,76 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
             for (int x = x0; x < x1; ++x) {
                 const size_t pixel = size_t(y) * width_ + x;
                 const int id = hitIds_[pixel];
-                const bool edge = (x > 0 && hitIds_[pixel - 1] != id) ||
-                                  (x + 1 < width_ && hitIds_[pixel + 1] != id) ||
-                                  (y > 0 && hitIds_[pixel - width_] != id) ||
-                                  (y + 1 < height_ && hitIds_[pixel + width_] != id);
+                if (id < 0) continue;
+                auto differs = [&](size_t other) {
+                    return hitIds_[other] >= 0 && hitIds_[other] != id;
+                };
+                const bool edge = (x > 0 && differs(pixel - 1)) ||
+                                  (x + 1 < width_ && differs(pixel + 1)) ||
+                                  (y > 0 && differs(pixel - width_)) ||
+                                  (y + 1 < height_ && differs(pixel + width_));
                 if (!edge) continue;
                 RaySum mean;
                 mean.transmittance = 0.0f;
                 for (const auto& o : kEdgeOffsets) {
                     int unused;
-                    const RaySum s = tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1],
-                                                jitterOf(x, y), light, unused);
+                    const RaySum s =
+                        tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
+                                   light, unused, solids, &*surfaceLight);
                     mean.radiance += s.radiance * 0.25f;
                     mean.transmittance += s.transmittance * 0.25f;
                 }
                 store(pixel, mean);
             }
     });
+}
+
+Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& volume,
+                                             const Camera& camera) {
+    BlurredSolids out;
+    if (!(settings_.motionBlur > 0.0f) || !keyed_) return out;
+    const bool moving =
+        std::any_of(obstacles_.begin(), obstacles_.end(),
+                    [](const ObstacleSettings& o) { return o.visible && !o.animation.empty(); });
+    if (!moving) return out;
+    const Vec3f lo = volume.worldMin(), hi = volume.worldMax();
+    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+    bool behind = false;
+    for (int m = 0; m < kBlurTimes; ++m) {
+        // Moments spread evenly over a shutter centred on the frame.
+        const double at =
+            double(frame) + settings_.motionBlur * ((double(m) + 0.5) / kBlurTimes - 0.5);
+        auto scene = std::make_unique<SolidScene>();
+        scene->place(keyed_->atFrame(at).obstacles, ground_, (lo + hi) * 0.5f,
+                     kHorizonDiagonals * length(hi - lo));
+        // Where the moving solids are on the image at this moment: every
+        // solid's box (the still ones too, which is only a little more).
+        if (scene->hasObstacles()) {
+            const Vec3f a = scene->boundsMin(), b = scene->boundsMax();
+            for (int c = 0; c < 8; ++c) {
+                const Vec3f corner(c & 1 ? b.x : a.x, c & 2 ? b.y : a.y, c & 4 ? b.z : a.z);
+                float px, py;
+                if (!camera.project(corner, px, py)) {
+                    behind = true;
+                    continue;
+                }
+                x0 = std::min(x0, px), y0 = std::min(y0, py);
+                x1 = std::max(x1, px), y1 = std::max(y1, py);
+            }
+        }
+        out.scenes.push_back(std::move(scene));
+    }
+    for (const auto& scene : out.scenes)
+        out.lights.emplace_back(shading_, lit_, directional_, point_, settings_, ground_, volume,
+                                *scene);
+    if (behind) {
+        out.x0 = out.y0 = 0, out.x1 = width_, out.y1 = height_;
+    } else if (x1 >= x0) {
+        out.x0 = std::max(0, int(std::floor(x0)) - 1), out.y0 = std::max(0, int(std::floor(y0)) - 1);
+        out.x1 = std::min(width_, int(std::ceil(x1)) + 1);
+        out.y1 = std::min(height_, int(std::ceil(y1)) + 1);
+    }
+    return out;
 }
 
 }  // namespace plume

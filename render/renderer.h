@@ -51,6 +51,13 @@ class Renderer {
   private:
     void placeLights(const std::vector<LightSettings>& lights);
     void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
+    // The solids at moments over the shutter, and the pixels they cover.
+    struct BlurredSolids {
+        std::vector<std::unique_ptr<SolidScene>> scenes;
+        std::vector<SurfaceLight> lights;  // one per scene
+        int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    };
+    BlurredSolids blurSolids(int frame, const VolumeView& volume, const Camera& camera);
     void prepareVolume(const VolumeView& volume);
     void traceImage(const VolumeView& volume, int frame);
 
@@ -61,8 +68,11 @@ class Renderer {
     std::unique_ptr<SolidScene> solids_;  // when something solid is drawn
     std::vector<int> hitIds_;             // what each pixel's centre ray hit, for anti-aliasing
     SolidsInSweep solidsInSweep_;         // solids as opaque density while lights are swept
+    ScalarGrid blurDensity_, blurTemperature_;  // the smoke motion-blurred (render.motion_blur)
+    bool warnedNoVelocity_ = false;
     std::vector<LightSettings> directional_, point_;
     RenderSettings settings_;
+    double fps_;  // frames per second of simulated time: a frame's shutter in seconds
     int width_, height_;
     LinearImage frame_;
 

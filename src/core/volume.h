@@ -2,6 +2,8 @@
 // draws, whether it comes from the solver or from a VDB file.
 #pragma once
 
+#include <array>
+
 #include "core/grid3.h"
 #include "core/vec.h"
 
@@ -12,6 +14,9 @@ struct VolumeView {
     const ScalarGrid* temperature = nullptr;  // cell-centred, same size, may be null
     Vec3f origin{0, 0, 0};                    // world position of the min corner of cell (0, 0, 0)
     float dx = 1.0f;                          // voxel size in metres
+    // Velocity components in m/s over the same cells (faces or centres: each
+    // grid knows where its samples sit), for motion blur; null when unknown.
+    std::array<const ScalarGrid*, 3> velocity{};
 
     Vec3f worldMin() const { return origin; }
     Vec3f worldMax() const {

@@ -81,7 +81,7 @@ struct Fields : MacVelocity {
     MacVelocity& velocity() { return *this; }
     const MacVelocity& velocity() const { return *this; }
 
-    VolumeView view() const { return {&density, &temperature, origin, dx}; }
+    VolumeView view() const { return {&density, &temperature, origin, dx, {&u, &v, &w}}; }
 };
 
 }  // namespace plume
