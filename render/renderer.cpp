@@ -7,6 +7,7 @@
 #include "core/parallel.h"
 #include "render/blackbody.h"
 #include "render/empty_space.h"
+#include "render/filter.h"
 #include "render/hash.h"
 #include "render/in_scattering.h"
 #include "render/light_transmittance.h"
@@ -36,17 +37,21 @@ Vec3f background(const RenderSettings& s, int y, int height) {
     return s.backgroundBottom + (s.backgroundTop - s.backgroundBottom) * f;
 }
 
+// Cells beyond the active ones a lookup reaches: one for trilinear, two for
+// the B-spline (its taps reach 1.5 cells past a position).
+int lookupApron(bool cubic) { return cubic ? 2 : 1; }
+
 // The box camera rays are marched through (grid units): the active cells and
-// the one cell of apron a trilinear lookup reaches.
-void marchBounds(const Box3i& active, Vec3i n, Vec3f& lo, Vec3f& hi) {
+// the apron a lookup reaches.
+void marchBounds(const Box3i& active, Vec3i n, int apron, Vec3f& lo, Vec3f& hi) {
     if (active.empty()) {
         lo = hi = Vec3f(0.0f);
         return;
     }
-    lo = Vec3f(float(std::max(0, active.lo.x - 1)), float(std::max(0, active.lo.y - 1)),
-               float(std::max(0, active.lo.z - 1)));
-    hi = Vec3f(float(std::min(n.x, active.hi.x + 1)), float(std::min(n.y, active.hi.y + 1)),
-               float(std::min(n.z, active.hi.z + 1)));
+    lo = Vec3f(float(std::max(0, active.lo.x - apron)), float(std::max(0, active.lo.y - apron)),
+               float(std::max(0, active.lo.z - apron)));
+    hi = Vec3f(float(std::min(n.x, active.hi.x + apron)), float(std::min(n.y, active.hi.y + apron)),
+               float(std::min(n.z, active.hi.z + apron)));
 }
 
 }  // namespace
@@ -179,11 +184,12 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     active_ = deterministicReduce(n.z, Box3i{}, packSlab, unite);
 
     // Largest density per block, for empty-space skipping.
-    emptySpace_.build(density);
+    emptySpace_.build(density, lookupApron(cubic_));
     if (active_.empty()) return;
 
-    // Light transmittance over every cell a camera sample can reach.
-    const Box3i sweepBox = grow(active_, 2, n);
+    // Light transmittance over every cell a camera sample can reach (a
+    // B-spline sample that sees density reaches three cells past it).
+    const Box3i sweepBox = grow(active_, cubic_ ? 3 : 2, n);
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     sweepDirectionalLight(shading_, sweepBox, {0, 0, -1}, sigmaPerVoxel * kSkyDepthScale,
                           kSkySpread, kSkyChannel, sweepScratch_);
@@ -206,48 +212,59 @@ void Renderer::traceImage(const VolumeView& volume, int frame) {
         camera_ = now.camera;
         placeLights(now.lights);
     }
-    // Pack the volume and the light reaching each cell.
-    prepareVolume(volume);
-
     // The camera, framing the volume unless the scene placed it; its rays in
     // grid units (voxels), whose axes agree with the world's.
     const CameraSettings cameraSettings =
         camera_.given
             ? camera_
             : frameBox(volume.worldMin(), volume.worldMax(), float(width_) / float(height_));
+    cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume);
+
+    // Pack the volume and the light reaching each cell.
+    prepareVolume(volume);
+
     const Camera camera(cameraSettings, width_, height_);
     const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
 
     // What every ray shares: the box it is marched through, the frame's grids
     // and the lights.
     Vec3f marchLo, marchHi;
-    marchBounds(active_, shading_.n(), marchLo, marchHi);
-    const RayMarcher marcher{shading_, emptySpace_, settings_, settings_.extinction * volume.dx,
-                             temperatureChannel_};
+    marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
     const InScattering inScattering(directional_, point_, settings_, volume);
 
     // One jittered ray per pixel, tiles in parallel.
-    parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-        InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
-        for (int y = y0; y < y1; ++y) {
-            for (int x = x0; x < x1; ++x) {
-                // Clip the ray to the smoke, march the part inside, then add what lies behind.
-                const Ray ray(eye, camera.direction(x, y));
-                RaySum sum;
-                float t0, t1;
-                if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
-                    // The sample's offset inside each interval: hashed, the same for the whole ray.
-                    const float jitter = hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
-                    sum = marcher.march(ray, t0, t1, jitter, light);
+    auto traceTiles = [&](const auto& marcher) {
+        parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
+            InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
+            for (int y = y0; y < y1; ++y) {
+                for (int x = x0; x < x1; ++x) {
+                    // Clip the ray to the smoke, march the part inside, then add what lies behind.
+                    const Ray ray(eye, camera.direction(x, y));
+                    RaySum sum;
+                    float t0, t1;
+                    if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
+                        // The sample's offset inside each interval: hashed, the same for the whole
+                        // ray.
+                        const float jitter =
+                            hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
+                        sum = marcher.march(ray, t0, t1, jitter, light);
+                    }
+                    const size_t pixel = size_t(y) * width_ + x;
+                    frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
+                    frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
+                    frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
+                    frame_.transmittance[pixel] = sum.transmittance;
                 }
-                const size_t pixel = size_t(y) * width_ + x;
-                frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
-                frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
-                frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
-                frame_.transmittance[pixel] = sum.transmittance;
             }
-        }
-    });
+        });
+    };
+    const float sigmaPerVoxel = settings_.extinction * volume.dx;
+    if (cubic_)
+        traceTiles(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                           temperatureChannel_});
+    else
+        traceTiles(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                            temperatureChannel_});
 }
 
 }  // namespace plume

@@ -12,6 +12,7 @@
 
 #include "core/interpolation.h"
 #include "core/vec.h"
+#include "render/cubic.h"
 
 namespace plume {
 
@@ -20,6 +21,7 @@ namespace plume {
 struct Trilinear {
     Stencil stencil;  // in floats, from channel 0 of the grid's first cell
     float operator()(const float* channel) const { return blend(channel, stencil); }
+    float density(const float* data) const { return blend(data, stencil); }
 };
 
 class ShadingGrid {
@@ -27,7 +29,8 @@ class ShadingGrid {
     void resize(Vec3i n, int channels) {
         n_ = n;
         channels_ = channels;
-        size_t count = size_t(n.x) * n.y * n.z * channels;
+        // Padded: a four-wide read of the last cell's channels stays inside.
+        size_t count = size_t(n.x) * n.y * n.z * channels + kPadding;
         if (data_.size() != count) data_.assign(count, 0.0f);
     }
 
@@ -43,8 +46,13 @@ class ShadingGrid {
     Trilinear weights(Vec3f pGrid) const {
         return {SampleLayout(n_.x, n_.y, n_.z, channels_, Vec3f(0.5f)).stencil(pGrid)};
     }
+    // B-spline weights at pGrid (render/cubic.h).
+    Tricubic cubicWeights(Vec3f pGrid) const {
+        return Tricubic(n_, channels_, pGrid, data_.data());
+    }
 
   private:
+    static constexpr size_t kPadding = 4;
     Vec3i n_;
     int channels_ = 1;
     std::vector<float> data_;
