@@ -68,8 +68,8 @@ class InScattering {
     // same at every sample of it.
     void startRay(Vec3f d);
 
-    // Light arriving at pGrid (weights w into the ShadingGrid's data:
-    // Trilinear or Tricubic), sent toward the camera; per unit albedo.
+    // Light arriving at pGrid (w: the weights a RayMarcher reads the
+    // ShadingGrid's data with), sent toward the camera; per unit albedo.
     template <typename Weights>
     Vec3f operator()(const Weights& w, const float* data, Vec3f pGrid) const {
         Vec3f inscatter = ambient_ * w(data + kSkyChannel);

@@ -1,8 +1,9 @@
 // RayMarcher: integrates one camera ray through a frame's ShadingGrid
 // (grid units): empty blocks skipped, every interval of render.step sampled at
-// one jittered offset, dense intervals split so none is optically thick. Each
-// sample reads every channel through one set of weights: trilinear, or the
-// tricubic B-spline (render/cubic.h) where a voxel covers several pixels.
+// one jittered offset, dense intervals split so none is optically thick. A
+// sample reads density trilinear, or through the tricubic B-spline
+// (render/cubic.h) where a voxel covers several pixels; the light channels
+// trilinear.
 #pragma once
 
 #include <algorithm>
@@ -35,10 +36,22 @@ struct LinearLookup {
     static bool seesDensity(const EmptySpace&, Vec3f) { return true; }
     static Trilinear at(const ShadingGrid& grid, Vec3f pGrid) { return grid.weights(pGrid); }
 };
+// Density through the B-spline, the light channels trilinear (render/cubic.h
+// says why).
+struct CubicDensity {
+    float rho;
+    Trilinear light;
+    float operator()(const float* channel) const { return light(channel); }
+    float density(const float*) const { return rho; }
+};
 struct CubicLookup {
-    using Weights = Tricubic;
+    using Weights = CubicDensity;
     static bool seesDensity(const EmptySpace& e, Vec3f pGrid) { return e.cubicSeesDensity(pGrid); }
-    static Tricubic at(const ShadingGrid& grid, Vec3f pGrid) { return grid.cubicWeights(pGrid); }
+    static CubicDensity at(const ShadingGrid& grid, Vec3f pGrid) {
+        // No light is read where there is no smoke.
+        const float rho = grid.cubicDensity(pGrid);
+        return {rho, rho > kEmptyDensity ? grid.weights(pGrid) : Trilinear{}};
+    }
 };
 
 // Marches camera rays through one frame's ShadingGrid (grid units), reading

@@ -163,6 +163,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     int channels = kFirstLightChannel + int(directional_.size() + point_.size());
     temperatureChannel_ = temperature ? channels++ : -1;
     shading_.resize(n, channels);
+    shading_.setDensity(density.data());
     auto packSlab = [&](int k) {
         Box3i box;
         for (int j = 0; j < n.y; ++j) {

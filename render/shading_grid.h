@@ -29,8 +29,7 @@ class ShadingGrid {
     void resize(Vec3i n, int channels) {
         n_ = n;
         channels_ = channels;
-        // Padded: a four-wide read of the last cell's channels stays inside.
-        size_t count = size_t(n.x) * n.y * n.z * channels + kPadding;
+        size_t count = size_t(n.x) * n.y * n.z * channels;
         if (data_.size() != count) data_.assign(count, 0.0f);
     }
 
@@ -46,16 +45,17 @@ class ShadingGrid {
     Trilinear weights(Vec3f pGrid) const {
         return {SampleLayout(n_.x, n_.y, n_.z, channels_, Vec3f(0.5f)).stencil(pGrid)};
     }
-    // B-spline weights at pGrid (render/cubic.h).
-    Tricubic cubicWeights(Vec3f pGrid) const {
-        return Tricubic(n_, channels_, pGrid, data_.data());
-    }
+    // The frame's density (one float per cell, x fastest, like channel 0),
+    // which the B-spline reads four cells at a time; set for each frame.
+    void setDensity(const float* density) { density_ = density; }
+    // Density at pGrid through the B-spline (render/cubic.h).
+    float cubicDensity(Vec3f pGrid) const { return bsplineSample(density_, n_, pGrid); }
 
   private:
-    static constexpr size_t kPadding = 4;
     Vec3i n_;
     int channels_ = 1;
     std::vector<float> data_;
+    const float* density_ = nullptr;
 };
 
 }  // namespace plume

@@ -87,15 +87,16 @@ TEST(RenderFilter, BsplineWeightsArePositiveAndSumToOne) {
         EXPECT_NEAR(w[0] + w[1] + w[2] + w[3], 1.0f, 1e-6f);
         for (float wi : w) EXPECT_GE(wi, 0.0f);
     }
-    // A constant grid stays constant, edges included (clamped taps).
-    const Vec3i n{5, 4, 3};
-    std::vector<float> data(size_t(n.x) * n.y * n.z * 2 + 4);
-    for (size_t c = 0; c + 4 < data.size(); c += 2) data[c] = 0.7f, data[c + 1] = -2.0f;
-    for (Vec3f p : {Vec3f(0.1f, 0.2f, 0.3f), Vec3f(2.5f, 2.0f, 1.5f), Vec3f(4.9f, 3.9f, 2.9f)}) {
-        const Tricubic w(n, 2, p, data.data());
-        EXPECT_NEAR(w(data.data()), 0.7f, 1e-5f);
-        EXPECT_NEAR(w(data.data() + 1), -2.0f, 1e-5f);
-    }
+    // A constant grid stays constant, edges included (clamped taps), and a
+    // ramp along x stays a ramp away from the edges (the B-spline keeps
+    // linear functions).
+    const Vec3i n{7, 4, 3};
+    std::vector<float> constant(size_t(n.x) * n.y * n.z, 0.7f), ramp(constant.size());
+    for (size_t c = 0; c < ramp.size(); ++c) ramp[c] = float(c % n.x);
+    for (Vec3f p : {Vec3f(0.1f, 0.2f, 0.3f), Vec3f(2.5f, 2.0f, 1.5f), Vec3f(6.9f, 3.9f, 2.9f)})
+        EXPECT_NEAR(bsplineSample(constant.data(), n, p), 0.7f, 1e-6f);
+    for (float x : {2.0f, 3.3f, 4.5f})
+        EXPECT_NEAR(bsplineSample(ramp.data(), n, {x, 1.0f, 1.0f}), x - 0.5f, 1e-5f);
 }
 
 TEST(RenderFilter, AutoPicksCubicCloseUpAndLinearFarAway) {

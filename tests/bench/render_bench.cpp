@@ -5,12 +5,12 @@
 #include <benchmark/benchmark.h>
 
 #include <random>
+#include <span>
 #include <vector>
 
 #include "core/interpolation.h"
 #include "render/cubic.h"
 #include "render/renderer.h"
-#include "render/shading_grid.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
 
@@ -35,29 +35,24 @@ BENCHMARK(BM_RenderPlume)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
-// A 64^3 grid of 4 channels (density, sky, two lights) and random positions.
+// A 64^3 density grid and random positions.
 struct LookupFixture {
-    ShadingGrid grid;
+    ScalarGrid grid{64, 64, 64};
     std::vector<Vec3f> points;
     LookupFixture() {
-        grid.resize({64, 64, 64}, 4);
         std::mt19937 rng(7);
         std::uniform_real_distribution<float> u(0.0f, 1.0f), p(0.0f, 64.0f);
-        const size_t count = size_t(64) * 64 * 64 * 4;
-        for (size_t n = 0; n < count; ++n) grid.data()[n] = u(rng);
+        for (float& v : std::span(grid.data(), size_t(64) * 64 * 64)) v = u(rng);
         for (int n = 0; n < 4096; ++n) points.push_back({p(rng), p(rng), p(rng)});
     }
 };
 
-// Direct 4x4x4 weights (render/cubic.h): all four channels of a point.
+// Direct 4x4x4 weights (render/cubic.h).
 void BM_CubicLookupDirect(benchmark::State& state) {
     LookupFixture f;
-    const float* data = f.grid.data();
     for (auto _ : state)
-        for (Vec3f p : f.points) {
-            const Tricubic w = f.grid.cubicWeights(p);
-            for (int c = 0; c < 4; ++c) benchmark::DoNotOptimize(w(data + c));
-        }
+        for (Vec3f p : f.points)
+            benchmark::DoNotOptimize(bsplineSample(f.grid.data(), {64, 64, 64}, p));
     state.SetItemsProcessed(state.iterations() * f.points.size());
 }
 BENCHMARK(BM_CubicLookupDirect);
@@ -65,15 +60,13 @@ BENCHMARK(BM_CubicLookupDirect);
 // Sigg and Hadwiger: eight trilinear lookups at offset positions.
 void BM_CubicLookupTrilinear8(benchmark::State& state) {
     LookupFixture f;
-    const float* data = f.grid.data();
-    const Vec3i n = f.grid.n();
-    const SampleLayout layout(n.x, n.y, n.z, 4, Vec3f(0.5f));
+    const SampleLayout layout(64, 64, 64, Vec3f(0.5f));
     for (auto _ : state)
         for (Vec3f p : f.points) {
             // Per axis: two weights g and two positions h between sample pairs.
             float g[3][2], h[3][2];
             for (int a = 0; a < 3; ++a) {
-                const float x = std::clamp(p[a] - 0.5f, 0.0f, float(n[a] - 1));
+                const float x = std::clamp(p[a] - 0.5f, 0.0f, 63.0f);
                 const float fl = std::floor(x);
                 float w[4];
                 bsplineWeights(x - fl, w);
@@ -82,18 +75,13 @@ void BM_CubicLookupTrilinear8(benchmark::State& state) {
                 h[a][0] = fl - 1.0f + w[1] / g[a][0] + 0.5f;
                 h[a][1] = fl + 1.0f + w[3] / g[a][1] + 0.5f;
             }
-            Stencil s[8];
-            float weight[8];
+            float sum = 0.0f;
             for (int c = 0; c < 8; ++c) {
                 const int i = c & 1, j = (c >> 1) & 1, k = c >> 2;
-                s[c] = layout.stencil({h[0][i], h[1][j], h[2][k]});
-                weight[c] = g[0][i] * g[1][j] * g[2][k];
+                sum += g[0][i] * g[1][j] * g[2][k] *
+                       blend(f.grid.data(), layout.stencil({h[0][i], h[1][j], h[2][k]}));
             }
-            for (int ch = 0; ch < 4; ++ch) {
-                float sum = 0.0f;
-                for (int c = 0; c < 8; ++c) sum += weight[c] * blend(data + ch, s[c]);
-                benchmark::DoNotOptimize(sum);
-            }
+            benchmark::DoNotOptimize(sum);
         }
     state.SetItemsProcessed(state.iterations() * f.points.size());
 }
