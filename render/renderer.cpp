@@ -37,8 +37,8 @@ Vec3f background(const RenderSettings& s, int y, int height) {
     return s.backgroundBottom + (s.backgroundTop - s.backgroundBottom) * f;
 }
 
-// Cells beyond the active ones a lookup reaches: one for trilinear, two for
-// the B-spline (its taps reach 1.5 cells past a position).
+// Cells beyond the active ones a density lookup reaches: one for trilinear,
+// two for the B-spline.
 int lookupApron(bool cubic) { return cubic ? 2 : 1; }
 
 // The box camera rays are marched through (grid units): the active cells and
@@ -188,9 +188,9 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     emptySpace_.build(density, lookupApron(cubic_));
     if (active_.empty()) return;
 
-    // Light transmittance over every cell a camera sample can reach (a
-    // B-spline sample that sees density reaches three cells past it).
-    const Box3i sweepBox = grow(active_, cubic_ ? 3 : 2, n);
+    // Light transmittance over every cell a camera sample can reach (light
+    // is read trilinear, also where density is read through the B-spline).
+    const Box3i sweepBox = grow(active_, 2, n);
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     sweepDirectionalLight(shading_, sweepBox, {0, 0, -1}, sigmaPerVoxel * kSkyDepthScale,
                           kSkySpread, kSkyChannel, sweepScratch_);
