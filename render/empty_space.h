@@ -1,11 +1,12 @@
 // Empty-space skipping: the largest density each 8^3 block of cells can show
-// a trilinear lookup, so a camera ray steps over a block of clear air at once
+// a lookup, so a camera ray steps over a block of clear air at once
 // instead of sampling it every render.step.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "core/grid3.h"
@@ -19,15 +20,25 @@ constexpr float kEmptyDensity = 1e-4f;
 
 class EmptySpace {
   public:
-    // The largest density per block, with the one cell of apron a trilinear
-    // lookup inside the block reaches. Keeps its storage between frames.
-    void build(const ScalarGrid& density);
+    // The largest density per block, with the apron of cells a lookup inside
+    // the block reaches (1 for trilinear, 2 for the cubic B-spline). Keeps its
+    // storage between frames.
+    void build(const ScalarGrid& density, int apron = 1);
 
     // The block holding pGrid (cell units), clamped to the grid.
     Vec3i blockAt(Vec3f pGrid) const {
         return {std::clamp(int(pGrid.x) >> kBlockShift, 0, blocks_.x - 1),
                 std::clamp(int(pGrid.y) >> kBlockShift, 0, blocks_.y - 1),
                 std::clamp(int(pGrid.z) >> kBlockShift, 0, blocks_.z - 1)};
+    }
+
+    // After build with apron 2: false when the 4x4x4 cells a B-spline lookup
+    // at pGrid reads hold no density. Most samples in a block with smoke
+    // are in the air beside it, and this byte is cheaper than the lookup.
+    bool cubicSeesDensity(Vec3f pGrid) const {
+        auto cell = [](float x, int n) { return int(std::clamp(x - 0.5f, 0.0f, float(n - 1))); };
+        return cubicReach_[(size_t(cell(pGrid.z, n_.z)) * n_.y + cell(pGrid.y, n_.y)) * n_.x +
+                           cell(pGrid.x, n_.x)] != 0;
     }
 
     // True when no sample inside the block can see density.
@@ -48,11 +59,15 @@ class EmptySpace {
     }
 
   private:
+    void buildCubicReach(const ScalarGrid& density);
+
     static constexpr int kBlockShift = 3;
     static constexpr int kBlockSize = 1 << kBlockShift;
 
     Vec3i blocks_;
     std::vector<float> blockMax_;
+    Vec3i n_;
+    std::vector<uint8_t> cubicReach_, scratch_;  // per cell (apron 2 only)
 };
 
 }  // namespace plume

@@ -68,9 +68,10 @@ class InScattering {
     // same at every sample of it.
     void startRay(Vec3f d);
 
-    // Light arriving at pGrid (trilinear weights w into the ShadingGrid's
-    // data), sent toward the camera; per unit albedo.
-    Vec3f operator()(const Trilinear& w, const float* data, Vec3f pGrid) const {
+    // Light arriving at pGrid (w: the weights a RayMarcher reads the
+    // ShadingGrid's data with), sent toward the camera; per unit albedo.
+    template <typename Weights>
+    Vec3f operator()(const Weights& w, const float* data, Vec3f pGrid) const {
         Vec3f inscatter = ambient_ * w(data + kSkyChannel);
         for (size_t l = 0; l < directional_.size(); ++l) {
             const OctaveTransmittance t(w(data + kFirstLightChannel + int(l)));

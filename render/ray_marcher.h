@@ -1,6 +1,9 @@
 // RayMarcher: integrates one camera ray through a frame's ShadingGrid
 // (grid units): empty blocks skipped, every interval of render.step sampled at
-// one jittered offset, dense intervals split so none is optically thick.
+// one jittered offset, dense intervals split so none is optically thick. A
+// sample reads density trilinear, or through the tricubic B-spline
+// (render/cubic.h) where a voxel covers several pixels; the light channels
+// trilinear.
 #pragma once
 
 #include <algorithm>
@@ -26,8 +29,37 @@ struct RaySum {
     float transmittance = 1.0f;
 };
 
-// Marches camera rays through one frame's ShadingGrid (grid units).
+// How a sample reads the ShadingGrid: the weights type and where to get them.
+// A lookup may first ask the empty space whether it can see any density.
+struct LinearLookup {
+    using Weights = Trilinear;
+    static bool seesDensity(const EmptySpace&, Vec3f) { return true; }
+    static Trilinear at(const ShadingGrid& grid, Vec3f pGrid) { return grid.weights(pGrid); }
+};
+// Density through the B-spline, the light channels trilinear (render/cubic.h
+// says why).
+struct CubicDensity {
+    float rho;
+    Trilinear light;
+    float operator()(const float* channel) const { return light(channel); }
+    float density(const float*) const { return rho; }
+};
+struct CubicLookup {
+    using Weights = CubicDensity;
+    static bool seesDensity(const EmptySpace& e, Vec3f pGrid) { return e.cubicSeesDensity(pGrid); }
+    static CubicDensity at(const ShadingGrid& grid, Vec3f pGrid) {
+        // No light is read where there is no smoke.
+        const float rho = grid.cubicDensity(pGrid);
+        return {rho, rho > kEmptyDensity ? grid.weights(pGrid) : Trilinear{}};
+    }
+};
+
+// Marches camera rays through one frame's ShadingGrid (grid units), reading
+// it through Lookup (LinearLookup or CubicLookup).
+template <typename Lookup>
 struct RayMarcher {
+    using Weights = typename Lookup::Weights;
+
     const ShadingGrid& shading;
     const EmptySpace& emptySpace;
     const RenderSettings& settings;
@@ -72,31 +104,40 @@ struct RayMarcher {
     void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p,
                            const InScattering& light, RaySum& sum) const {
         const float* data = shading.data();
-        const Trilinear w0 = shading.weights(p);
-        const float rho0 = w0(data);
+        if (!Lookup::seesDensity(emptySpace, p)) return;
+        const Weights w0 = Lookup::at(shading, p);
+        const float rho0 = w0.density(data);
         if (rho0 <= kEmptyDensity) return;
         const float depth = rho0 * sigmaPerVoxel * ds;
         const int parts = depth > kMaxStepDepth
                               ? std::min(kMaxSubsamples, int(std::ceil(depth / kMaxStepDepth)))
                               : 1;
+        if (parts == 1) return addPart(w0, rho0, p, ds, light, sum);
         const float dsPart = ds / float(parts);
         for (int part = 0; part < parts; ++part) {
-            const Vec3f pp = parts == 1 ? p : ray.at(tk + (float(part) + jitter) * dsPart);
-            const Trilinear w = parts == 1 ? w0 : shading.weights(pp);
-            const float rho = parts == 1 ? rho0 : w(data);
+            const Vec3f pp = ray.at(tk + (float(part) + jitter) * dsPart);
+            if (!Lookup::seesDensity(emptySpace, pp)) continue;
+            const Weights w = Lookup::at(shading, pp);
+            const float rho = w.density(data);
             if (rho <= kEmptyDensity) continue;
-
-            // Light the sample scatters and emits toward the camera.
-            Vec3f source = light(w, data, pp) * settings.albedo;
-            if (temperatureChannel >= 0)
-                source += blackbodyRamp(w(data + temperatureChannel)) * settings.emission;
-
-            // Exact integral of a constant source over the part.
-            const float stepTransmittance = std::exp(-rho * sigmaPerVoxel * dsPart);
-            sum.radiance += source * (sum.transmittance * (1.0f - stepTransmittance));
-            sum.transmittance *= stepTransmittance;
+            addPart(w, rho, pp, dsPart, light, sum);
             if (sum.transmittance < kMinTransmittance) break;
         }
+    }
+
+    // One part of length ds with density rho at pp, read through weights w.
+    void addPart(const Weights& w, float rho, Vec3f pp, float ds, const InScattering& light,
+                 RaySum& sum) const {
+        // Light the sample scatters and emits toward the camera.
+        const float* data = shading.data();
+        Vec3f source = light(w, data, pp) * settings.albedo;
+        if (temperatureChannel >= 0)
+            source += blackbodyRamp(w(data + temperatureChannel)) * settings.emission;
+
+        // Exact integral of a constant source over the part.
+        const float stepTransmittance = std::exp(-rho * sigmaPerVoxel * ds);
+        sum.radiance += source * (sum.transmittance * (1.0f - stepTransmittance));
+        sum.transmittance *= stepTransmittance;
     }
 };
 

@@ -11,6 +11,7 @@
 #include "core/triangle_mesh.h"
 #include "render/blackbody.h"
 #include "render/empty_space.h"
+#include "render/filter.h"
 #include "render/hash.h"
 #include "render/in_scattering.h"
 #include "render/light_transmittance.h"
@@ -59,17 +60,21 @@ Vec3f background(const RenderSettings& s, int y, int height) {
     return s.backgroundBottom + (s.backgroundTop - s.backgroundBottom) * f;
 }
 
+// Cells beyond the active ones a density lookup reaches: one for trilinear,
+// two for the B-spline.
+int lookupApron(bool cubic) { return cubic ? 2 : 1; }
+
 // The box camera rays are marched through (grid units): the active cells and
-// the one cell of apron a trilinear lookup reaches.
-void marchBounds(const Box3i& active, Vec3i n, Vec3f& lo, Vec3f& hi) {
+// the apron a lookup reaches.
+void marchBounds(const Box3i& active, Vec3i n, int apron, Vec3f& lo, Vec3f& hi) {
     if (active.empty()) {
         lo = hi = Vec3f(0.0f);
         return;
     }
-    lo = Vec3f(float(std::max(0, active.lo.x - 1)), float(std::max(0, active.lo.y - 1)),
-               float(std::max(0, active.lo.z - 1)));
-    hi = Vec3f(float(std::min(n.x, active.hi.x + 1)), float(std::min(n.y, active.hi.y + 1)),
-               float(std::min(n.z, active.hi.z + 1)));
+    lo = Vec3f(float(std::max(0, active.lo.x - apron)), float(std::max(0, active.lo.y - apron)),
+               float(std::max(0, active.lo.z - apron)));
+    hi = Vec3f(float(std::min(n.x, active.hi.x + apron)), float(std::min(n.y, active.hi.y + apron)),
+               float(std::min(n.z, active.hi.z + apron)));
 }
 
 }  // namespace
@@ -211,6 +216,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     int channels = kFirstLightChannel + int(directional_.size() + point_.size());
     temperatureChannel_ = temperature ? channels++ : -1;
     shading_.resize(n, channels);
+    shading_.setDensity(density.data());
     auto packSlab = [&](int k) {
         Box3i box;
         for (int j = 0; j < n.y; ++j) {
@@ -232,14 +238,15 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     active_ = deterministicReduce(n.z, Box3i{}, packSlab, unite);
 
     // Largest density per block, for empty-space skipping.
-    emptySpace_.build(density);
+    emptySpace_.build(density, lookupApron(cubic_));
     lit_ = Box3i{};
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
     if (active_.empty() && solidBox.empty()) return;
 
     // Light transmittance over every cell a camera sample can reach, and
-    // around the solids, which shadow the smoke and the ground through it.
+    // around the solids, which shadow the smoke and the ground through it
+    // (light is read trilinear, also where density is read through the B-spline).
     Box3i sweepBox = active_.empty() ? Box3i{} : grow(active_, 2, n);
     if (!solidBox.empty()) sweepBox = unite(sweepBox, grow(solidBox, 2, n));
     lit_ = sweepBox;
@@ -281,8 +288,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                                       blurTemperature_)
                   : given;
     placeSolids(obstacles_, volume);
-    // Pack the volume and the light reaching each cell.
-    prepareVolume(volume);
 
     // The camera, framing the volume unless the scene placed it; its rays in
     // grid units (voxels), whose axes agree with the world's.
@@ -290,15 +295,18 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         camera_.given
             ? camera_
             : frameBox(volume.worldMin(), volume.worldMax(), float(width_) / float(height_));
+    cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume);
+
+    // Pack the volume and the light reaching each cell.
+    prepareVolume(volume);
+
     const Camera camera(cameraSettings, width_, height_);
     const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
 
     // What every ray shares: the box it is marched through, the frame's grids
     // and the lights.
     Vec3f marchLo, marchHi;
-    marchBounds(active_, shading_.n(), marchLo, marchHi);
-    const RayMarcher marcher{shading_, emptySpace_, settings_, settings_.extinction * volume.dx,
-                             temperatureChannel_};
+    marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
     const InScattering inScattering(directional_, point_, settings_, volume);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
@@ -311,121 +319,132 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // one ray per moment, each at its own spot in the pixel.
     const BlurredSolids blurred = solids ? blurSolids(frame, volume, camera) : BlurredSolids{};
 
-    // One ray through image point (px, py): the smoke in front of the
-    // nearest solid, then the solid; the hit's id says what was hit.
-    auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id,
-                          const SolidScene* solids, const SurfaceLight* surfaceLight) {
-        const Vec3f d = camera.direction(px, py);
-        const Ray ray(eye, d);
-        SurfaceHit hit;
-        const bool solid = solids && solids->intersect(camera.position(), d,
-                                                       std::numeric_limits<float>::infinity(), hit);
-        id = solid ? hit.id : 0;
-        RaySum sum;
-        float t0, t1;
-        if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
-            if (solid) t1 = std::min(t1, hit.t / volume.dx);
-            if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter, light);
-        }
-        if (solid) {
-            const Vec3f p = camera.position() + d * hit.t;
-            if (hit.id == kGroundId && solids->shadowCatcher()) {
-                // Only the shadow: it darkens what lies behind, in alpha.
-                sum.transmittance *= 1.0f - hit.coverage * surfaceLight->shadow(p, hit.normal);
-            } else {
-                sum.radiance += surfaceLight->shade(p, hit) * (sum.transmittance * hit.coverage);
-                sum.transmittance *= 1.0f - hit.coverage;
+    // Everything below, for the density lookup this frame uses.
+    auto traceAll = [&](const auto& marcher) {
+        // One ray through image point (px, py): the smoke in front of the
+        // nearest solid, then the solid; the hit's id says what was hit.
+        auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id,
+                              const SolidScene* solids, const SurfaceLight* surfaceLight) {
+            const Vec3f d = camera.direction(px, py);
+            const Ray ray(eye, d);
+            SurfaceHit hit;
+            const bool solid = solids && solids->intersect(camera.position(), d,
+                                                           std::numeric_limits<float>::infinity(), hit);
+            id = solid ? hit.id : 0;
+            RaySum sum;
+            float t0, t1;
+            if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
+                if (solid) t1 = std::min(t1, hit.t / volume.dx);
+                if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter, light);
             }
-        }
-        return sum;
-    };
-    auto store = [&](size_t pixel, const RaySum& sum) {
-        frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
-        frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
-        frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
-        frame_.transmittance[pixel] = sum.transmittance;
-    };
-    // The sample's offset inside each interval: hashed, the same for the whole ray.
-    auto jitterOf = [&](int x, int y) {
-        return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
-    };
-    auto inBlur = [&](int x, int y) {
-        return x >= blurred.x0 && x < blurred.x1 && y >= blurred.y0 && y < blurred.y1;
-    };
+            if (solid) {
+                const Vec3f p = camera.position() + d * hit.t;
+                if (hit.id == kGroundId && solids->shadowCatcher()) {
+                    // Only the shadow: it darkens what lies behind, in alpha.
+                    sum.transmittance *= 1.0f - hit.coverage * surfaceLight->shadow(p, hit.normal);
+                } else {
+                    sum.radiance += surfaceLight->shade(p, hit) * (sum.transmittance * hit.coverage);
+                    sum.transmittance *= 1.0f - hit.coverage;
+                }
+            }
+            return sum;
+        };
+        auto store = [&](size_t pixel, const RaySum& sum) {
+            frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
+            frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
+            frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
+            frame_.transmittance[pixel] = sum.transmittance;
+        };
+        // The sample's offset inside each interval: hashed, the same for the whole ray.
+        auto jitterOf = [&](int x, int y) {
+            return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
+        };
+        auto inBlur = [&](int x, int y) {
+            return x >= blurred.x0 && x < blurred.x1 && y >= blurred.y0 && y < blurred.y1;
+        };
 
-    // One jittered ray per pixel, tiles in parallel.
-    if (solids) hitIds_.assign(size_t(width_) * height_, 0);
-    parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-        InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
-        for (int y = y0; y < y1; ++y) {
-            for (int x = x0; x < x1; ++x) {
-                const size_t pixel = size_t(y) * width_ + x;
-                if (solids && inBlur(x, y)) {
+        // One jittered ray per pixel, tiles in parallel.
+        if (solids) hitIds_.assign(size_t(width_) * height_, 0);
+        parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
+            InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
+            for (int y = y0; y < y1; ++y) {
+                for (int x = x0; x < x1; ++x) {
+                    const size_t pixel = size_t(y) * width_ + x;
+                    if (solids && inBlur(x, y)) {
+                        RaySum mean;
+                        mean.transmittance = 0.0f;
+                        const float share = 1.0f / float(blurred.scenes.size());
+                        for (size_t m = 0; m < blurred.scenes.size(); ++m) {
+                            int unused;
+                            const float* o = kBlurOffsets[m % kBlurTimes];
+                            const RaySum s = tracePoint(
+                                float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y), light,
+                                unused, blurred.scenes[m].get(), &blurred.lights[m]);
+                            mean.radiance += s.radiance * share;
+                            mean.transmittance += s.transmittance * share;
+                        }
+                        store(pixel, mean);
+                        hitIds_[pixel] = -1;  // already spread over the pixel
+                        continue;
+                    }
+                    if (solids) {
+                        int id;
+                        store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
+                                                light, id, solids, &*surfaceLight));
+                        hitIds_[pixel] = id;
+                        continue;
+                    }
+                    // Smoke only: clip the ray to the smoke and march the part inside.
+                    const Ray ray(eye, camera.direction(x, y));
+                    RaySum sum;
+                    float t0, t1;
+                    if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1))
+                        sum = marcher.march(ray, t0, t1, jitterOf(x, y), light);
+                    store(pixel, sum);
+                }
+            }
+        });
+        if (!solids) return;
+
+        // Anti-aliased silhouettes: a pixel whose centre sees something else
+        // than a neighbour's is the mean of four rays spread over it.
+        parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
+            InScattering light = inScattering;
+            for (int y = y0; y < y1; ++y)
+                for (int x = x0; x < x1; ++x) {
+                    const size_t pixel = size_t(y) * width_ + x;
+                    const int id = hitIds_[pixel];
+                    if (id < 0) continue;
+                    auto differs = [&](size_t other) {
+                        return hitIds_[other] >= 0 && hitIds_[other] != id;
+                    };
+                    const bool edge = (x > 0 && differs(pixel - 1)) ||
+                                      (x + 1 < width_ && differs(pixel + 1)) ||
+                                      (y > 0 && differs(pixel - width_)) ||
+                                      (y + 1 < height_ && differs(pixel + width_));
+                    if (!edge) continue;
                     RaySum mean;
                     mean.transmittance = 0.0f;
-                    const float share = 1.0f / float(blurred.scenes.size());
-                    for (size_t m = 0; m < blurred.scenes.size(); ++m) {
+                    for (const auto& o : kEdgeOffsets) {
                         int unused;
-                        const float* o = kBlurOffsets[m % kBlurTimes];
-                        const RaySum s = tracePoint(
-                            float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y), light,
-                            unused, blurred.scenes[m].get(), &blurred.lights[m]);
-                        mean.radiance += s.radiance * share;
-                        mean.transmittance += s.transmittance * share;
+                        const RaySum s =
+                            tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
+                                       light, unused, solids, &*surfaceLight);
+                        mean.radiance += s.radiance * 0.25f;
+                        mean.transmittance += s.transmittance * 0.25f;
                     }
                     store(pixel, mean);
-                    hitIds_[pixel] = -1;  // already spread over the pixel
-                    continue;
                 }
-                if (solids) {
-                    int id;
-                    store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
-                                            light, id, solids, &*surfaceLight));
-                    hitIds_[pixel] = id;
-                    continue;
-                }
-                // Smoke only: clip the ray to the smoke and march the part inside.
-                const Ray ray(eye, camera.direction(x, y));
-                RaySum sum;
-                float t0, t1;
-                if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1))
-                    sum = marcher.march(ray, t0, t1, jitterOf(x, y), light);
-                store(pixel, sum);
-            }
-        }
-    });
-    if (!solids) return;
+        });
 
-    // Anti-aliased silhouettes: a pixel whose centre sees something else
-    // than a neighbour's is the mean of four rays spread over it.
-    parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-        InScattering light = inScattering;
-        for (int y = y0; y < y1; ++y)
-            for (int x = x0; x < x1; ++x) {
-                const size_t pixel = size_t(y) * width_ + x;
-                const int id = hitIds_[pixel];
-                if (id < 0) continue;
-                auto differs = [&](size_t other) {
-                    return hitIds_[other] >= 0 && hitIds_[other] != id;
-                };
-                const bool edge = (x > 0 && differs(pixel - 1)) ||
-                                  (x + 1 < width_ && differs(pixel + 1)) ||
-                                  (y > 0 && differs(pixel - width_)) ||
-                                  (y + 1 < height_ && differs(pixel + width_));
-                if (!edge) continue;
-                RaySum mean;
-                mean.transmittance = 0.0f;
-                for (const auto& o : kEdgeOffsets) {
-                    int unused;
-                    const RaySum s =
-                        tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
-                                   light, unused, solids, &*surfaceLight);
-                    mean.radiance += s.radiance * 0.25f;
-                    mean.transmittance += s.transmittance * 0.25f;
-                }
-                store(pixel, mean);
-            }
-    });
+    };
+    const float sigmaPerVoxel = settings_.extinction * volume.dx;
+    if (cubic_)
+        traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                         temperatureChannel_});
+    else
+        traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                          temperatureChannel_});
 }
 
 Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& volume,

@@ -79,8 +79,9 @@ class Renderer {
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
     int temperatureChannel_ = -1;
-    Box3i active_;  // cells with density above kEmptyDensity
-    Box3i lit_;     // cells whose light channels hold this frame's light
+    bool cubic_ = false;  // this frame reads the grid through the B-spline (render.filter)
+    Box3i active_;        // cells with density above kEmptyDensity
+    Box3i lit_;           // cells whose light channels hold this frame's light
     EmptySpace emptySpace_;
     std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
     std::vector<float> sweepScratch_;

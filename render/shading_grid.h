@@ -12,6 +12,7 @@
 
 #include "core/interpolation.h"
 #include "core/vec.h"
+#include "render/cubic.h"
 
 namespace plume {
 
@@ -20,6 +21,7 @@ namespace plume {
 struct Trilinear {
     Stencil stencil;  // in floats, from channel 0 of the grid's first cell
     float operator()(const float* channel) const { return blend(channel, stencil); }
+    float density(const float* data) const { return blend(data, stencil); }
 };
 
 class ShadingGrid {
@@ -43,11 +45,17 @@ class ShadingGrid {
     Trilinear weights(Vec3f pGrid) const {
         return {SampleLayout(n_.x, n_.y, n_.z, channels_, Vec3f(0.5f)).stencil(pGrid)};
     }
+    // The frame's density (one float per cell, x fastest, like channel 0),
+    // which the B-spline reads four cells at a time; set for each frame.
+    void setDensity(const float* density) { density_ = density; }
+    // Density at pGrid through the B-spline (render/cubic.h).
+    float cubicDensity(Vec3f pGrid) const { return bsplineSample(density_, n_, pGrid); }
 
   private:
     Vec3i n_;
     int channels_ = 1;
     std::vector<float> data_;
+    const float* density_ = nullptr;
 };
 
 }  // namespace plume

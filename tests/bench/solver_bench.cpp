@@ -104,11 +104,13 @@ BENCHMARK(BM_SubstepObstacle)
     ->UseRealTime()
     ->MinTime(2.0);
 
+// filter: 1 linear, 2 cubic (RenderFilter).
 void BM_RenderFrame(benchmark::State& state) {
     const int n = int(state.range(0));
     Scene scene = benchScene(n);
     scene.render.width = 1280;
     scene.render.height = 720;
+    scene.render.filter = RenderFilter(state.range(1));
     auto solver = warmSolver(scene, 24);
     Renderer renderer(scene);
     int frame = 0;
@@ -116,7 +118,11 @@ void BM_RenderFrame(benchmark::State& state) {
         benchmark::DoNotOptimize(renderer.render(solver->fields().view(), ++frame));
     state.counters["peak_rss_MiB"] = peakRssMiB();
 }
-BENCHMARK(BM_RenderFrame)->Arg(128)->ArgName("res")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_RenderFrame)
+    ->ArgsProduct({{128}, {int(RenderFilter::Linear), int(RenderFilter::Cubic)}})
+    ->ArgNames({"res", "filter"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 // The default scene (scenes/plume.toml, 64^3) at 720p, frame 48: smoke only
 // (solids:0, the ball hidden and no ground) against the ball and the ground

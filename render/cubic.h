@@ -1,0 +1,85 @@
+// Tricubic B-spline reconstruction of density: smooth (C2) where
+// trilinear creases at every voxel face, never negative and without the
+// ringing of an interpolating cubic (Catmull-Rom), like Cycles' "Cubic"
+// volume interpolation. It blurs a little: the B-spline approximates, a
+// voxel's value spreads over the four cells around it on each axis.
+//
+// Density only: the light channels are smooth already (optical depth grows
+// about linearly into smoke) and stay trilinear. Reading them through the
+// B-spline as well (all four channels four-wide) rendered the default scene's
+// frame 72 at 64^3 in 0.71 s against 0.64 s for density alone and 0.47 s
+// trilinear (one thread), and changed nothing one could see: the creases and
+// the bright specks on lit dense smoke come from where camera rays stop in
+// the density, not from the light.
+//
+// Direct 4x4x4 weights rather than Sigg and Hadwiger's eight trilinear
+// lookups (GPU Gems 2, ch. 20): that trick pays where hardware filters a
+// lookup for free; on a CPU the eight lookups read the same 64 values and
+// add seven lerps each. BM_CubicLookup (tests/bench/render_bench.cpp).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "core/simd.h"
+#include "core/vec.h"
+
+namespace plume {
+
+// The four B-spline weights for a fraction t in [0, 1) between taps 1 and 2.
+[[gnu::always_inline]] inline void bsplineWeights(float t, float w[4]) {
+    const float t2 = t * t, t3 = t2 * t, s = 1.0f - t;
+    constexpr float kSixth = 1.0f / 6.0f;
+    w[0] = kSixth * s * s * s;
+    w[3] = kSixth * t3;
+    w[1] = kSixth * (3.0f * t3 - 6.0f * t2 + 4.0f);
+    w[2] = 1.0f - w[0] - w[1] - w[3];  // the weights sum to one exactly
+}
+
+// The B-spline at pGrid (cell units from the min corner) of a cell-centred
+// scalar grid, x fastest; beyond the edge the outermost cells repeat (clamped
+// taps), as trilinear clamps. Away from the edges a row's four taps are
+// consecutive floats: one four-wide load each.
+[[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, Vec3f pGrid) {
+    int cell[3];
+    float w[3][4];
+    for (int a = 0; a < 3; ++a) {
+        // Cell centres sit at i + 0.5.
+        const float x = std::clamp(pGrid[a] - 0.5f, 0.0f, float(n[a] - 1));
+        const float f = std::floor(x);
+        cell[a] = int(f);
+        bsplineWeights(x - f, w[a]);
+    }
+    const ptrdiff_t sy = n.x, sz = ptrdiff_t(n.x) * n.y;
+    simd::F4 rows{};  // the four x taps, summed over y and z
+    if (cell[0] >= 1 && cell[0] + 2 < n.x && cell[1] >= 1 && cell[1] + 2 < n.y && cell[2] >= 1 &&
+        cell[2] + 2 < n.z) {
+        // Inside: 16 rows of four consecutive floats.
+        const float* p = data + (cell[2] - 1) * sz + (cell[1] - 1) * sy + (cell[0] - 1);
+        for (int k = 0; k < 4; ++k, p += sz) {
+            const simd::F4 y = simd::splat(w[1][0]) * simd::load(p) +
+                               simd::splat(w[1][1]) * simd::load(p + sy) +
+                               simd::splat(w[1][2]) * simd::load(p + 2 * sy) +
+                               simd::splat(w[1][3]) * simd::load(p + 3 * sy);
+            rows += simd::splat(w[2][k]) * y;
+        }
+    } else {
+        // At an edge: clamped taps, one float at a time.
+        ptrdiff_t ox[4];
+        for (int tap = 0; tap < 4; ++tap) ox[tap] = std::clamp(cell[0] - 1 + tap, 0, n.x - 1);
+        for (int k = 0; k < 4; ++k) {
+            const ptrdiff_t z = std::clamp(cell[2] - 1 + k, 0, n.z - 1) * sz;
+            simd::F4 y{};
+            for (int j = 0; j < 4; ++j) {
+                const float* row = data + z + std::clamp(cell[1] - 1 + j, 0, n.y - 1) * sy;
+                y +=
+                    simd::splat(w[1][j]) * simd::F4{row[ox[0]], row[ox[1]], row[ox[2]], row[ox[3]]};
+            }
+            rows += simd::splat(w[2][k]) * y;
+        }
+    }
+    return (w[0][0] * rows[0] + w[0][1] * rows[1]) + (w[0][2] * rows[2] + w[0][3] * rows[3]);
+}
+
+}  // namespace plume

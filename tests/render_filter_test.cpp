@@ -1,0 +1,134 @@
+// render.filter: the tricubic B-spline against trilinear on a magnified voxel,
+// Auto's choice, and the B-spline's own weights.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "core/parallel.h"
+#include "render/cubic.h"
+#include "render/filter.h"
+#include "render/renderer.h"
+
+namespace plume {
+namespace {
+
+// A camera on -Y looking along +Y at the centre of cell (4, 4, 4) of an 8^3
+// grid of 1/8 m voxels; a narrow view, so one voxel spans about 18 pixels.
+Scene spikeScene(RenderFilter filter) {
+    Scene scene;
+    scene.render.width = 160;
+    scene.render.height = 21;
+    scene.render.step = 0.05f;  // fine steps: the jitter adds no visible noise
+    scene.render.albedo = 0.0f;
+    scene.render.extinction = 8.0f;
+    scene.render.filter = filter;
+    scene.camera.position = {0.5625f, -1.5f, 0.5625f};
+    scene.camera.lookAt = {0.5625f, 0.5625f, 0.5625f};
+    scene.camera.fov = 4.0f;
+    scene.camera.given = true;
+    return scene;
+}
+
+// Optical depth along the middle row, through a single dense voxel.
+std::vector<double> spikeScanline(RenderFilter filter) {
+    Scene scene = spikeScene(filter);
+    ScalarGrid density(8, 8, 8, Vec3f(0.5f), 0.0f);
+    density(4, 4, 4) = 1.0f;
+    Renderer renderer(scene);
+    const LinearImage& image = renderer.trace({&density, nullptr, {0, 0, 0}, 0.125f}, 1);
+    std::vector<double> depth;
+    const int y = scene.render.height / 2;
+    for (int x = 0; x < scene.render.width; ++x)
+        depth.push_back(-std::log(double(image.transmittance[size_t(y) * scene.render.width + x])));
+    return depth;
+}
+
+// The largest jump of the second difference between neighbouring pixels,
+// relative to the largest second difference: about 1 where the profile has
+// creases (the second difference is a spike at each), small where it is C1
+// and smoother.
+double secondDifferenceJump(const std::vector<double>& f) {
+    std::vector<double> d2;
+    for (size_t i = 1; i + 1 < f.size(); ++i) d2.push_back(f[i - 1] - 2.0 * f[i] + f[i + 1]);
+    double largest = 0.0, jump = 0.0;
+    for (size_t i = 0; i < d2.size(); ++i) {
+        largest = std::max(largest, std::fabs(d2[i]));
+        if (i > 0) jump = std::max(jump, std::fabs(d2[i] - d2[i - 1]));
+    }
+    return jump / largest;
+}
+
+TEST(RenderFilter, CubicSpikeIsSmoothWhereTrilinearCreases) {
+    const std::vector<double> linear = spikeScanline(RenderFilter::Linear);
+    const std::vector<double> cubic = spikeScanline(RenderFilter::Cubic);
+    EXPECT_GT(secondDifferenceJump(linear), 0.5);
+    EXPECT_LT(secondDifferenceJump(cubic), 0.15);
+
+    // One bump: never negative, rising to its peak and falling after it.
+    const size_t peak = size_t(std::max_element(cubic.begin(), cubic.end()) - cubic.begin());
+    EXPECT_NEAR(double(peak), cubic.size() / 2.0, 2.0);
+    EXPECT_GT(cubic[peak], 0.1);
+    for (size_t x = 0; x < cubic.size(); ++x) {
+        EXPECT_GE(cubic[x], 0.0) << x;
+        if (x > 0 && x <= peak) {
+            EXPECT_GE(cubic[x], cubic[x - 1] - 1e-6) << x;
+        } else if (x > peak) {
+            EXPECT_LE(cubic[x], cubic[x - 1] + 1e-6) << x;
+        }
+    }
+}
+
+TEST(RenderFilter, BsplineWeightsArePositiveAndSumToOne) {
+    for (float t : {0.0f, 0.25f, 0.5f, 0.999f}) {
+        float w[4];
+        bsplineWeights(t, w);
+        EXPECT_NEAR(w[0] + w[1] + w[2] + w[3], 1.0f, 1e-6f);
+        for (float wi : w) EXPECT_GE(wi, 0.0f);
+    }
+    // A constant grid stays constant, edges included (clamped taps), and a
+    // ramp along x stays a ramp away from the edges (the B-spline keeps
+    // linear functions).
+    const Vec3i n{7, 4, 3};
+    std::vector<float> constant(size_t(n.x) * n.y * n.z, 0.7f), ramp(constant.size());
+    for (size_t c = 0; c < ramp.size(); ++c) ramp[c] = float(c % n.x);
+    for (Vec3f p : {Vec3f(0.1f, 0.2f, 0.3f), Vec3f(2.5f, 2.0f, 1.5f), Vec3f(6.9f, 3.9f, 2.9f)})
+        EXPECT_NEAR(bsplineSample(constant.data(), n, p), 0.7f, 1e-6f);
+    for (float x : {2.0f, 3.3f, 4.5f})
+        EXPECT_NEAR(bsplineSample(ramp.data(), n, {x, 1.0f, 1.0f}), x - 0.5f, 1e-5f);
+}
+
+TEST(RenderFilter, AutoPicksCubicCloseUpAndLinearFarAway) {
+    ScalarGrid density(64, 64, 64, Vec3f(0.5f), 0.0f);
+    const VolumeView volume{&density, nullptr, {0, 0, 0}, 2.0f / 64};  // 2 m, centre (1, 1, 1)
+    CameraSettings camera;
+    camera.lookAt = {1, 1, 1};
+    camera.fov = 40.0f;
+    camera.position = {1, -3, 1};  // 4 m away: a voxel spans about 7.7 pixels at 720p
+    EXPECT_NEAR(pixelsPerVoxel(camera, 720, volume), 7.7f, 0.1f);
+    EXPECT_TRUE(useCubicFilter(RenderFilter::Auto, camera, 720, volume));
+    EXPECT_FALSE(useCubicFilter(RenderFilter::Linear, camera, 720, volume));
+    EXPECT_FALSE(useCubicFilter(RenderFilter::Auto, camera, 120, volume));  // a small image
+    camera.position = {1, -30, 1};  // 31 m away: a voxel is under one pixel
+    EXPECT_FALSE(useCubicFilter(RenderFilter::Auto, camera, 720, volume));
+    EXPECT_TRUE(useCubicFilter(RenderFilter::Cubic, camera, 720, volume));
+
+    // The renderer follows the choice: Auto draws what the filter it picks draws.
+    auto render = [](RenderFilter filter, float distance) {
+        Scene scene = spikeScene(filter);
+        scene.render.albedo = 0.9f;
+        scene.lights = {LightSettings{}};
+        scene.camera.position.y = 0.5625f - distance;
+        ScalarGrid spike(8, 8, 8, Vec3f(0.5f), 0.0f);
+        spike(4, 4, 4) = 1.0f;
+        spike(3, 4, 4) = 0.5f;
+        return Renderer(scene).renderLinear({&spike, nullptr, {0, 0, 0}, 0.125f}, 1);
+    };
+    EXPECT_EQ(render(RenderFilter::Auto, 2.0f), render(RenderFilter::Cubic, 2.0f));
+    EXPECT_NE(render(RenderFilter::Auto, 2.0f), render(RenderFilter::Linear, 2.0f));
+    EXPECT_EQ(render(RenderFilter::Auto, 200.0f), render(RenderFilter::Linear, 200.0f));
+}
+
+}  // namespace
+}  // namespace plume
