@@ -43,9 +43,11 @@ cd "$work"
 
 # Blender in the background, factory settings, exit 1 on a Python error.
 run_blender() {
-  local script=$1; shift
+  local script=$1 status=0; shift
   timeout --kill-after=10 180 "$blender" -b --factory-startup --python-exit-code 1 \
-    --python "$script" -- "$@" || fail "blender $(basename "$script") exited with $?"
+    --python "$script" -- "$@" || status=$?
+  # The status before the message's $(basename) resets $? to 0.
+  ((status == 0)) || fail "blender $(basename "$script") exited with $status"
 }
 
 case $mode in
