@@ -275,6 +275,9 @@ say(f"smoke screen box x {x0}..{x1}, y {y0}..{y1} (from the bottom); body median
 say(f"{'region':<10} {'pixels':>7} {'mean |rel|':>11} {'mean rel':>9} {'sum Lp/Lc':>10}")
 for name, (mean_abs, mean_signed, ratio, count) in table:
     say(f"{name:<10} {count:>7} {100 * mean_abs:>10.1f}% {100 * mean_signed:>+8.1f}% {ratio:>10.3f}")
+say("colour: sum over smoke pixels plume / Cycles, R G B " + " ".join(
+    f"{sum(plume_px[4 * i + c] for i in smoke) / max(1e-12, sum(cycles_px[4 * i + c] for i in smoke)):.3f}"
+    for c in range(3)))
 say(f"coverage: IoU of alpha > {SMOKE_ALPHA} masks {iou:.3f} ({both} both / {either} either); "
     f"mean |alpha_plume - alpha_cycles| there {alpha_diff:.3f}")
 say(f"alpha centroid (pixels from the bottom left): plume ({cpx:.2f}, {cpy:.2f}), Cycles ({ccx:.2f}, {ccy:.2f}); "
