@@ -24,7 +24,7 @@ import math
 import os
 import sys
 import time
-import tomllib
+import tomllib  # Python 3.11, as Debian's Blender 3.4 has; blender.org's 3.4 bundles 3.10
 
 import bpy
 from mathutils import Matrix, Vector
