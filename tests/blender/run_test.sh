@@ -8,6 +8,13 @@
 #            Blender's Mantaflow bakes a tiny smoke domain (bake_mantaflow.py);
 #            plume render-vdb renders its fluid_data_####.vdb to an MP4, which
 #            ffprobe must decode to one frame per cache file, each showing smoke.
+#        run_test.sh cycles    PLUME SOURCE_DIR WORK_DIR
+#            plume bakes scenes/plume.toml (64 cells, obstacle hidden, no
+#            ground) to frame 72 and renders it as a linear transparent EXR;
+#            Cycles renders the same cache, medium, lights and camera
+#            (cycles_reference.py), which compares the two in luminance.
+#            error.png and side_by_side.png are also copied to
+#            $PLUME_CROPS_DIR/cycles (default /work/crops; empty: no copy).
 #
 # Exit: 0 pass, 1 fail, 77 skip (no Blender: apt-get install blender); with
 # PLUME_REQUIRE_ALL=1 (CI), no Blender fails instead of skipping.
@@ -21,7 +28,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|cycles PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -36,9 +43,11 @@ cd "$work"
 
 # Blender in the background, factory settings, exit 1 on a Python error.
 run_blender() {
-  local script=$1; shift
+  local script=$1 status=0; shift
   timeout --kill-after=10 180 "$blender" -b --factory-startup --python-exit-code 1 \
-    --python "$script" -- "$@" || fail "blender $(basename "$script") exited with $?"
+    --python "$script" -- "$@" || status=$?
+  # The status before the message's $(basename) resets $? to 0.
+  ((status == 0)) || fail "blender $(basename "$script") exited with $status"
 }
 
 case $mode in
@@ -93,6 +102,34 @@ mantaflow)
   ((n == frames)) || fail "ffmpeg decodes $n frames to grey, expected $frames"
   say "PASS: plume render-vdb renders Blender's $frames-frame Mantaflow cache to an MP4 of $frames frames of smoke"
   ;;
+cycles)
+  # Only smoke: the ball (still an obstacle to the flow) and the ground are not drawn.
+  scene=$src/scenes/plume.toml frame=72
+  look=(--set domain.resolution=64 --set 'obstacle[1].visible=false' --set ground.enabled=false
+        --set render.width=320 --set render.height=180 --set render.transparent=true)
+  "$plume" check "$scene" "${look[@]}" >resolved.toml || fail "plume check $scene exited with $?"
+  timeout 120 "$plume" bake "$scene" --vdb "$work/cache" --frames $frame "${look[@]}" --quiet ||
+    fail "plume bake exited with $?"
+  cache=$work/cache/plume_$(printf %04d $frame).vdb
+  [[ -s $cache ]] || fail "plume bake wrote no $cache"
+  timeout 60 "$plume" render-vdb "$cache" --scene "$scene" -o "$work/plume.mp4" --exr "$work/plume_exr" \
+    "${look[@]}" --quiet || fail "plume render-vdb $cache exited with $?"
+  exr=$work/plume_exr/plume_$(printf %04d $frame).exr
+  [[ -s $exr ]] || fail "plume render-vdb wrote no $exr"
+  status=0
+  (run_blender "$here/cycles_reference.py" "$cache" "$exr" resolved.toml "$work") || status=$?
+  # The pictures, pass or fail, where the developer looks at them.
+  crops=${PLUME_CROPS_DIR-/work/crops}
+  if [[ -n $crops && -s $work/side_by_side.png ]]; then
+    if mkdir -p "$crops/cycles" && cp "$work/side_by_side.png" "$work/error.png" "$crops/cycles/"; then
+      say "copied side_by_side.png and error.png to $crops/cycles/"
+    else
+      say "warning: could not copy the pictures to $crops/cycles/"
+    fi
+  fi
+  ((status == 0)) || exit $status
+  say "PASS"
+  ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|cycles)" >&2; exit 2 ;;
 esac

@@ -1,0 +1,350 @@
+# Measures plume's look against a path tracer: Cycles renders the same VDB
+# frame with the same medium, lights, sky and camera as plume's ray-marcher
+# (render/ray_marcher.h, render/in_scattering.h), and the two linear
+# premultiplied frames are compared in luminance over the smoke.
+#
+# Usage: blender -b --factory-startup --python-exit-code 1 --python cycles_reference.py -- \
+#            VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR [samples=N] [shift=S] [fov_scale=F]
+#
+# RESOLVED_TOML is `plume check SCENE` with the same --set as plume's render
+# (camera, lights, render.*). Optional: samples (Cycles samples, default 100);
+# shift (voxels added to the volume object's position on every axis, default
+# -0.5: Blender places voxel (i,j,k) half a voxel further along +x,+y,+z than
+# OpenVDB's cell-centre convention that plume writes; see README.md);
+# fov_scale (multiplies the Cycles camera's fov, 1; only to see the test fail).
+#
+# Writes OUT_DIR/cycles.exr (Cycles, linear premultiplied RGBA),
+# OUT_DIR/error.png (signed relative luminance error: red where plume is
+# brighter, blue where darker, grey where only one has smoke) and
+# OUT_DIR/side_by_side.png (plume | Cycles, sRGB over dark grey, exposure 1),
+# prints a table of luminance errors by region, and exits 1 when the mean
+# error exceeds its limit below, or the coverage differs (alpha masks' IoU,
+# alpha centroids' distance).
+import math
+import os
+import sys
+import time
+import tomllib  # Python 3.11, as Debian's Blender 3.4 has; blender.org's 3.4 bundles 3.10
+
+import bpy
+from mathutils import Matrix, Vector
+
+# Regression limits, measured 2026-11-23 (scenes/plume.toml, 64 cells, frame
+# 72, 320x180, Cycles 100 samples): mean |L_plume - L_cycles| / L_cycles over
+# smoke pixels 21.2% (20.1% against 400 samples: about a point is Cycles'
+# noise); the limit is that plus 2 percentage points. Tighten it as the
+# renderer is tuned toward the reference: the goal is a mean of at most 8%,
+# and no region worse than 10%.
+MAX_MEAN_ABS_REL = 0.232
+# Coverage: intersection over union of the alpha > SMOKE_ALPHA masks (0.987
+# measured), and the distance between the two frames' alpha centroids (0.06
+# px measured; a half-voxel misplacement moves it by 1.2 px and drops the IoU
+# only to 0.92). A misplaced volume or a wrong camera fails one of them.
+MIN_ALPHA_IOU = 0.95
+MAX_CENTROID_OFFSET_PX = 0.4
+SMOKE_ALPHA = 0.05  # a pixel is smoke when both alphas exceed this
+EDGE_ALPHA = 0.5    # smoke pixels with Cycles alpha below this are "edges"
+MIN_LUMA = 1e-4     # relative errors only where Cycles' luminance exceeds this
+
+args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+options = dict(a.split("=", 1) for a in args[4:] if "=" in a)
+if len(args) < 4 or len(options) != len(args) - 4:
+    sys.exit("usage: ... cycles_reference.py -- VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR "
+             "[samples=N] [shift=S] [fov_scale=F]")
+vdb_file, plume_exr, resolved_toml, out_dir = (os.path.abspath(a) for a in args[:4])
+samples = int(options.pop("samples", 100))
+shift_voxels = float(options.pop("shift", -0.5))
+fov_scale = float(options.pop("fov_scale", 1.0))
+if options:
+    sys.exit(f"unknown options: {sorted(options)}")
+os.makedirs(out_dir, exist_ok=True)
+
+
+def say(msg):
+    print(f"plume-test: {msg}", flush=True)
+
+
+def die(msg):
+    say(f"FAIL {msg}")
+    sys.stderr.write(f"plume-test: FAIL {msg}\n")
+    sys.exit(1)
+
+
+with open(resolved_toml, "rb") as f:
+    resolved = tomllib.load(f)
+with open(resolved_toml) as f:
+    dx = next(float(line.split("dx = ")[1].split()[0]) for line in f if line.startswith("# grid "))
+cam_cfg, render_cfg = resolved["camera"], resolved["render"]
+width, height = render_cfg["width"], render_cfg["height"]
+sigma_t = render_cfg["extinction"]  # per metre per unit density
+albedo = render_cfg["albedo"]
+say(f"medium: extinction {sigma_t}/m, albedo {albedo}, phase g {render_cfg['phase']}; "
+    f"ambient {render_cfg['ambient']}; dx {dx} m; {width}x{height}")
+
+bpy.ops.wm.read_factory_settings(use_empty=True)
+scene = bpy.context.scene
+
+# --- The volume, shifted onto plume's voxel centres --------------------------
+vol = bpy.data.volumes.new("Smoke")
+vol.filepath = vdb_file
+obj = bpy.data.objects.new("Smoke", vol)
+scene.collection.objects.link(obj)
+obj.location = Vector((shift_voxels * dx,) * 3)
+vol.grids.load()
+if not vol.grids.is_loaded or "density" not in [g.name for g in vol.grids]:
+    die(f"{vdb_file}: no density grid ({vol.grids.error_message})")
+
+# --- Medium: scattering albedo*sigma_t*density (HG g), absorption the rest ----
+mat = bpy.data.materials.new("PlumeMedium")
+mat.use_nodes = True
+mat.cycles.volume_interpolation = "LINEAR"  # plume samples density trilinearly
+nt = mat.node_tree
+nt.nodes.clear()
+attr = nt.nodes.new("ShaderNodeAttribute")
+attr.attribute_name = "density"
+
+
+def scaled(factor):
+    m = nt.nodes.new("ShaderNodeMath")
+    m.operation = "MULTIPLY"
+    m.inputs[1].default_value = factor
+    nt.links.new(attr.outputs["Fac"], m.inputs[0])
+    return m.outputs[0]
+
+
+scatter = nt.nodes.new("ShaderNodeVolumeScatter")
+scatter.inputs["Color"].default_value = (1.0, 1.0, 1.0, 1.0)
+scatter.inputs["Anisotropy"].default_value = render_cfg["phase"]
+nt.links.new(scaled(albedo * sigma_t), scatter.inputs["Density"])
+absorb = nt.nodes.new("ShaderNodeVolumeAbsorption")
+absorb.inputs["Color"].default_value = (0.0, 0.0, 0.0, 1.0)  # absorbs (1 - colour) * density
+nt.links.new(scaled((1.0 - albedo) * sigma_t), absorb.inputs["Density"])
+add = nt.nodes.new("ShaderNodeAddShader")
+nt.links.new(scatter.outputs[0], add.inputs[0])
+nt.links.new(absorb.outputs[0], add.inputs[1])
+out = nt.nodes.new("ShaderNodeOutputMaterial")
+nt.links.new(add.outputs[0], out.inputs["Volume"])
+vol.materials.append(mat)
+
+# --- Lights: a sun per directional light, the sky as a constant world --------
+for n, light in enumerate(resolved.get("light", [])):
+    if light["type"] != "directional":
+        die(f"light {n + 1} is {light['type']}; only directional lights are mapped")
+    data = bpy.data.lights.new(f"Light{n + 1}", "SUN")
+    data.energy = light["intensity"]  # irradiance, as plume's intensity
+    data.color = light["color"]
+    data.angle = math.radians(0.5)
+    sun = bpy.data.objects.new(f"Light{n + 1}", data)
+    scene.collection.objects.link(sun)
+    sun.rotation_euler = Vector(light["direction"]).to_track_quat("-Z", "Y").to_euler()  # a sun shines along -Z
+world = bpy.data.worlds.new("Sky")
+world.use_nodes = True
+bg = world.node_tree.nodes["Background"]
+bg.inputs["Color"].default_value = (*render_cfg["ambient"], 1.0)
+bg.inputs["Strength"].default_value = 1.0
+scene.world = world
+
+# --- Camera: plume's pinhole, vertical fov, looking from position to look_at --
+position, look_at, up = (Vector(cam_cfg[k]) for k in ("position", "look_at", "up"))
+forward = (look_at - position).normalized()
+right = forward.cross(up).normalized()
+cam_up = right.cross(forward)
+cam_data = bpy.data.cameras.new("Camera")
+cam_data.sensor_fit = "VERTICAL"
+cam_data.lens = 0.5 * cam_data.sensor_height / math.tan(0.5 * math.radians(cam_cfg["fov"] * fov_scale))
+cam = bpy.data.objects.new("Camera", cam_data)
+scene.collection.objects.link(cam)
+cam.matrix_world = Matrix((
+    (right.x, cam_up.x, -forward.x, position.x),
+    (right.y, cam_up.y, -forward.y, position.y),
+    (right.z, cam_up.z, -forward.z, position.z),
+    (0.0, 0.0, 0.0, 1.0)))
+scene.camera = cam
+
+# --- Cycles: converged enough, point-sampled pixels (plume: one ray at each
+# pixel's centre), transparent film, linear float EXR -------------------------
+scene.render.engine = "CYCLES"
+scene.cycles.device = "CPU"
+scene.cycles.samples = samples
+scene.cycles.use_adaptive_sampling = False
+scene.cycles.use_denoising = False
+scene.cycles.seed = 1
+scene.cycles.max_bounces = 32
+scene.cycles.volume_bounces = 32
+scene.cycles.diffuse_bounces = scene.cycles.glossy_bounces = scene.cycles.transmission_bounces = 0
+scene.cycles.sample_clamp_direct = scene.cycles.sample_clamp_indirect = 0.0
+scene.cycles.pixel_filter_type = "BOX"
+scene.cycles.filter_width = 0.01
+scene.render.film_transparent = True
+scene.render.threads_mode = "FIXED"
+scene.render.threads = 2
+scene.render.resolution_x, scene.render.resolution_y = width, height
+scene.render.resolution_percentage = 100
+scene.view_settings.view_transform = "Standard"
+scene.view_settings.look = "None"
+scene.view_settings.exposure = 0.0
+scene.view_settings.gamma = 1.0
+scene.render.image_settings.file_format = "OPEN_EXR"
+scene.render.image_settings.color_mode = "RGBA"
+scene.render.image_settings.color_depth = "32"
+cycles_exr = os.path.join(out_dir, "cycles.exr")
+scene.render.filepath = cycles_exr
+t = time.monotonic()
+bpy.ops.render.render(write_still=True)
+render_s = time.monotonic() - t
+say(f"Cycles rendered {cycles_exr} ({samples} samples, {width}x{height}, 2 threads) in {render_s:.1f} s")
+
+
+# --- Both frames as premultiplied linear RGBA, bottom row first ---------------
+def load(path):
+    img = bpy.data.images.load(path)
+    img.colorspace_settings.name = "Non-Color"  # the numbers as stored
+    img.alpha_mode = "PREMUL"
+    w, h = img.size
+    px = list(img.pixels)
+    bpy.data.images.remove(img)
+    if (w, h) != (width, height):
+        die(f"{path} is {w}x{h}, expected {width}x{height}")
+    return px
+
+
+plume_px, cycles_px = load(plume_exr), load(cycles_exr)
+n_px = width * height
+
+
+def luma(px, i):
+    return 0.2126 * px[4 * i] + 0.7152 * px[4 * i + 1] + 0.0722 * px[4 * i + 2]
+
+
+lp = [luma(plume_px, i) for i in range(n_px)]
+lc = [luma(cycles_px, i) for i in range(n_px)]
+ap = [plume_px[4 * i + 3] for i in range(n_px)]
+ac = [cycles_px[4 * i + 3] for i in range(n_px)]
+
+# --- Coverage ----------------------------------------------------------------
+in_p = [a > SMOKE_ALPHA for a in ap]
+in_c = [a > SMOKE_ALPHA for a in ac]
+both = sum(1 for i in range(n_px) if in_p[i] and in_c[i])
+either = sum(1 for i in range(n_px) if in_p[i] or in_c[i])
+iou = both / max(1, either)
+alpha_diff = sum(abs(ap[i] - ac[i]) for i in range(n_px) if in_p[i] or in_c[i]) / max(1, either)
+
+
+def centroid(alpha):
+    total = max(1e-12, sum(alpha))
+    return (sum(a * (i % width) for i, a in enumerate(alpha)) / total,
+            sum(a * (i // width) for i, a in enumerate(alpha)) / total)
+
+
+(cpx, cpy), (ccx, ccy) = centroid(ap), centroid(ac)
+
+# --- Regions of the smoke ------------------------------------------------------
+# edges: Cycles alpha < EDGE_ALPHA. Of the rest: stem, the lower third of the
+# smoke's screen box in its middle third across; lit and shadowed, the other
+# pixels above and below their median Cycles luminance.
+smoke = [i for i in range(n_px) if in_p[i] and in_c[i] and lc[i] > MIN_LUMA]
+if not smoke:
+    die("no pixel has smoke in both frames")
+xs = [i % width for i in range(n_px) if in_c[i]]
+ys = [i // width for i in range(n_px) if in_c[i]]
+x0, x1, y0, y1 = min(xs), max(xs) + 1, min(ys), max(ys) + 1  # y up (bottom row first)
+regions = {"edges": [], "stem": [], "lit": [], "shadowed": []}
+body = []
+for i in smoke:
+    x, y = i % width, i // width
+    if ac[i] < EDGE_ALPHA:
+        regions["edges"].append(i)
+    elif y < y0 + (y1 - y0) / 3 and x0 + (x1 - x0) / 3 <= x < x0 + 2 * (x1 - x0) / 3:
+        regions["stem"].append(i)
+    else:
+        body.append(i)
+median = sorted(lc[i] for i in body)[len(body) // 2] if body else 0.0
+for i in body:
+    regions["lit" if lc[i] >= median else "shadowed"].append(i)
+
+
+def stats(pixels):
+    rel = [(lp[i] - lc[i]) / lc[i] for i in pixels]
+    n = max(1, len(rel))
+    return (sum(abs(r) for r in rel) / n, sum(rel) / n,
+            sum(lp[i] for i in pixels) / max(1e-12, sum(lc[i] for i in pixels)), len(rel))
+
+
+table = [("all smoke", stats(smoke))] + [(name, stats(px)) for name, px in regions.items()]
+say(f"smoke screen box x {x0}..{x1}, y {y0}..{y1} (from the bottom); body median Cycles luminance {median:.4f}")
+say(f"{'region':<10} {'pixels':>7} {'mean |rel|':>11} {'mean rel':>9} {'sum Lp/Lc':>10}")
+for name, (mean_abs, mean_signed, ratio, count) in table:
+    say(f"{name:<10} {count:>7} {100 * mean_abs:>10.1f}% {100 * mean_signed:>+8.1f}% {ratio:>10.3f}")
+say("colour: sum over smoke pixels plume / Cycles, R G B " + " ".join(
+    f"{sum(plume_px[4 * i + c] for i in smoke) / max(1e-12, sum(cycles_px[4 * i + c] for i in smoke)):.3f}"
+    for c in range(3)))
+say(f"coverage: IoU of alpha > {SMOKE_ALPHA} masks {iou:.3f} ({both} both / {either} either); "
+    f"mean |alpha_plume - alpha_cycles| there {alpha_diff:.3f}")
+say(f"alpha centroid (pixels from the bottom left): plume ({cpx:.2f}, {cpy:.2f}), Cycles ({ccx:.2f}, {ccy:.2f}); "
+    f"plume - Cycles ({cpx - ccx:+.2f}, {cpy - ccy:+.2f}) px, a voxel is about "
+    f"{dx * height / (2 * (look_at - position).length * math.tan(0.5 * math.radians(cam_cfg['fov']))):.2f} px")
+
+
+# --- Pictures ------------------------------------------------------------------
+def srgb(v):
+    v = min(max(v, 0.0), 1.0)
+    return 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+
+
+def save_png(path, w, h, pixels):
+    img = bpy.data.images.new(os.path.basename(path), w, h, alpha=False)
+    img.pixels = pixels
+    img.filepath_raw = path
+    img.file_format = "PNG"
+    img.save()
+    bpy.data.images.remove(img)
+    say(f"wrote {path}")
+
+
+backdrop = 0.02  # linear grey behind the smoke in the side-by-side picture
+gap = 4
+sbs_w = 2 * width + gap
+sbs = [0.0] * (4 * sbs_w * height)
+for y in range(height):
+    for x in range(width):
+        i = y * width + x
+        for px, x_off in ((plume_px, 0), (cycles_px, width + gap)):
+            o = 4 * (y * sbs_w + x + x_off)
+            a = px[4 * i + 3]
+            for c in range(3):
+                sbs[o + c] = srgb(px[4 * i + c] + backdrop * (1.0 - a))
+            sbs[o + 3] = 1.0
+for y in range(height):
+    for x in range(width, width + gap):
+        sbs[4 * (y * sbs_w + x):4 * (y * sbs_w + x) + 4] = [1.0, 1.0, 1.0, 1.0]
+
+err = [0.0] * (4 * n_px)
+in_smoke = set(smoke)
+for i in range(n_px):
+    if i in in_smoke:
+        r = max(-1.0, min(1.0, 2.0 * (lp[i] - lc[i]) / lc[i]))  # full colour at +-50%
+        err[4 * i:4 * i + 4] = [srgb(max(r, 0.0)), 0.0, srgb(max(-r, 0.0)), 1.0]
+    elif in_p[i] or in_c[i]:
+        err[4 * i:4 * i + 4] = [0.25, 0.25, 0.25, 1.0]
+    else:
+        err[4 * i + 3] = 1.0
+save_png(os.path.join(out_dir, "side_by_side.png"), sbs_w, height, sbs)
+save_png(os.path.join(out_dir, "error.png"), width, height, err)
+
+# --- Regression guard ----------------------------------------------------------
+failures = 0
+mean_abs = table[0][1][0]
+if mean_abs > MAX_MEAN_ABS_REL:
+    say(f"FAIL mean |L_plume - L_cycles| / L_cycles {100 * mean_abs:.1f}% exceeds {100 * MAX_MEAN_ABS_REL:.1f}%")
+    failures += 1
+if iou < MIN_ALPHA_IOU:
+    say(f"FAIL coverage IoU {iou:.3f} below {MIN_ALPHA_IOU} (misplaced volume or camera?)")
+    failures += 1
+offset = math.hypot(cpx - ccx, cpy - ccy)
+if offset > MAX_CENTROID_OFFSET_PX:
+    say(f"FAIL alpha centroids {offset:.2f} px apart, more than {MAX_CENTROID_OFFSET_PX} px (misplaced volume?)")
+    failures += 1
+if failures:
+    die(f"{failures} check(s) failed")
+say(f"PASS plume within {100 * mean_abs:.1f}% (limit {100 * MAX_MEAN_ABS_REL:.1f}%) of Cycles; coverage IoU {iou:.3f}, "
+    f"centroids {offset:.2f} px apart")
