@@ -35,13 +35,16 @@ from mathutils import Matrix, Vector
 # noise); the limit is that plus 2 percentage points. Tighten it as the
 # renderer is tuned toward the reference: the goal is a mean of at most 8%,
 # and no region worse than 10%.
+# Measured 20.9% with both renderers reading density through a cubic B-spline
+# (the default scene with its ball moved off the plume's axis).
 MAX_MEAN_ABS_REL = 0.232
-# Coverage: intersection over union of the alpha > SMOKE_ALPHA masks (0.987
-# measured), and the distance between the two frames' alpha centroids (0.06
-# px measured; a half-voxel misplacement moves it by 1.2 px and drops the IoU
-# only to 0.92). A misplaced volume or a wrong camera fails one of them.
+# Coverage: intersection over union of the alpha > SMOKE_ALPHA masks (0.974
+# measured), and the distance between the two frames' alpha centroids (0.38
+# px measured with cubic density, 0.06 with linear; a half-voxel misplacement
+# moves it by 1.2 px and drops the IoU only to 0.92). A misplaced volume or a
+# wrong camera fails one of them.
 MIN_ALPHA_IOU = 0.95
-MAX_CENTROID_OFFSET_PX = 0.4
+MAX_CENTROID_OFFSET_PX = 0.6
 SMOKE_ALPHA = 0.05  # a pixel is smoke when both alphas exceed this
 EDGE_ALPHA = 0.5    # smoke pixels with Cycles alpha below this are "edges"
 MIN_LUMA = 1e-4     # relative errors only where Cycles' luminance exceeds this
@@ -97,7 +100,7 @@ if not vol.grids.is_loaded or "density" not in [g.name for g in vol.grids]:
 # --- Medium: scattering albedo*sigma_t*density (HG g), absorption the rest ----
 mat = bpy.data.materials.new("PlumeMedium")
 mat.use_nodes = True
-mat.cycles.volume_interpolation = "LINEAR"  # plume samples density trilinearly
+mat.cycles.volume_interpolation = "CUBIC"  # plume reads density through a cubic B-spline (render.filter = cubic, forced by run_test.sh)
 nt = mat.node_tree
 nt.nodes.clear()
 attr = nt.nodes.new("ShaderNodeAttribute")

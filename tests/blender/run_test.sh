@@ -106,7 +106,8 @@ cycles)
   # Only smoke: the ball (still an obstacle to the flow) and the ground are not drawn.
   scene=$src/scenes/plume.toml frame=72
   look=(--set domain.resolution=64 --set 'obstacle[1].visible=false' --set ground.enabled=false
-        --set render.width=320 --set render.height=180 --set render.transparent=true)
+        --set render.width=320 --set render.height=180 --set render.transparent=true
+        --set render.filter=cubic)
   "$plume" check "$scene" "${look[@]}" >resolved.toml || fail "plume check $scene exited with $?"
   timeout 120 "$plume" bake "$scene" --vdb "$work/cache" --frames $frame "${look[@]}" --quiet ||
     fail "plume bake exited with $?"
