@@ -287,14 +287,14 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         blurSmoke ? blurAlongVelocity(given, settings_.motionBlur / fps_, blurDensity_,
                                       blurTemperature_)
                   : given;
-    placeSolids(obstacles_, volume);
+    placeSolids(obstacles_, given);  // placed by the volume as given, blurred or not
 
     // The camera, framing the volume unless the scene placed it; its rays in
     // grid units (voxels), whose axes agree with the world's.
     const CameraSettings cameraSettings =
         camera_.given
             ? camera_
-            : frameBox(volume.worldMin(), volume.worldMax(), float(width_) / float(height_));
+            : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
     cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume);
 
     // Pack the volume and the light reaching each cell.
@@ -317,7 +317,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // Motion blur of moving solids: the solids again at kBlurTimes moments
     // spread over the shutter; the pixels they cover at any of them average
     // one ray per moment, each at its own spot in the pixel.
-    const BlurredSolids blurred = solids ? blurSolids(frame, volume, camera) : BlurredSolids{};
+    const BlurredSolids blurred = solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
 
     // Everything below, for the density lookup this frame uses.
     auto traceAll = [&](const auto& marcher) {
@@ -447,15 +447,15 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                                           temperatureChannel_});
 }
 
-Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& volume,
-                                             const Camera& camera) {
+Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,
+                                             const VolumeView& volume, const Camera& camera) {
     BlurredSolids out;
     if (!(settings_.motionBlur > 0.0f) || !keyed_) return out;
     const bool moving =
         std::any_of(obstacles_.begin(), obstacles_.end(),
                     [](const ObstacleSettings& o) { return o.visible && !o.animation.empty(); });
     if (!moving) return out;
-    const Vec3f lo = volume.worldMin(), hi = volume.worldMax();
+    const Vec3f lo = given.worldMin(), hi = given.worldMax();
     float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
     bool behind = false;
     for (int m = 0; m < kBlurTimes; ++m) {

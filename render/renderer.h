@@ -51,13 +51,15 @@ class Renderer {
   private:
     void placeLights(const std::vector<LightSettings>& lights);
     void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
-    // The solids at moments over the shutter, and the pixels they cover.
+    // The solids at moments over the shutter, and the pixels they cover;
+    // placed by the volume as given, lit through the (blurred) one rendered.
     struct BlurredSolids {
         std::vector<std::unique_ptr<SolidScene>> scenes;
         std::vector<SurfaceLight> lights;  // one per scene
         int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
     };
-    BlurredSolids blurSolids(int frame, const VolumeView& volume, const Camera& camera);
+    BlurredSolids blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
+                             const Camera& camera);
     void prepareVolume(const VolumeView& volume);
     void traceImage(const VolumeView& volume, int frame);
 

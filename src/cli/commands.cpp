@@ -156,10 +156,14 @@ int runRenderVdb(const RunOptions& opt) {
     }
 
     sinks.open(scene);
+    // Motion blur smears the smoke along the cache's velocity, when it has one.
+    std::vector<std::string> velocityNames;
+    if (scene.render.motionBlur > 0.0f)
+        velocityNames = {scene.output.velocityName, "velocity", "vel", "v"};
     int index = 0;
     for (const SequenceFile& file : files) {
         const auto start = Clock::now();
-        LoadedVolume volume = readVdbVolume(file.path, grid);
+        LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames);
         const double readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
         sinks.consume(file.frame, ++index, volume.view(), readSeconds);
         if (sinks.interrupted(file.frame)) return interruptedStatus();

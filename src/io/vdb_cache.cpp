@@ -174,7 +174,8 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
 
 std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }
 
-LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName) {
+LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
+                           const std::vector<std::string>& velocityNames) {
     vdb::Reader file(path);
     LoadedVolume v;
     v.gridNames = file.names();
@@ -195,6 +196,29 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName)
         sampleOnto(*heat, density->transform(), box, v.temperature);
         v.hasTemperature = true;
         v.temperatureName = name;
+        break;
+    }
+
+    // Velocity: the first vector grid of the names asked for, on the same voxels.
+    for (const std::string& name : velocityNames) {
+        if (!file.has(name)) continue;
+        auto vel = openvdb::gridPtrCast<openvdb::Vec3SGrid>(file.read(name));
+        if (!vel) continue;
+        const openvdb::Coord dim = box.dim();
+        for (ScalarGrid& c : v.velocity) c = ScalarGrid(dim.x(), dim.y(), dim.z());
+        parallelForSlabs(dim.z(), [&](int k) {
+            const openvdb::Vec3SGrid::ConstAccessor accessor = vel->getConstAccessor();
+            openvdb::tools::GridSampler<openvdb::Vec3SGrid::ConstAccessor,
+                                        openvdb::tools::BoxSampler>
+                sampler(accessor, vel->transform());
+            for (int j = 0; j < dim.y(); ++j)
+                for (int i = 0; i < dim.x(); ++i) {
+                    const openvdb::Vec3s u =
+                        sampler.wsSample(density->transform().indexToWorld(box.min().offsetBy(i, j, k)));
+                    for (int a = 0; a < 3; ++a) v.velocity[a](i, j, k) = u[a];
+                }
+        });
+        v.hasVelocity = true;
         break;
     }
     return v;

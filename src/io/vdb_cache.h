@@ -34,12 +34,16 @@ struct LoadedVolume {
     ScalarGrid temperature;  // same size as density when hasTemperature
     bool hasTemperature = false;
     std::string temperatureName;  // the grid it came from ("temperature", "heat", "flame", ...)
+    ScalarGrid velocity[3];       // m/s on the density's voxels, when hasVelocity
+    bool hasVelocity = false;
     Vec3f origin;                 // world min corner of cell (0, 0, 0)
     float dx = 1;                 // voxel size, metres
     std::vector<std::string> gridNames;  // every grid in the file, sorted by name
 
     VolumeView view() const {
-        return {&density, hasTemperature ? &temperature : nullptr, origin, dx};
+        VolumeView view{&density, hasTemperature ? &temperature : nullptr, origin, dx};
+        if (hasVelocity) view.velocity = {&velocity[0], &velocity[1], &velocity[2]};
+        return view;
     }
 };
 
@@ -47,8 +51,10 @@ struct LoadedVolume {
 // ("temperature", "heat", "temp", "flames", or Mantaflow's "flame" as emission)
 // sampled on the same voxels. Throws RunError (one line, naming the file) for a
 // missing, truncated or corrupt file, a missing grid (listing the grids there),
-// or a grid that is not a float grid.
-LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density");
+// or a grid that is not a float grid. With velocityNames, also the first vector
+// grid of those names (for motion blur), on the same voxels.
+LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density",
+                           const std::vector<std::string>& velocityNames = {});
 
 // The world box readVdbVolume(path, gridName) covers, found without reading
 // the voxels when the file records the grid's active box (OpenVDB does by
