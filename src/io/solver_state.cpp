@@ -22,7 +22,9 @@ constexpr const char* kPrefix = "plume_state_";
 constexpr const char* kMetaTime = "time";
 constexpr const char* kMetaHash = "scene_hash";
 
-const char* const kScalarNames[] = {"u", "v", "w", "density", "temperature"};
+// The fields of a state: the last two only in a scene that burns fuel.
+const char* const kScalarNames[] = {"u", "v", "w", "density", "temperature", "fuel", "flame"};
+int scalarCount(const Fields& f) { return f.burns() ? 7 : 5; }
 
 const ScalarGrid& scalarField(const Fields& f, int m) {
     switch (m) {
@@ -34,8 +36,12 @@ const ScalarGrid& scalarField(const Fields& f, int m) {
             return f.w;
         case 3:
             return f.density;
-        default:
+        case 4:
             return f.temperature;
+        case 5:
+            return f.fuel;
+        default:
+            return f.flame;
     }
 }
 ScalarGrid& scalarField(Fields& f, int m) {
@@ -125,7 +131,7 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const Grid3<double>* pressure) {
     vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
         // Staggered components at their own offsets, then the cell-centred fields
-        for (int m = 0; m < 5; ++m) {
+        for (int m = 0; m < scalarCount(f); ++m) {
             const ScalarGrid& g = scalarField(f, m);
             grids.push_back(exactGrid(kScalarNames[m], g, sampleTransform(f, g.offset())));
         }
@@ -163,7 +169,7 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
                        "; the scene has " + std::to_string(f.dx));
 
     // Grids, bit for bit
-    for (int m = 0; m < 5; ++m) {
+    for (int m = 0; m < scalarCount(f); ++m) {
         auto grid = readStateGrid<openvdb::FloatGrid>(file, kPrefix + std::string(kScalarNames[m]));
         copyExact(*grid, path, scalarField(f, m));
     }

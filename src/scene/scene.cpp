@@ -26,4 +26,15 @@ bool Scene::animated() const {
     return any(emitters) || any(obstacles) || any(lights) || !camera.animation.empty();
 }
 
+bool Scene::burns() const {
+    for (const EmitterSettings& e : emitters) {
+        if (e.fuel > 0.0f) return true;
+        for (const KeyTrack& track : e.animation.tracks)
+            if (track.key == "fuel")
+                for (const Key<float>& k : track.real)
+                    if (k.value > 0.0f) return true;
+    }
+    return false;
+}
+
 }  // namespace plume

@@ -54,6 +54,17 @@ struct PhysicsSettings {
     Vec3f wind{0, 0, 0};                  // m/s, ambient wind the air relaxes toward (kWindRate)
     float turbulence = 0.0f;              // m/s^2, curl-noise force (0 = off)
     float turbulenceScale = 0.5f;         // metres per turbulence feature
+    // Fire: fuel hotter than ignitionTemperature burns at burnRate (fraction
+    // per second), giving flameHeat of temperature, flameSmoke of density and
+    // flameExpansion of divergence (1/s) per unit of fuel burnt, and a flame
+    // that cools at flameCooling per second.
+    float ignitionTemperature = 0.5f;
+    float burnRate = 4.0f;
+    float flameHeat = 3.0f;
+    float flameSmoke = 0.5f;
+    Vec3f flameSmokeColor{0.25f, 0.23f, 0.22f};  // the render's colour of smoke made by fire
+    float flameExpansion = 1.0f;
+    float flameCooling = 6.0f;
 };
 
 struct SolverSettings {
@@ -114,6 +125,7 @@ struct EmitterSettings : ShapeSettings {
     float thickness = 0.05f;  // surface mode: metres of shell around the surface
     float density = 1.0f;
     float temperature = 1.0f;
+    float fuel = 0.0f;                      // fuel set inside the emitter (burns when hot)
     Vec3f velocity{0, 0, 0};                // m/s imposed inside the emitter (when non-zero)
     std::array<int, 2> frames{1, 1000000};  // inclusive frame range it emits in
     float noise = 0.0f;                     // 0..1, deterministic variation of the emitted density
@@ -165,6 +177,7 @@ struct RenderSettings {
     Vec3f backgroundBottom{0.08f, 0.085f, 0.09f};
     Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
     float emission = 0.0f;              // strength of blackbody glow from temperature
+    float fireTemperature = 1500.0f;    // kelvin per unit of simulation temperature
     float exposure = 1.0f;
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
@@ -198,6 +211,9 @@ struct Scene {
 
     // True when some obstacle, emitter, the camera or a light has keys.
     bool animated() const;
+    // True when some emitter emits fuel (at some frame): the solver then
+    // carries fuel and flame.
+    bool burns() const;
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;

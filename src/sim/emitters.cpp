@@ -71,6 +71,8 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                         f.density(i, j, k) = std::max(f.density(i, j, k), amount * e.density);
                         f.temperature(i, j, k) =
                             std::max(f.temperature(i, j, k), amount * e.temperature);
+                        if (e.fuel > 0.0f && f.burns())
+                            f.fuel(i, j, k) = std::max(f.fuel(i, j, k), amount * e.fuel);
                     }
         });
 

@@ -53,6 +53,10 @@ struct Fields : MacVelocity {
     // the projection holds those faces to. Empty while no solid moves (the
     // faces are then held at 0).
     MacVelocity solidVelocity;
+    // Fire (Scene::burns): fuel and the flame it makes, cell-centred, and the
+    // gas's own expansion (1/s) where it burned this substep, which the
+    // projection keeps as the divergence there. Empty in a scene without fuel.
+    ScalarGrid fuel, flame, expansion;
     double time = 0.0;  // simulated seconds since frame 1 began
 
     Fields() = default;
@@ -67,6 +71,12 @@ struct Fields : MacVelocity {
 
     size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
     bool solidsMove() const { return solidVelocity.u.size() == u.size(); }
+    bool burns() const { return fuel.size() == density.size(); }
+    void enableFire() {
+        fuel = ScalarGrid(n.x, n.y, n.z);
+        flame = ScalarGrid(n.x, n.y, n.z);
+        expansion = ScalarGrid(n.x, n.y, n.z);
+    }
 
     // Bytes the grids above hold for `cells`: three face grids, two scalars
     // and the solid mask.

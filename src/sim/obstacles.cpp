@@ -90,6 +90,7 @@ void clearSolidScalars(Fields& f, float ambientTemperature) {
                 if (f.solid(i, j, k)) {
                     f.density(i, j, k) = 0.0f;
                     f.temperature(i, j, k) = ambientTemperature;
+                    if (f.burns()) f.fuel(i, j, k) = f.flame(i, j, k) = 0.0f;
                 }
     });
 }

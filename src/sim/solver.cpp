@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "sim/advection.h"
+#include "sim/combustion.h"
 #include "sim/diffusion.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
@@ -60,6 +61,11 @@ Solver::Solver(const Scene& scene)
       densitySrc_(f_.density),
       temperatureSrc_(f_.temperature) {
     f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
+    if (scene.burns()) {
+        f_.enableFire();
+        fuelSrc_ = f_.fuel;
+        flameSrc_ = f_.flame;
+    }
     obstaclesMove_ = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                  [](const ObstacleSettings& o) { return !o.animation.empty(); });
     emitters_ = scene.emitters;
@@ -89,6 +95,8 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
     const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                     [](const ObstacleSettings& o) { return !o.animation.empty(); });
     if (moving) bytes += Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
+    // Fire: fuel, flame and expansion, and the sources fuel and flame advect from.
+    if (scene.burns()) bytes += 5 * cells * sizeof(float);
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 
@@ -129,6 +137,7 @@ FrameStats Solver::advanceFrame(int frame) {
 SolveStats Solver::substep(float dt) {
     moveSolidsAndEmitters(dt);
     applyEmitters(dt);
+    burnFuel(dt);
     advectVelocity(dt);
     addBuoyancy(dt);
     addWind(dt);
@@ -171,6 +180,12 @@ void Solver::applyEmitters(float) {
     ScopedTimer t(times_.emit);
     plume::applyEmitters(f_, emitters_, frame_, f_.time);
     clearSolidScalars(f_, scene_.physics.ambientTemperature);
+}
+
+void Solver::burnFuel(float dt) {
+    if (!f_.burns()) return;
+    ScopedTimer t(times_.burn);
+    burn(f_, scene_.physics, dt);
 }
 
 void Solver::advectVelocity(float dt) {
@@ -229,6 +244,15 @@ void Solver::advectScalars(float dt) {
     advector_.setVelocity(f_, f_.dx);
     advector_.advect(scene_.solver.advection, src, dst, 2, dt, Advector::Limiter::Clamp,
                      background);
+    if (f_.burns()) {
+        fuelSrc_.swap(f_.fuel);
+        flameSrc_.swap(f_.flame);
+        const ScalarGrid* fireSrc[] = {&fuelSrc_, &flameSrc_};
+        ScalarGrid* fireDst[] = {&f_.fuel, &f_.flame};
+        const float none[] = {0.0f, 0.0f};
+        advector_.advect(scene_.solver.advection, fireSrc, fireDst, 2, dt,
+                         Advector::Limiter::Clamp, none);
+    }
     clearSolidScalars(f_, scene_.physics.ambientTemperature);
 }
 
@@ -265,9 +289,11 @@ void Solver::checkFinite(int frame, int substep) const {
                                                                {"velocity", &f_.v},
                                                                {"velocity", &f_.w},
                                                                {"density", &f_.density},
-                                                               {"temperature", &f_.temperature}};
+                                                               {"temperature", &f_.temperature},
+                                                               {"fuel", &f_.fuel},
+                                                               {"flame", &f_.flame}};
     for (const auto& [name, grid] : grids)
-        if (!allFinite(*grid))
+        if (grid->size() > 0 && !allFinite(*grid))
             throw RunError("non-finite " + std::string(name) + " at frame " +
                            std::to_string(frame) + ", substep " + std::to_string(substep) +
                            " (the simulation blew up; lower time.cfl or raise time.max_substeps)");

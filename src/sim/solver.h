@@ -15,11 +15,14 @@ namespace plume {
 // Wall-clock seconds spent in each stage of substep(), summed over substeps
 // (for benchmarks), with the groups the benchmark reports.
 struct StageTimes {
-    double emit = 0, advectVelocity = 0, buoyancy = 0, wind = 0, turbulence = 0, vorticity = 0,
-           viscosity = 0, project = 0, advectScalars = 0, diffuseScalars = 0, dissipate = 0;
+    double emit = 0, burn = 0, advectVelocity = 0, buoyancy = 0, wind = 0, turbulence = 0,
+           vorticity = 0, viscosity = 0, project = 0, advectScalars = 0, diffuseScalars = 0,
+           dissipate = 0;
     double forces() const { return buoyancy + wind + turbulence + vorticity + viscosity; }
     double scalars() const { return advectScalars + diffuseScalars + dissipate; }
-    double total() const { return emit + advectVelocity + forces() + project + scalars(); }
+    double total() const {
+        return emit + burn + advectVelocity + forces() + project + scalars();
+    }
 };
 
 struct FrameStats {
@@ -74,6 +77,7 @@ class Solver {
   private:
     void moveSolidsAndEmitters(float dt);
     void applyEmitters(float dt);
+    void burnFuel(float dt);
     void advectVelocity(float dt);
     void addBuoyancy(float dt);
     void addWind(float dt);
@@ -92,6 +96,7 @@ class Solver {
     Advector advector_;        // scratch shared by every advection
     MacVelocity velocitySrc_;  // velocity before advection
     ScalarGrid densitySrc_, temperatureSrc_;
+    ScalarGrid fuelSrc_, flameSrc_;  // fire only
     int frame_ = 0;
     StageTimes times_;
     // Keyframed scenes: the emitters where they are this substep, and the

@@ -111,8 +111,11 @@ float computeRhs(const Fields& f, const PoissonGrid& g, float* b) {
             const float* v1 = &f.v(0, j + 1, k);
             const float* w0 = &f.w(0, j, k);
             const float* w1 = &f.w(0, j, k + 1);
+            // Burning gas expands: its divergence is kept, not removed.
+            const float* grow = f.expansion.size() ? &f.expansion(0, j, k) : nullptr;
             for (int i = 0; i < f.n.x; ++i) {
                 float div = (u[i + 1] - u[i]) + (v1[i] - v0[i]) + (w1[i] - w0[i]);
+                if (grow) div -= grow[i] * f.dx;  // 1/s over a cell: m/s of face flux
                 float bn = d[row + i] ? -div : 0.0f;
                 b[row + i] = bn;
                 m = std::max(m, std::fabs(bn));
