@@ -249,6 +249,24 @@ TEST(VdbCache, HonoursVelocityName) {
     expectRunError([&] { readVdbVelocity(path, "velocity"); }, {"has no grid 'velocity'", path});
 }
 
+TEST(VdbCache, FireGridsAreNamedAsBlenderNamesThem) {
+    TempDir dir;
+    Fields f = blobFields();
+    std::string path = dir.file("fire_0001.vdb");
+    writeVdbFrame(path, f, 1, "fire");
+    EXPECT_EQ(listGrids(path), (std::vector<std::string>{"density", "temperature", "velocity"}));
+    f.enableFire();
+    f.flame(5, 6, 7) = 0.75f;
+    f.fuel(4, 4, 4) = 0.5f;
+    writeVdbFrame(path, f, 1, "fire");
+    EXPECT_EQ(listGrids(path), (std::vector<std::string>{"density", "flame", "fuel", "temperature",
+                                                         "velocity"}));
+    const LoadedVolume flame = readVdbVolume(path, "flame");
+    float peak = 0.0f;
+    for (float v : flame.density.values()) peak = std::max(peak, v);
+    EXPECT_EQ(peak, 0.75f);
+}
+
 TEST(VdbCache, LeavesNoTemporaryFiles) {
     TempDir dir;
     Fields f = blobFields();

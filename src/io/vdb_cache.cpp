@@ -168,6 +168,12 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
         grids.push_back(
             fogGrid("temperature", f.temperature, xform, opt.tolerance, opt.halfFloats));
         grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, opt.halfFloats));
+        // Fire: named as Blender's Mantaflow names them, so Blender's fire
+        // shading (a Principled Volume's flame and blackbody) finds them.
+        if (f.burns()) {
+            grids.push_back(fogGrid("flame", f.flame, xform, opt.tolerance, opt.halfFloats));
+            grids.push_back(fogGrid("fuel", f.fuel, xform, opt.tolerance, opt.halfFloats));
+        }
         vdb::insertFrameMetadata(meta, f, frame, sceneName);
     });
 }

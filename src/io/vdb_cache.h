@@ -19,7 +19,8 @@ struct CacheOptions {
     float tolerance = 1e-4f;                // values with |v| <= tolerance are inactive (sparse)
 };
 
-// Writes density, temperature (fog volumes) and the cell-centred velocity of f
+// Writes density, temperature (fog volumes), flame and fuel when f burns, and
+// the cell-centred velocity of f
 // to path, Blosc-compressed, through "path.tmp" and a rename so a reader never
 // sees half a file.
 // Voxel (i, j, k) sits at world f.origin + (i + 0.5, j + 0.5, k + 0.5) * f.dx.
