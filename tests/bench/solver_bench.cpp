@@ -105,6 +105,18 @@ BENCHMARK(BM_SubstepObstacle)
     ->MinTime(2.0);
 
 // filter: 1 linear, 2 cubic (RenderFilter).
+// The bench scene as smoke (fire:0) and with its emitter giving fuel
+// (fire:1): what burning, and carrying fuel and flame, cost per substep.
+void BM_SubstepFire(benchmark::State& state) {
+    const bool fire = state.range(0) != 0;
+    Scene scene = loadScene(kBenchScene, {"domain.resolution=64", fire ? "emitter[1].fuel=1.0"
+                                                                        : "emitter[1].fuel=0"});
+    auto solver = warmSolver(scene, 12);
+    const float dt = float(1.0 / scene.time.fps / scene.time.maxSubsteps);
+    for (auto _ : state) benchmark::DoNotOptimize(solver->substep(dt));
+}
+BENCHMARK(BM_SubstepFire)->Arg(0)->Arg(1)->ArgName("fire")->Unit(benchmark::kMillisecond)->UseRealTime();
+
 void BM_RenderFrame(benchmark::State& state) {
     const int n = int(state.range(0));
     Scene scene = benchScene(n);
