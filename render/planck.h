@@ -1,0 +1,22 @@
+// Blackbody light: Planck's law integrated against the CIE 1931 colour
+// matching functions, to linear sRGB (Rec. 709 primaries, D65 white), in a
+// table built once. This is the light a fire's hot gas gives off; the
+// renderer scales it by render.emission.
+#pragma once
+
+#include "core/vec.h"
+
+namespace plume {
+
+// Linear sRGB radiance of a blackbody at `kelvin`, relative to one at
+// kReferenceKelvin (whose luminance is 1): 1000 K is a dim deep red, 1500 K
+// orange, 6500 K near white and far brighter. Zero at or below 0 K; clamped
+// to the table above kMaxKelvin.
+constexpr float kReferenceKelvin = 1500.0f;
+constexpr float kMaxKelvin = 12000.0f;
+Vec3f blackbody(float kelvin);
+
+// The colour alone, scaled so its largest channel is 1.
+Vec3f blackbodyColor(float kelvin);
+
+}  // namespace plume
