@@ -8,10 +8,12 @@ namespace {
 
 // The sky gets the same octaves, normalised: an open sky still gives exactly
 // `ambient`, but light from it reaches deeper into the smoke.
+constexpr float kSkyOctaveSum = 1.0f + kOctaveEnergy * (1.0f + kOctaveEnergy * (1.0f + kOctaveEnergy));
 constexpr float kSkyOctaveWeight[kOctaves] = {
-    1.0f / (1.0f + 0.7f + 0.49f + 0.343f), 0.7f / (1.0f + 0.7f + 0.49f + 0.343f),
-    0.49f / (1.0f + 0.7f + 0.49f + 0.343f), 0.343f / (1.0f + 0.7f + 0.49f + 0.343f)};
-static_assert(kOctaves == 4 && kOctaveEnergy == 0.7f, "kSkyOctaveWeight follows kOctaveEnergy");
+    1.0f / kSkyOctaveSum, kOctaveEnergy / kSkyOctaveSum,
+    kOctaveEnergy * kOctaveEnergy / kSkyOctaveSum,
+    kOctaveEnergy * kOctaveEnergy * kOctaveEnergy / kSkyOctaveSum};
+static_assert(kOctaves == 4, "kSkyOctaveWeight has one weight per octave");
 
 }  // namespace
 
