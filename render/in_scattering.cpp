@@ -1,5 +1,7 @@
 #include "render/in_scattering.h"
 
+#include <array>
+
 #include "core/parallel.h"
 
 namespace plume {
@@ -8,12 +10,17 @@ namespace {
 
 // The sky gets the same octaves, normalised: an open sky still gives exactly
 // `ambient`, but light from it reaches deeper into the smoke.
-constexpr float kSkyOctaveSum = 1.0f + kOctaveEnergy * (1.0f + kOctaveEnergy * (1.0f + kOctaveEnergy));
-constexpr float kSkyOctaveWeight[kOctaves] = {
-    1.0f / kSkyOctaveSum, kOctaveEnergy / kSkyOctaveSum,
-    kOctaveEnergy * kOctaveEnergy / kSkyOctaveSum,
-    kOctaveEnergy * kOctaveEnergy * kOctaveEnergy / kSkyOctaveSum};
-static_assert(kOctaves == 4, "kSkyOctaveWeight has one weight per octave");
+constexpr std::array<float, kOctaves> kSkyOctaveWeight = [] {
+    std::array<float, kOctaves> weight{};
+    float energy = 1.0f, sum = 0.0f;
+    for (int o = 0; o < kOctaves; ++o) {
+        weight[o] = energy;
+        sum += energy;
+        energy *= kOctaveEnergy;
+    }
+    for (float& w : weight) w /= sum;
+    return weight;
+}();
 
 }  // namespace
 
