@@ -1,5 +1,7 @@
 #include "render/in_scattering.h"
 
+#include <array>
+
 #include "core/parallel.h"
 
 namespace plume {
@@ -8,10 +10,17 @@ namespace {
 
 // The sky gets the same octaves, normalised: an open sky still gives exactly
 // `ambient`, but light from it reaches deeper into the smoke.
-constexpr float kSkyOctaveWeight[kOctaves] = {
-    1.0f / (1.0f + 0.7f + 0.49f + 0.343f), 0.7f / (1.0f + 0.7f + 0.49f + 0.343f),
-    0.49f / (1.0f + 0.7f + 0.49f + 0.343f), 0.343f / (1.0f + 0.7f + 0.49f + 0.343f)};
-static_assert(kOctaves == 4 && kOctaveEnergy == 0.7f, "kSkyOctaveWeight follows kOctaveEnergy");
+constexpr std::array<float, kOctaves> kSkyOctaveWeight = [] {
+    std::array<float, kOctaves> weight{};
+    float energy = 1.0f, sum = 0.0f;
+    for (int o = 0; o < kOctaves; ++o) {
+        weight[o] = energy;
+        sum += energy;
+        energy *= kOctaveEnergy;
+    }
+    for (float& w : weight) w /= sum;
+    return weight;
+}();
 
 }  // namespace
 

@@ -5,7 +5,8 @@
 // Multiple scattering is approximated after Wrenninge et al. (2013): octave i
 // adds kOctaveEnergy^i of the light, seen through 1/2^i of the optical depth
 // (T^(1/2^i)) with a phase kOctavePhase^i as anisotropic. Lets light into the
-// smoke so thick puffs do not look like rock.
+// smoke so thick puffs do not look like rock. Tuned against Cycles (100-400
+// samples, 32 volume bounces; tests/blender/cycles_reference.py).
 #pragma once
 
 #include <algorithm>
@@ -29,8 +30,14 @@ constexpr int kSkyChannel = 1;
 constexpr int kFirstLightChannel = 2;
 
 constexpr int kOctaves = 4;
-constexpr float kOctaveEnergy = 0.7f;
-constexpr float kOctavePhase = 0.5f;
+// Energy: at most the depth's factor 1/2, Wrenninge's bound for energy
+// conservation (0.7 gave lit smoke 2.5x its single scattering, +17% against
+// Cycles; 0.5 gives 1.9x).
+constexpr float kOctaveEnergy = 0.5f;
+// Phase: the octaves keep most of the anisotropy (fitted to Cycles: 0.5 left
+// the smoke 14% too bright overall, 0.7 the edges 11%, 0.9 the lit side 10%
+// too dark).
+constexpr float kOctavePhase = 0.8f;
 
 // T^(1/2^i) for each octave i from an optical depth: one exp for the deepest
 // octave, squared back up to T (multiplies, where a chain of square roots
