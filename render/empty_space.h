@@ -11,6 +11,7 @@
 
 #include "core/grid3.h"
 #include "core/vec.h"
+#include "render/cubic.h"
 #include "render/ray.h"
 
 namespace plume {
@@ -39,6 +40,10 @@ class EmptySpace {
         auto cell = [](float x, int n) { return int(std::clamp(x - 0.5f, 0.0f, float(n - 1))); };
         return cubicReach_[(size_t(cell(pGrid.z, n_.z)) * n_.y + cell(pGrid.y, n_.y)) * n_.x +
                            cell(pGrid.x, n_.x)] != 0;
+    }
+    // The same at a GridPoint of the density grid.
+    bool cubicSeesDensity(const GridPoint& g) const {
+        return cubicReach_[(size_t(g.cell[2]) * n_.y + g.cell[1]) * n_.x + g.cell[0]] != 0;
     }
 
     // True when no sample inside the block can see density.
