@@ -62,6 +62,28 @@ struct GridPoint {
     return g;
 }
 
+// At an edge: clamped taps, one float at a time. Rare, and kept out of line
+// so the inside path (inlined into the ray-marcher) stays small.
+[[gnu::noinline, gnu::cold]] inline simd::F4 bsplineRowsAtEdge(const float* data, Vec3i n,
+                                                               const int cell[3],
+                                                               const simd::F4 w[4]) {
+    using simd::F4;
+    const ptrdiff_t sy = n.x, sz = ptrdiff_t(n.x) * n.y;
+    F4 rows{};
+    ptrdiff_t ox[4];
+    for (int tap = 0; tap < 4; ++tap) ox[tap] = std::clamp(cell[0] - 1 + tap, 0, n.x - 1);
+    for (int k = 0; k < 4; ++k) {
+        const ptrdiff_t z = std::clamp(cell[2] - 1 + k, 0, n.z - 1) * sz;
+        F4 y{};
+        for (int j = 0; j < 4; ++j) {
+            const float* row = data + z + std::clamp(cell[1] - 1 + j, 0, n.y - 1) * sy;
+            y += simd::splat(w[j][1]) * F4{row[ox[0]], row[ox[1]], row[ox[2]], row[ox[3]]};
+        }
+        rows += simd::splat(w[k][2]) * y;
+    }
+    return rows;
+}
+
 // The B-spline at g of a cell-centred scalar grid of n cells, x fastest;
 // beyond the edge the outermost cells repeat (clamped taps), as trilinear
 // clamps. Away from the edges a row's four taps are consecutive floats: one
@@ -92,18 +114,7 @@ struct GridPoint {
             rows += simd::splat(w[k][2]) * y;
         }
     } else {
-        // At an edge: clamped taps, one float at a time.
-        ptrdiff_t ox[4];
-        for (int tap = 0; tap < 4; ++tap) ox[tap] = std::clamp(cell[0] - 1 + tap, 0, n.x - 1);
-        for (int k = 0; k < 4; ++k) {
-            const ptrdiff_t z = std::clamp(cell[2] - 1 + k, 0, n.z - 1) * sz;
-            F4 y{};
-            for (int j = 0; j < 4; ++j) {
-                const float* row = data + z + std::clamp(cell[1] - 1 + j, 0, n.y - 1) * sy;
-                y += simd::splat(w[j][1]) * F4{row[ox[0]], row[ox[1]], row[ox[2]], row[ox[3]]};
-            }
-            rows += simd::splat(w[k][2]) * y;
-        }
+        rows = bsplineRowsAtEdge(data, n, cell, w);
     }
     return simd::hsum(F4{w[0][0], w[1][0], w[2][0], w[3][0]} * rows);
 }
