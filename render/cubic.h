@@ -16,6 +16,14 @@
 // lookups (GPU Gems 2, ch. 20): that trick pays where hardware filters a
 // lookup for free; on a CPU the eight lookups read the same 64 values and
 // add seven lerps each. BM_CubicLookup (tests/bench/render_bench.cpp).
+//
+// The three axes are worked four-wide (lanes x, y, z): one clamp, one
+// conversion and one set of weight polynomials per lookup, lane by lane the
+// scalar formulas in the same order, so the bits are those of one axis at a
+// time. The ray-marcher computes the GridPoint once per sample for the
+// empty-space flag, the B-spline and the trilinear light weights: frame 72
+// of the default scene at 720p (64^3, one thread, user time) went from
+// 0.60 s cubic against 0.43 s linear (+40%) to 0.49 s (+14%).
 #pragma once
 
 #include <algorithm>
@@ -37,49 +45,86 @@ namespace plume {
     w[2] = 1.0f - w[0] - w[1] - w[3];  // the weights sum to one exactly
 }
 
-// The B-spline at pGrid (cell units from the min corner) of a cell-centred
-// scalar grid, x fastest; beyond the edge the outermost cells repeat (clamped
-// taps), as trilinear clamps. Away from the edges a row's four taps are
-// consecutive floats: one four-wide load each.
-[[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, Vec3f pGrid) {
-    int cell[3];
-    float w[3][4];
-    for (int a = 0; a < 3; ++a) {
-        // Cell centres sit at i + 0.5.
-        const float x = std::clamp(pGrid[a] - 0.5f, 0.0f, float(n[a] - 1));
-        const float f = std::floor(x);
-        cell[a] = int(f);
-        bsplineWeights(x - f, w[a]);
-    }
+// Where a lookup at pGrid (cell units from the min corner) falls in a
+// cell-centred grid, per axis in lanes x, y, z: the position from the first
+// cell centre clamped to the centres, its cell (the floor) and the fraction.
+// Trilinear (core/interpolation.h) and the B-spline both start from it.
+struct GridPoint {
+    simd::F4 x;
+    simd::I4 cell;
+    simd::F4 t;
+};
+
+[[gnu::always_inline]] inline GridPoint gridPoint(Vec3f pGrid, Vec3i n) {
+    // Cell centres sit at i + 0.5; x >= 0, so truncation is the floor.
+    const simd::F4 hi = {float(n.x - 1), float(n.y - 1), float(n.z - 1), 0.0f};
+    GridPoint g;
+    g.x = simd::clamp(simd::F4{pGrid.x, pGrid.y, pGrid.z, 0.0f} - 0.5f, simd::F4{}, hi);
+    g.cell = __builtin_convertvector(g.x, simd::I4);
+    g.t = g.x - __builtin_convertvector(g.cell, simd::F4);
+    return g;
+}
+
+// At an edge: clamped taps, one float at a time. Rare, and kept out of line
+// so the inside path (inlined into the ray-marcher) stays small.
+[[gnu::noinline, gnu::cold]] inline simd::F4 bsplineRowsAtEdge(const float* data, Vec3i n,
+                                                               const int cell[3],
+                                                               const simd::F4 w[4]) {
+    using simd::F4;
     const ptrdiff_t sy = n.x, sz = ptrdiff_t(n.x) * n.y;
-    simd::F4 rows{};  // the four x taps, summed over y and z
+    F4 rows{};
+    ptrdiff_t ox[4];
+    for (int tap = 0; tap < 4; ++tap) ox[tap] = std::clamp(cell[0] - 1 + tap, 0, n.x - 1);
+    for (int k = 0; k < 4; ++k) {
+        const ptrdiff_t z = std::clamp(cell[2] - 1 + k, 0, n.z - 1) * sz;
+        F4 y{};
+        for (int j = 0; j < 4; ++j) {
+            const float* row = data + z + std::clamp(cell[1] - 1 + j, 0, n.y - 1) * sy;
+            y += simd::splat(w[j][1]) * F4{row[ox[0]], row[ox[1]], row[ox[2]], row[ox[3]]};
+        }
+        rows += simd::splat(w[k][2]) * y;
+    }
+    return rows;
+}
+
+// The B-spline at g of a cell-centred scalar grid of n cells, x fastest;
+// beyond the edge the outermost cells repeat (clamped taps), as trilinear
+// clamps. Away from the edges a row's four taps are consecutive floats: one
+// four-wide load each.
+[[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, const GridPoint& g) {
+    // Tap weights w[tap][axis], as bsplineWeights for each axis.
+    using simd::F4;
+    const F4 t = g.t, t2 = t * t, t3 = t2 * t, s = 1.0f - t;
+    const F4 kSixth = simd::splat(1.0f / 6.0f);
+    F4 w[4];
+    w[0] = kSixth * s * s * s;
+    w[3] = kSixth * t3;
+    w[1] = kSixth * (3.0f * t3 - 6.0f * t2 + 4.0f);
+    w[2] = 1.0f - w[0] - w[1] - w[3];
+
+    const int cell[3] = {g.cell[0], g.cell[1], g.cell[2]};
+    const ptrdiff_t sy = n.x, sz = ptrdiff_t(n.x) * n.y;
+    F4 rows{};  // the four x taps, summed over y and z
     if (cell[0] >= 1 && cell[0] + 2 < n.x && cell[1] >= 1 && cell[1] + 2 < n.y && cell[2] >= 1 &&
-        cell[2] + 2 < n.z) {
+        cell[2] + 2 < n.z) [[likely]] {
         // Inside: 16 rows of four consecutive floats.
+        const F4 wy0 = simd::splat(w[0][1]), wy1 = simd::splat(w[1][1]), wy2 = simd::splat(w[2][1]),
+                 wy3 = simd::splat(w[3][1]);
         const float* p = data + (cell[2] - 1) * sz + (cell[1] - 1) * sy + (cell[0] - 1);
         for (int k = 0; k < 4; ++k, p += sz) {
-            const simd::F4 y = simd::splat(w[1][0]) * simd::load(p) +
-                               simd::splat(w[1][1]) * simd::load(p + sy) +
-                               simd::splat(w[1][2]) * simd::load(p + 2 * sy) +
-                               simd::splat(w[1][3]) * simd::load(p + 3 * sy);
-            rows += simd::splat(w[2][k]) * y;
+            const F4 y = wy0 * simd::load(p) + wy1 * simd::load(p + sy) +
+                         wy2 * simd::load(p + 2 * sy) + wy3 * simd::load(p + 3 * sy);
+            rows += simd::splat(w[k][2]) * y;
         }
     } else {
-        // At an edge: clamped taps, one float at a time.
-        ptrdiff_t ox[4];
-        for (int tap = 0; tap < 4; ++tap) ox[tap] = std::clamp(cell[0] - 1 + tap, 0, n.x - 1);
-        for (int k = 0; k < 4; ++k) {
-            const ptrdiff_t z = std::clamp(cell[2] - 1 + k, 0, n.z - 1) * sz;
-            simd::F4 y{};
-            for (int j = 0; j < 4; ++j) {
-                const float* row = data + z + std::clamp(cell[1] - 1 + j, 0, n.y - 1) * sy;
-                y +=
-                    simd::splat(w[1][j]) * simd::F4{row[ox[0]], row[ox[1]], row[ox[2]], row[ox[3]]};
-            }
-            rows += simd::splat(w[2][k]) * y;
-        }
+        rows = bsplineRowsAtEdge(data, n, cell, w);
     }
-    return (w[0][0] * rows[0] + w[0][1] * rows[1]) + (w[0][2] * rows[2] + w[0][3] * rows[3]);
+    return simd::hsum(F4{w[0][0], w[1][0], w[2][0], w[3][0]} * rows);
+}
+
+// The B-spline at pGrid (cell units from the min corner).
+[[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, Vec3f pGrid) {
+    return bsplineSample(data, n, gridPoint(pGrid, n));
 }
 
 }  // namespace plume

@@ -11,6 +11,7 @@
 
 #include "core/grid3.h"
 #include "core/vec.h"
+#include "render/cubic.h"
 #include "render/ray.h"
 
 namespace plume {
@@ -33,12 +34,11 @@ class EmptySpace {
     }
 
     // After build with apron 2: false when the 4x4x4 cells a B-spline lookup
-    // at pGrid reads hold no density. Most samples in a block with smoke
-    // are in the air beside it, and this byte is cheaper than the lookup.
-    bool cubicSeesDensity(Vec3f pGrid) const {
-        auto cell = [](float x, int n) { return int(std::clamp(x - 0.5f, 0.0f, float(n - 1))); };
-        return cubicReach_[(size_t(cell(pGrid.z, n_.z)) * n_.y + cell(pGrid.y, n_.y)) * n_.x +
-                           cell(pGrid.x, n_.x)] != 0;
+    // at g (a GridPoint of the density grid) reads hold no density. Most
+    // samples in a block with smoke are in the air beside it, and this byte
+    // is cheaper than the lookup.
+    bool cubicSeesDensity(const GridPoint& g) const {
+        return cubicReach_[(size_t(g.cell[2]) * n_.y + g.cell[1]) * n_.x + g.cell[0]] != 0;
     }
 
     // True when no sample inside the block can see density.

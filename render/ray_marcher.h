@@ -30,11 +30,14 @@ struct RaySum {
 };
 
 // How a sample reads the ShadingGrid: the weights type and where to get them.
-// A lookup may first ask the empty space whether it can see any density.
+// at() may first ask the empty space whether the lookup can see any density,
+// and returns false, without weights, when it cannot.
 struct LinearLookup {
     using Weights = Trilinear;
-    static bool seesDensity(const EmptySpace&, Vec3f) { return true; }
-    static Trilinear at(const ShadingGrid& grid, Vec3f pGrid) { return grid.weights(pGrid); }
+    static bool at(const ShadingGrid& grid, const EmptySpace&, Vec3f pGrid, Trilinear& w) {
+        w = grid.weights(pGrid);
+        return true;
+    }
 };
 // Density through the B-spline, the light channels trilinear (render/cubic.h
 // says why).
@@ -46,11 +49,15 @@ struct CubicDensity {
 };
 struct CubicLookup {
     using Weights = CubicDensity;
-    static bool seesDensity(const EmptySpace& e, Vec3f pGrid) { return e.cubicSeesDensity(pGrid); }
-    static CubicDensity at(const ShadingGrid& grid, Vec3f pGrid) {
-        // No light is read where there is no smoke.
-        const float rho = grid.cubicDensity(pGrid);
-        return {rho, rho > kEmptyDensity ? grid.weights(pGrid) : Trilinear{}};
+    static bool at(const ShadingGrid& grid, const EmptySpace& e, Vec3f pGrid, CubicDensity& w) {
+        // One clamp and cell per axis serves the empty-space flag, the
+        // B-spline and the trilinear weights; no light is read where there
+        // is no smoke.
+        const GridPoint g = grid.gridPoint(pGrid);
+        if (!e.cubicSeesDensity(g)) return false;
+        w.rho = grid.cubicDensity(g);
+        w.light = w.rho > kEmptyDensity ? grid.weights(g) : Trilinear{};
+        return true;
     }
 };
 
@@ -104,8 +111,8 @@ struct RayMarcher {
     void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p,
                            const InScattering& light, RaySum& sum) const {
         const float* data = shading.data();
-        if (!Lookup::seesDensity(emptySpace, p)) return;
-        const Weights w0 = Lookup::at(shading, p);
+        Weights w0;
+        if (!Lookup::at(shading, emptySpace, p, w0)) return;
         const float rho0 = w0.density(data);
         if (rho0 <= kEmptyDensity) return;
         const float depth = rho0 * sigmaPerVoxel * ds;
@@ -116,8 +123,8 @@ struct RayMarcher {
         const float dsPart = ds / float(parts);
         for (int part = 0; part < parts; ++part) {
             const Vec3f pp = ray.at(tk + (float(part) + jitter) * dsPart);
-            if (!Lookup::seesDensity(emptySpace, pp)) continue;
-            const Weights w = Lookup::at(shading, pp);
+            Weights w;
+            if (!Lookup::at(shading, emptySpace, pp, w)) continue;
             const float rho = w.density(data);
             if (rho <= kEmptyDensity) continue;
             addPart(w, rho, pp, dsPart, light, sum);

@@ -45,11 +45,32 @@ class ShadingGrid {
     Trilinear weights(Vec3f pGrid) const {
         return {SampleLayout(n_.x, n_.y, n_.z, channels_, Vec3f(0.5f)).stencil(pGrid)};
     }
+    // The same weights from a GridPoint of this grid (bit for bit: the same
+    // clamp and fraction, the cell one lower at the last centre).
+    Trilinear weights(const GridPoint& g) const {
+        Trilinear w;
+        Stencil& s = w.stencil;
+        const ptrdiff_t stride[3] = {channels_, ptrdiff_t(channels_) * n_.x,
+                                     ptrdiff_t(channels_) * n_.x * n_.y};
+        float* frac[3] = {&s.fx, &s.fy, &s.fz};
+        ptrdiff_t* step[3] = {&s.dx, &s.dy, &s.dz};
+        for (int a = 0; a < 3; ++a) {
+            if (n_[a] <= 1) continue;
+            const int i = std::min(g.cell[a], n_[a] - 2);
+            *frac[a] = g.x[a] - float(i);
+            *step[a] = stride[a];
+            s.at += ptrdiff_t(i) * stride[a];
+        }
+        return w;
+    }
+    GridPoint gridPoint(Vec3f pGrid) const { return plume::gridPoint(pGrid, n_); }
+
     // The frame's density (one float per cell, x fastest, like channel 0),
     // which the B-spline reads four cells at a time; set for each frame.
     void setDensity(const float* density) { density_ = density; }
     // Density at pGrid through the B-spline (render/cubic.h).
     float cubicDensity(Vec3f pGrid) const { return bsplineSample(density_, n_, pGrid); }
+    float cubicDensity(const GridPoint& g) const { return bsplineSample(density_, n_, g); }
 
   private:
     Vec3i n_;

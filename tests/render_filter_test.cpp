@@ -10,6 +10,7 @@
 #include "render/cubic.h"
 #include "render/filter.h"
 #include "render/renderer.h"
+#include "render/shading_grid.h"
 
 namespace plume {
 namespace {
@@ -97,6 +98,62 @@ TEST(RenderFilter, BsplineWeightsArePositiveAndSumToOne) {
         EXPECT_NEAR(bsplineSample(constant.data(), n, p), 0.7f, 1e-6f);
     for (float x : {2.0f, 3.3f, 4.5f})
         EXPECT_NEAR(bsplineSample(ramp.data(), n, {x, 1.0f, 1.0f}), x - 0.5f, 1e-5f);
+}
+
+// The B-spline one axis at a time with scalar weights, as render/cubic.h
+// computed it before the axes went four-wide.
+float bsplineReference(const float* data, Vec3i n, Vec3f pGrid) {
+    int cell[3];
+    float w[3][4];
+    for (int a = 0; a < 3; ++a) {
+        const float x = std::clamp(pGrid[a] - 0.5f, 0.0f, float(n[a] - 1));
+        const float f = std::floor(x);
+        cell[a] = int(f);
+        bsplineWeights(x - f, w[a]);
+    }
+    float rows[4] = {};
+    for (int k = 0; k < 4; ++k) {
+        const int z = std::clamp(cell[2] - 1 + k, 0, n.z - 1);
+        float y[4] = {};
+        for (int j = 0; j < 4; ++j) {
+            const int yj = std::clamp(cell[1] - 1 + j, 0, n.y - 1);
+            for (int i = 0; i < 4; ++i) {
+                const int x = std::clamp(cell[0] - 1 + i, 0, n.x - 1);
+                y[i] += w[1][j] * data[(size_t(z) * n.y + yj) * n.x + x];
+            }
+        }
+        for (int i = 0; i < 4; ++i) rows[i] += w[2][k] * y[i];
+    }
+    return (w[0][0] * rows[0] + w[0][1] * rows[1]) + (w[0][2] * rows[2] + w[0][3] * rows[3]);
+}
+
+TEST(RenderFilter, FourWideLookupMatchesOneAxisAtATimeBitForBit) {
+    // Inside, at every edge and corner, beyond the grid and at the last
+    // cell centre, where trilinear steps one cell lower than the B-spline.
+    const Vec3i n{9, 7, 6};
+    std::vector<float> data(size_t(n.x) * n.y * n.z);
+    for (size_t c = 0; c < data.size(); ++c) data[c] = std::sin(0.37f * float(c)) + 1.1f;
+    ShadingGrid grid;
+    grid.resize(n, 3);
+    grid.setDensity(data.data());
+    std::vector<Vec3f> points;
+    for (float x : {-1.0f, 0.2f, 0.5f, 1.3f, 2.75f, 4.5f, 7.9f, 8.5f, 9.0f, 11.0f})
+        for (float y : {0.0f, 1.6f, 3.5f, 6.5f, 6.99f})
+            for (float z : {0.4f, 2.2f, 5.5f, 7.0f}) points.push_back({x, y, z});
+    for (Vec3f p : points) {
+        SCOPED_TRACE(testing::Message() << p.x << ", " << p.y << ", " << p.z);
+        EXPECT_EQ(bsplineSample(data.data(), n, p), bsplineReference(data.data(), n, p));
+        const GridPoint g = grid.gridPoint(p);
+        EXPECT_EQ(grid.cubicDensity(g), bsplineReference(data.data(), n, p));
+        const Stencil a = grid.weights(p).stencil, b = grid.weights(g).stencil;
+        EXPECT_EQ(a.at, b.at);
+        EXPECT_EQ(a.dx, b.dx);
+        EXPECT_EQ(a.dy, b.dy);
+        EXPECT_EQ(a.dz, b.dz);
+        EXPECT_EQ(a.fx, b.fx);
+        EXPECT_EQ(a.fy, b.fy);
+        EXPECT_EQ(a.fz, b.fz);
+    }
 }
 
 TEST(RenderFilter, AutoPicksCubicCloseUpAndLinearFarAway) {
