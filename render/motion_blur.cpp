@@ -34,9 +34,10 @@ float sampleOrZero(const ScalarGrid& g, Vec3f p) {
 }  // namespace
 
 VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, ScalarGrid& density,
-                             ScalarGrid& temperature) {
+                             ScalarGrid& temperature, ScalarGrid& flame) {
     const ScalarGrid& src = *volume.density;
     const bool hot = volume.temperature != nullptr;
+    const bool burning = volume.flame != nullptr;
 
     // How far the fastest smoke moves over the shutter, in cells: it sets
     // the taps, the same for every cell so the result is one smooth blur,
@@ -59,6 +60,8 @@ VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, Sca
         density = ScalarGrid(nx, ny, nz);
     if (hot && (temperature.nx() != nx || temperature.ny() != ny || temperature.nz() != nz))
         temperature = ScalarGrid(nx, ny, nz);
+    if (burning && (flame.nx() != nx || flame.ny() != ny || flame.nz() != nz))
+        flame = ScalarGrid(nx, ny, nz);
 
     parallelForSlabs(nz, [&](int k) {
         for (int j = 0; j < ny; ++j)
@@ -66,20 +69,23 @@ VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, Sca
                 // Where this cell's centre is in the source grid's cells.
                 const Vec3f p(float(i - pad) + 0.5f, float(j - pad) + 0.5f, float(k - pad) + 0.5f);
                 const Vec3f path = velocityAt(volume, p) * toCells;  // cells over the shutter
-                float rho = 0.0f, heat = 0.0f;
+                float rho = 0.0f, heat = 0.0f, glow = 0.0f;
                 for (int t = 0; t < taps; ++t) {
                     const float s = (float(t) + 0.5f) / float(taps) - 0.5f;  // in [-1/2, 1/2]
                     const Vec3f q = p - path * s;
                     rho += sampleOrZero(src, q);
                     if (hot) heat += sampleOrZero(*volume.temperature, q);
+                    if (burning) glow += sampleOrZero(*volume.flame, q);
                 }
                 density(i, j, k) = rho / float(taps);
                 if (hot) temperature(i, j, k) = heat / float(taps);
+                if (burning) flame(i, j, k) = glow / float(taps);
             }
     });
     VolumeView blurred = volume;
     blurred.density = &density;
     blurred.temperature = hot ? &temperature : nullptr;
+    blurred.flame = burning ? &flame : nullptr;
     blurred.origin = volume.origin - Vec3f(float(pad)) * volume.dx;
     // The velocity stays on the source's cells: nothing reads it after this.
     blurred.velocity = {};

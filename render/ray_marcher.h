@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "render/blackbody.h"
+#include "render/planck.h"
 #include "render/empty_space.h"
 #include "render/in_scattering.h"
 #include "render/ray.h"
@@ -72,6 +72,7 @@ struct RayMarcher {
     const RenderSettings& settings;
     float sigmaPerVoxel;     // extinction per unit density times dx
     int temperatureChannel;  // -1: no emission
+    int flameChannel;        // -1: glow wherever it is hot; else only where the flame is
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
     // jittered offset inside it, until the smoke hides whatever is left.
@@ -138,8 +139,14 @@ struct RayMarcher {
         // Light the sample scatters and emits toward the camera.
         const float* data = shading.data();
         Vec3f source = light(w, data, pp) * settings.albedo;
-        if (temperatureChannel >= 0)
-            source += blackbodyRamp(w(data + temperatureChannel)) * settings.emission;
+        if (temperatureChannel >= 0) {
+            // Blackbody light at the gas's temperature in kelvin; in a fire
+            // only where the flame burns, so cooled smoke stops glowing.
+            const float glow = flameChannel >= 0 ? w(data + flameChannel) : 1.0f;
+            if (glow > 0.0f)
+                source += blackbody(w(data + temperatureChannel) * settings.fireTemperature) *
+                          (settings.emission * glow);
+        }
 
         // Exact integral of a constant source over the part.
         const float stepTransmittance = std::exp(-rho * sigmaPerVoxel * ds);

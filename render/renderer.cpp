@@ -41,6 +41,10 @@ constexpr float kBlurOffsets[kBlurTimes][2] = {
     {0.0625f, 0.1875f},  {-0.1875f, 0.0625f}, {-0.0625f, -0.1875f}, {0.1875f, -0.0625f},
     {0.3125f, 0.4375f},  {-0.4375f, 0.3125f}, {-0.3125f, -0.4375f}, {0.4375f, -0.3125f}};
 
+// Density a flame of 1 adds to what the renderer sees (render.extinction
+// times this is its extinction per metre): a thin, glowing gas.
+constexpr float kFlameDensity = 0.15f;
+
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
 constexpr uint32_t kJitterSeed = 0x9e3779b9u;
@@ -138,8 +142,9 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     std::uint64_t points = 0;
     for (const LightSettings& light : scene.lights) points += light.type == LightType::Point;
-    const std::uint64_t channels =
-        kFirstLightChannel + scene.lights.size() + (scene.render.emission > 0.0f ? 1 : 0);
+    const std::uint64_t channels = kFirstLightChannel + scene.lights.size() +
+                                   (scene.render.emission > 0.0f ? 1 : 0) +
+                                   (scene.render.emission > 0.0f && scene.burns() ? 1 : 0);
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
     const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
@@ -220,6 +225,11 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // Pack density (and temperature) per cell; find the active box per z-slab.
     int channels = kFirstLightChannel + int(directional_.size() + point_.size());
     temperatureChannel_ = temperature ? channels++ : -1;
+    // A fire glows only where its flame is.
+    const ScalarGrid* flame = temperature ? volume.flame : nullptr;
+    if (flame && (flame->nx() != n.x || flame->ny() != n.y || flame->nz() != n.z))
+        throw RunError("renderer: flame and density grids differ in size");
+    flameChannel_ = flame ? channels++ : -1;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
     auto packSlab = [&](int k) {
@@ -231,6 +241,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                 float* cell = shading_.cell(row + i);
                 cell[0] = rho;
                 if (temperature) cell[temperatureChannel_] = (*temperature)[row + i];
+                if (flame) cell[flameChannel_] = (*flame)[row + i];
                 if (rho > kEmptyDensity) {
                     if (box.empty()) box = {{i, j, k}, {i + 1, j + 1, k + 1}};
                     box.lo = {std::min(box.lo.x, i), std::min(box.lo.y, j), k};
@@ -288,10 +299,20 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
              "(solids are)");
         warnedNoVelocity_ = true;
     }
-    const VolumeView volume =
+    VolumeView volume =
         blurSmoke ? blurAlongVelocity(given, settings_.motionBlur / fps_, blurDensity_,
-                                      blurTemperature_)
+                                      blurTemperature_, blurFlame_)
                   : given;
+    // A flame is hot gas with little smoke in it: it gets a thin density of
+    // its own, so the march finds it and its glow (a source function, like
+    // the light it scatters) shows where no smoke was made yet.
+    if (volume.flame && volume.temperature && settings_.emission > 0.0f) {
+        flameDensity_ = *volume.density;
+        const std::vector<float>& flame = volume.flame->values();
+        std::vector<float>& rho = flameDensity_.values();
+        for (size_t c = 0; c < rho.size(); ++c) rho[c] += kFlameDensity * flame[c];
+        volume.density = &flameDensity_;
+    }
     placeSolids(obstacles_, given);  // placed by the volume as given, blurred or not
 
     // The camera, framing the volume unless the scene placed it; its rays in
@@ -446,10 +467,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
         traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                         temperatureChannel_});
+                                         temperatureChannel_, flameChannel_});
     else
         traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                          temperatureChannel_});
+                                          temperatureChannel_, flameChannel_});
 }
 
 Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,

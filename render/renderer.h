@@ -70,7 +70,8 @@ class Renderer {
     std::unique_ptr<SolidScene> solids_;  // when something solid is drawn
     std::vector<int> hitIds_;             // what each pixel's centre ray hit, for anti-aliasing
     SolidsInSweep solidsInSweep_;         // solids as opaque density while lights are swept
-    ScalarGrid blurDensity_, blurTemperature_;  // the smoke motion-blurred (render.motion_blur)
+    ScalarGrid blurDensity_, blurTemperature_, blurFlame_;  // motion-blurred (render.motion_blur)
+    ScalarGrid flameDensity_;  // smoke plus the flame's own thin density (fire)
     bool warnedNoVelocity_ = false;
     std::vector<LightSettings> directional_, point_;
     RenderSettings settings_;
@@ -81,6 +82,7 @@ class Renderer {
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
     int temperatureChannel_ = -1;
+    int flameChannel_ = -1;
     bool cubic_ = false;  // this frame reads the grid through the B-spline (render.filter)
     Box3i active_;        // cells with density above kEmptyDensity
     Box3i lit_;           // cells whose light channels hold this frame's light

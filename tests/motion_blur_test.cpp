@@ -95,8 +95,8 @@ TEST(MotionBlur, BlurAlongVelocityAveragesThePath) {
     ScalarGrid v(16, 17, 16, {0.5f, 0.0f, 0.5f}, 4.0f);
     ScalarGrid w(16, 16, 17, {0.5f, 0.5f, 0.0f});
     const VolumeView view{&density, nullptr, {0, 0, 0}, 1.0f, {&u, &v, &w}};
-    ScalarGrid d, t;
-    const VolumeView out = blurAlongVelocity(view, 1.0f, d, t);
+    ScalarGrid d, t, t2;
+    const VolumeView out = blurAlongVelocity(view, 1.0f, d, t, t2);
     EXPECT_EQ(out.density, &d);
     // The grid grows by what the path can reach past it, and moves its
     // origin so the cells stay where they were.

@@ -17,6 +17,7 @@ struct VolumeView {
     // Velocity components in m/s over the same cells (faces or centres: each
     // grid knows where its samples sit), for motion blur; null when unknown.
     std::array<const ScalarGrid*, 3> velocity{};
+    const ScalarGrid* flame = nullptr;  // fire: where it glows, same size as density, may be null
 
     Vec3f worldMin() const { return origin; }
     Vec3f worldMax() const {

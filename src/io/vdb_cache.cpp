@@ -205,6 +205,16 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
         break;
     }
 
+    // Flame: a fire's glow, beside a temperature of its own (a plume fire
+    // cache); Mantaflow's flame alone already stands in for temperature.
+    if (v.hasTemperature && v.temperatureName != "flame" && gridName != "flame" &&
+        file.has("flame")) {
+        if (auto flame = openvdb::gridPtrCast<openvdb::FloatGrid>(file.read("flame"))) {
+            sampleOnto(*flame, density->transform(), box, v.flame);
+            v.hasFlame = true;
+        }
+    }
+
     // Velocity: the first vector grid of the names asked for, on the same voxels.
     for (const std::string& name : velocityNames) {
         if (!file.has(name)) continue;

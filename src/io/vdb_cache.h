@@ -35,6 +35,8 @@ struct LoadedVolume {
     ScalarGrid temperature;  // same size as density when hasTemperature
     bool hasTemperature = false;
     std::string temperatureName;  // the grid it came from ("temperature", "heat", "flame", ...)
+    ScalarGrid flame;             // a fire's flame ("flame"), when it has its own temperature
+    bool hasFlame = false;
     ScalarGrid velocity[3];       // m/s on the density's voxels, when hasVelocity
     bool hasVelocity = false;
     Vec3f origin;                 // world min corner of cell (0, 0, 0)
@@ -43,6 +45,7 @@ struct LoadedVolume {
 
     VolumeView view() const {
         VolumeView view{&density, hasTemperature ? &temperature : nullptr, origin, dx};
+        view.flame = hasFlame ? &flame : nullptr;
         if (hasVelocity) view.velocity = {&velocity[0], &velocity[1], &velocity[2]};
         return view;
     }

@@ -91,7 +91,9 @@ struct Fields : MacVelocity {
     MacVelocity& velocity() { return *this; }
     const MacVelocity& velocity() const { return *this; }
 
-    VolumeView view() const { return {&density, &temperature, origin, dx, {&u, &v, &w}}; }
+    VolumeView view() const {
+        return {&density, &temperature, origin, dx, {&u, &v, &w}, burns() ? &flame : nullptr};
+    }
 };
 
 }  // namespace plume
