@@ -21,6 +21,9 @@ namespace plume {
 constexpr float kMinTransmittance = 1e-3f;  // a ray stops once the rest is invisible
 constexpr float kMaxStepDepth = 0.25f;      // optical depth of one sample's interval, at most
 constexpr int kMaxSubsamples = 8;
+// Intervals inside a flame (above this much of it) take this many samples.
+constexpr float kFlameSplitAbove = 0.01f;
+constexpr int kFlameSubsamples = 4;
 
 // What a camera ray has gathered: radiance toward the camera, and the
 // transmittance left for whatever lies behind the smoke.
@@ -117,9 +120,13 @@ struct RayMarcher {
         const float rho0 = w0.density(data);
         if (rho0 <= kEmptyDensity) return;
         const float depth = rho0 * sigmaPerVoxel * ds;
-        const int parts = depth > kMaxStepDepth
-                              ? std::min(kMaxSubsamples, int(std::ceil(depth / kMaxStepDepth)))
-                              : 1;
+        int parts = depth > kMaxStepDepth
+                        ? std::min(kMaxSubsamples, int(std::ceil(depth / kMaxStepDepth)))
+                        : 1;
+        // A flame: blackbody light climbs steeply with temperature, so one
+        // jittered sample per step shows its hot cores as grain.
+        if (flameChannel >= 0 && w0(data + flameChannel) > kFlameSplitAbove)
+            parts = std::max(parts, kFlameSubsamples);
         if (parts == 1) return addPart(w0, rho0, p, ds, light, sum);
         const float dsPart = ds / float(parts);
         for (int part = 0; part < parts; ++part) {
