@@ -25,6 +25,17 @@ Fields movingSphere(Vec3f velocity) {
     return f;
 }
 
+// The fields after `frames` frames of `scene` on `threads` threads, every
+// cell starting with `density` of smoke.
+Fields fieldsAfter(const Scene& scene, int frames, int threads, float density = 0.0f) {
+    setThreadCount(threads);
+    Solver solver(scene);
+    solver.fields().density.fill(density);
+    for (int frame = 1; frame <= frames; ++frame) solver.advanceFrame(frame);
+    setThreadCount(0);
+    return solver.fields();
+}
+
 TEST(MovingSolid, FacesMoveWithItAndTheAirIsDivergenceFree) {
     Fields f = movingSphere({0.5f, 0.0f, 0.0f});
     Projection projection(f.n,
@@ -129,15 +140,8 @@ TEST(MovingSolid, KeyedBallPushesTheSmokeAndNeverHoldsAny) {
 }
 
 TEST(MovingSolid, KeyedBallIsBitIdenticalForAnyThreadCount) {
-    auto run = [](int threads) {
-        setThreadCount(threads);
-        Solver solver(ballThroughSmoke());
-        solver.fields().density.fill(1.0f);
-        for (int frame = 1; frame <= 3; ++frame) solver.advanceFrame(frame);
-        setThreadCount(0);
-        return solver.fields();
-    };
-    const Fields a = run(1), b = run(3);
+    const Fields a = fieldsAfter(ballThroughSmoke(), 3, 1, 1.0f);
+    const Fields b = fieldsAfter(ballThroughSmoke(), 3, 3, 1.0f);
     EXPECT_EQ(a.u.values(), b.u.values());
     EXPECT_EQ(a.density.values(), b.density.values());
 }
@@ -260,14 +264,7 @@ TEST(MovingSolid, RotatingPaddleSpinsTheAirItsWay) {
 }
 
 TEST(MovingSolid, RotatingPaddleIsBitIdenticalForAnyThreadCount) {
-    auto run = [](int threads) {
-        setThreadCount(threads);
-        Solver solver(paddle(0.5f));
-        for (int frame = 1; frame <= 3; ++frame) solver.advanceFrame(frame);
-        setThreadCount(0);
-        return solver.fields();
-    };
-    const Fields a = run(1), b = run(3);
+    const Fields a = fieldsAfter(paddle(0.5f), 3, 1), b = fieldsAfter(paddle(0.5f), 3, 3);
     EXPECT_EQ(a.u.values(), b.u.values());
     EXPECT_EQ(a.v.values(), b.v.values());
 }
