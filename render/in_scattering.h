@@ -71,6 +71,13 @@ class InScattering {
     InScattering(std::span<const LightSettings> directional, std::span<const LightSettings> point,
                  const RenderSettings& settings, const VolumeView& volume);
 
+    // The fire's light on the smoke (render/fire_light.h): channel `channel`
+    // times `color`; channel -1 when nothing glows.
+    void setFireLight(int channel, Vec3f color) {
+        fireChannel_ = channel;
+        fireColor_ = color;
+    }
+
     // Starts a ray along unit direction d: a distant light's phase is the
     // same at every sample of it.
     void startRay(Vec3f d);
@@ -100,6 +107,7 @@ class InScattering {
             }
             inscatter += light.color * (light.intensity * sum / (dist2 * dx_ * dx_));
         }
+        if (fireChannel_ >= 0) inscatter += fireColor_ * w(data + fireChannel_);
         return inscatter;
     }
 
@@ -108,6 +116,8 @@ class InScattering {
     std::vector<Vec3f> pointGrid_;  // point light positions in grid units
     Vec3f ambient_;
     float g_, dx_;
+    int fireChannel_ = -1;
+    Vec3f fireColor_{0.0f};
     Vec3f d_;                         // the ray's direction
     std::vector<Vec3f> octavePhase_;  // colour x phase per distant light and octave, this ray
 };

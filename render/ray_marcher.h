@@ -76,6 +76,7 @@ struct RayMarcher {
     float sigmaPerVoxel;     // extinction per unit density times dx
     int temperatureChannel;  // -1: no emission
     int flameChannel;        // -1: glow wherever it is hot; else only where the flame is
+    Vec3f albedo;            // the smoke's colour: render.albedo, or the fire's smoke colour
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
     // jittered offset inside it, until the smoke hides whatever is left.
@@ -145,7 +146,7 @@ struct RayMarcher {
                  RaySum& sum) const {
         // Light the sample scatters and emits toward the camera.
         const float* data = shading.data();
-        Vec3f source = light(w, data, pp) * settings.albedo;
+        Vec3f source = light(w, data, pp) * albedo;
         if (temperatureChannel >= 0) {
             // Blackbody light at the gas's temperature in kelvin; in a fire
             // only where the flame burns, so cooled smoke stops glowing.

@@ -91,6 +91,10 @@ void marchBounds(const Box3i& active, Vec3i n, int apron, Vec3f& lo, Vec3f& hi) 
 Renderer::Renderer(const Scene& scene)
     : camera_(scene.camera),
       settings_(scene.render),
+      // Smoke made only by fire is drawn in its own colour (soot is dark);
+      // other smoke scatters render.albedo of the light, grey.
+      albedo_(scene.smokeOnlyFromFire() ? scene.physics.flameSmokeColor
+                                        : Vec3f(scene.render.albedo)),
       fps_(scene.time.fps),
       width_(scene.render.width),
       height_(scene.render.height),
@@ -142,9 +146,11 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     std::uint64_t points = 0;
     for (const LightSettings& light : scene.lights) points += light.type == LightType::Point;
-    const std::uint64_t channels = kFirstLightChannel + scene.lights.size() +
-                                   (scene.render.emission > 0.0f ? 1 : 0) +
-                                   (scene.render.emission > 0.0f && scene.burns() ? 1 : 0);
+    const bool glows = scene.render.emission > 0.0f;
+    const bool fire = glows && scene.burns();
+    // Temperature; with a fire, the flame and its light on the smoke.
+    const std::uint64_t channels =
+        kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0);
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
     const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
@@ -165,7 +171,7 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // background lives only while a frame is written).
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
                sizeof(float) +
-           3 * pixels + solids;
+           3 * pixels + solids + (fire ? FireLight::bytesFor(n) : 0);
 }
 
 const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
@@ -230,6 +236,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     if (flame && (flame->nx() != n.x || flame->ny() != n.y || flame->nz() != n.z))
         throw RunError("renderer: flame and density grids differ in size");
     flameChannel_ = flame ? channels++ : -1;
+    // Only a flame lights what is around it: the glow of hot smoke without
+    // one (render.emission in a scene that burns nothing) is a colour ramp
+    // on heat, as it always was, and lights nothing.
+    fireChannel_ = flame ? channels++ : -1;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
     auto packSlab = [&](int k) {
@@ -258,7 +268,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     lit_ = Box3i{};
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
-    if (active_.empty() && solidBox.empty()) return;
+    if (active_.empty() && solidBox.empty()) {
+        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, -1);  // no fire either
+        return;
+    }
 
     // Light transmittance over every cell a camera sample can reach, and
     // around the solids, which shadow the smoke and the ground through it
@@ -280,6 +293,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                                 (point_[l].position - volume.origin) / volume.dx, sigmaPerVoxel,
                                 kLightSpread, kFirstLightChannel + int(directional_.size() + l),
                                 sweepScratch_, pointCoarse_[l]);
+    // The fire's glow lights the smoke around it, and the solids take
+    // their part of it too.
+    fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
+                fireChannel_);
     if (solids) solidsInSweep_.remove(shading_);
 }
 
@@ -333,12 +350,13 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // and the lights.
     Vec3f marchLo, marchHi;
     marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
-    const InScattering inScattering(directional_, point_, settings_, volume);
+    InScattering inScattering(directional_, point_, settings_, volume);
+    if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
     if (solids)
         surfaceLight.emplace(shading_, lit_, directional_, point_, settings_, ground_, volume,
-                             *solids);
+                             *solids, &fire_);
 
     // Motion blur of moving solids: the solids again at kBlurTimes moments
     // spread over the shutter; the pixels they cover at any of them average
@@ -467,10 +485,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
         traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                         temperatureChannel_, flameChannel_});
+                                         temperatureChannel_, flameChannel_, albedo_});
     else
         traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                          temperatureChannel_, flameChannel_});
+                                          temperatureChannel_, flameChannel_, albedo_});
 }
 
 Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,
@@ -510,7 +528,7 @@ Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,
     }
     for (const auto& scene : out.scenes)
         out.lights.emplace_back(shading_, lit_, directional_, point_, settings_, ground_, volume,
-                                *scene);
+                                *scene, &fire_);
     if (behind) {
         out.x0 = out.y0 = 0, out.x1 = width_, out.y1 = height_;
     } else if (x1 >= x0) {

@@ -12,6 +12,7 @@
 #include "core/volume.h"
 #include "render/camera.h"
 #include "render/empty_space.h"
+#include "render/fire_light.h"
 #include "render/image.h"
 #include "render/shading_grid.h"
 #include "render/solid_lighting.h"
@@ -75,6 +76,7 @@ class Renderer {
     bool warnedNoVelocity_ = false;
     std::vector<LightSettings> directional_, point_;
     RenderSettings settings_;
+    Vec3f albedo_;  // the smoke's scattering colour
     double fps_;  // frames per second of simulated time: a frame's shutter in seconds
     int width_, height_;
     LinearImage frame_;
@@ -83,6 +85,8 @@ class Renderer {
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature
     int temperatureChannel_ = -1;
     int flameChannel_ = -1;
+    int fireChannel_ = -1;  // the fire's light on the smoke, when anything glows
+    FireLight fire_;
     bool cubic_ = false;  // this frame reads the grid through the B-spline (render.filter)
     Box3i active_;        // cells with density above kEmptyDensity
     Box3i lit_;           // cells whose light channels hold this frame's light

@@ -68,6 +68,7 @@ class ShadingGrid {
     // The frame's density (one float per cell, x fastest, like channel 0),
     // which the B-spline reads four cells at a time; set for each frame.
     void setDensity(const float* density) { density_ = density; }
+    const float* densityValues() const { return density_; }
     // Density at pGrid through the B-spline (render/cubic.h).
     float cubicDensity(Vec3f pGrid) const { return bsplineSample(density_, n_, pGrid); }
     float cubicDensity(const GridPoint& g) const { return bsplineSample(density_, n_, g); }

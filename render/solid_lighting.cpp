@@ -93,7 +93,7 @@ SurfaceLight::SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
                            std::span<const LightSettings> directional,
                            std::span<const LightSettings> point, const RenderSettings& render,
                            const GroundSettings& ground, const VolumeView& volume,
-                           const SolidScene& solids)
+                           const SolidScene& solids, const FireLight* fire)
     : grid_(grid),
       lit_(lit),
       directional_(directional),
@@ -101,7 +101,8 @@ SurfaceLight::SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
       render_(render),
       skyBelow_(ground.enabled ? luminance(ground.color) : kSkyBelowNoGround),
       volume_(volume),
-      solids_(solids) {
+      solids_(solids),
+      fire_(fire && !fire->empty() ? fire : nullptr) {
     if (!lit.empty()) {
         sampleLo_ = Vec3f(float(lit.lo.x), float(lit.lo.y), float(lit.lo.z)) + Vec3f(0.5f);
         sampleHi_ = Vec3f(float(lit.hi.x), float(lit.hi.y), float(lit.hi.z)) - Vec3f(0.5f);
@@ -171,6 +172,7 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
         const float seen = shadows ? seenThrough(toward, firstPoint + int(l), dist) : 1.0f;
         e += light.color * (light.intensity * cosine * seen / dist2);
     }
+    if (fire_) e += fire_->irradiance((p - volume_.origin) / volume_.dx, n, shadows);
     // A uniform sky of radiance `ambient` over the upper half of what the
     // surface faces, through the smoke (and solids) above; a dimmer world
     // below, which the sky lights.

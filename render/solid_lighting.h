@@ -18,6 +18,7 @@
 #include "core/box.h"
 #include "core/vec.h"
 #include "core/volume.h"
+#include "render/fire_light.h"
 #include "render/shading_grid.h"
 #include "render/solid_scene.h"
 #include "scene/scene.h"
@@ -32,7 +33,8 @@ class SurfaceLight {
     SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
                  std::span<const LightSettings> directional, std::span<const LightSettings> point,
                  const RenderSettings& render, const GroundSettings& ground,
-                 const VolumeView& volume, const SolidScene& solids);
+                 const VolumeView& volume, const SolidScene& solids,
+                 const FireLight* fire = nullptr);
 
     // Radiance the surface sends back along the ray that hit it at world point p.
     Vec3f shade(Vec3f p, const SurfaceHit& hit) const;
@@ -58,6 +60,7 @@ class SurfaceLight {
     float skyBelow_;  // what the lower half of a surface's view gives, per unit of sky
     const VolumeView& volume_;
     const SolidScene& solids_;
+    const FireLight* fire_;  // a fire's glow, when something glows
 };
 
 // Puts the solids into a ShadingGrid's density (channel 0) for the light

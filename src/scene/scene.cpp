@@ -37,4 +37,16 @@ bool Scene::burns() const {
     return false;
 }
 
+bool Scene::smokeOnlyFromFire() const {
+    if (!burns()) return false;
+    for (const EmitterSettings& e : emitters) {
+        if (e.density > 0.0f) return false;
+        for (const KeyTrack& track : e.animation.tracks)
+            if (track.key == "density")
+                for (const Key<float>& k : track.real)
+                    if (k.value > 0.0f) return false;
+    }
+    return true;
+}
+
 }  // namespace plume

@@ -178,6 +178,7 @@ struct RenderSettings {
     Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
     float emission = 0.0f;              // strength of blackbody glow from temperature
     float fireTemperature = 1500.0f;    // kelvin per unit of simulation temperature
+    float fireLight = 1.0f;             // scale of a flame's light on its surroundings
     float exposure = 1.0f;
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
@@ -214,6 +215,9 @@ struct Scene {
     // True when some emitter emits fuel (at some frame): the solver then
     // carries fuel and flame.
     bool burns() const;
+    // True when the scene burns and no emitter gives smoke of its own: all
+    // its smoke is the fire's, drawn in physics.flame_smoke_color.
+    bool smokeOnlyFromFire() const;
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;

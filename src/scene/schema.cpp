@@ -279,7 +279,8 @@ std::vector<KeySpec> buildKeys() {
         key("physics", "flame_smoke", physicsPart, &PhysicsSettings::flameSmoke, kNonNegative,
             "smoke density made per unit of fuel burnt"),
         key("physics", "flame_smoke_color", physicsPart, &PhysicsSettings::flameSmokeColor, kUnit,
-            "colour (linear RGB albedo) of the smoke fire makes"),
+            "colour (linear RGB albedo) of the smoke fire makes, drawn when no emitter gives "
+            "smoke of its own (then render.albedo, grey)"),
         key("physics", "flame_expansion", physicsPart, &PhysicsSettings::flameExpansion,
             kNonNegative, "gas expansion (divergence, 1/s) per unit of fuel burnt per second"),
         key("physics", "flame_cooling", physicsPart, &PhysicsSettings::flameCooling, kNonNegative,
@@ -384,6 +385,9 @@ std::vector<KeySpec> buildKeys() {
             "strength of blackbody glow from temperature (0 = none)"),
         key("render", "fire_temperature", renderPart, &RenderSettings::fireTemperature,
             kPositive, "kelvin per unit of simulation temperature, for the blackbody glow"),
+        key("render", "fire_light", renderPart, &RenderSettings::fireLight, kNonNegative,
+            "how strongly a flame lights the smoke, solids and ground around it (0 = not at "
+            "all, 1 = as much light as it gives off)"),
         key("render", "exposure", renderPart, &RenderSettings::exposure, kPositive,
             "linear exposure multiplier before tone mapping"),
         key("render", "transparent", renderPart, &RenderSettings::transparent, kAny,

@@ -1,0 +1,74 @@
+// Fire light: the glow of a fire lighting its own smoke, the solids and the
+// ground, as the light of many small lamps.
+//
+// The glowing cells are gathered into blocks, each a point light at its
+// glow's centre with the light it gives off (an emitting medium sends out
+// sigma * density * source per unit volume; render/ray_marcher.h marches
+// the same source), less what the block's own smoke holds back. Blocks grow until there are at most kMaxFireLamps of
+// them, so a campfire has a few dozen lamps and a fireball no more.
+//
+// The smoke: at the centre of every cell of a coarse grid (at most 32 per
+// axis) the light of every lamp is seen through the optical depth between
+// them, marched through the coarse grid's density, with the multiple
+// scattering octaves of render/in_scattering.h; the shading grid gets it by
+// trilinear interpolation. The solids and the ground: every lamp's light
+// falls on them by its distance and angle, exactly, and the smoke and solids
+// in between take away what the coarse grid says they take away at that
+// point (the ratio of shadowed to open light there).
+#pragma once
+
+#include <vector>
+
+#include "core/box.h"
+#include "core/grid3.h"
+#include "core/vec.h"
+#include "render/shading_grid.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+constexpr int kMaxFireLamps = 64;
+
+class FireLight {
+  public:
+    // Gathers the lamps from the glowing cells of `box` (temperature and
+    // flame channels of `grid`; flameChannel < 0: everything hot glows) and
+    // writes the light they shine on the smoke into channel `outChannel` of
+    // every cell of the box, per unit albedo, as a multiple of color().
+    // Channel 0 is the density the light passes through: call it while the
+    // solids are in it. sigmaPerVoxel = extinction per unit density times dx.
+    void build(ShadingGrid& grid, const Box3i& box, int temperatureChannel, int flameChannel,
+               const RenderSettings& settings, float sigmaPerVoxel, int outChannel);
+
+    // No lamp this frame: nothing glows.
+    bool empty() const { return lamps_.empty(); }
+    int lamps() const { return int(lamps_.size()); }
+    // The fire light's colour: the channel's value times this is radiance.
+    Vec3f color() const { return color_; }
+
+    // Light falling on a unit of surface at pGrid (grid units) facing n, in a
+    // sun's units (like SurfaceLight's irradiance), with the shadows of smoke
+    // and solids (read a coarse cell and a half off the surface, clear of the
+    // solid's own cells) or without.
+    Vec3f irradiance(Vec3f pGrid, Vec3f n, bool shadows) const;
+
+    // Bytes it holds for a grid of n cells.
+    static std::uint64_t bytesFor(Vec3i n);
+
+  private:
+    struct Lamp {
+        Vec3f position;   // grid units
+        Vec3f intensity;  // per unit of 1 / distance^2 in voxels
+        float luminance;
+        float soft2;   // the lamp's size squared: light falls as 1 / (d^2 + soft2)
+        float radius;  // half its block's width, voxels
+    };
+    std::vector<Lamp> lamps_;
+    Vec3f color_{0.0f};
+    int factor_ = 1;     // fine cells per coarse cell, per axis
+    ScalarGrid density_;  // coarse: mean density (solids included)
+    ScalarGrid light_;    // coarse: the lamps' light on smoke, per unit color_
+    ScalarGrid seen_;     // coarse: shadowed / open light, for surfaces
+};
+
+}  // namespace plume

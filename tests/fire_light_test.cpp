@@ -1,0 +1,268 @@
+// The fire's glow as light: on the smoke around it, on surfaces, through
+// what stands in between (render/fire_light.h), and in a rendered frame.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include "core/parallel.h"
+#include "render/fire_light.h"
+#include "render/planck.h"
+#include "render/renderer.h"
+
+namespace plume {
+namespace {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+constexpr int kN = 32;
+constexpr float kSigmaPerVoxel = 0.5f;
+
+float luminance(Vec3f c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
+
+// A 32^3 grid of clear air: density, temperature, flame, and the fire's light.
+struct Cells {
+    ShadingGrid grid;
+    std::vector<float> density = std::vector<float>(size_t(kN) * kN * kN, 0.0f);
+    RenderSettings settings;
+    Cells() {
+        grid.resize({kN, kN, kN}, 4);
+        settings.emission = 1.0f;
+        settings.fireTemperature = kReferenceKelvin;  // a temperature of 1 glows with luminance 1
+    }
+    void set(int i, int j, int k, float rho, float temperature = 0.0f, float flame = 0.0f) {
+        const size_t c = grid.cellIndex(i, j, k);
+        density[c] = rho;
+        float* cell = grid.cell(c);
+        cell[0] = rho, cell[1] = temperature, cell[2] = flame;
+    }
+    float light(int i, int j, int k) { return grid.cell(grid.cellIndex(i, j, k))[3]; }
+    void build(FireLight& fire) {
+        grid.setDensity(density.data());
+        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, 1, 2, settings, kSigmaPerVoxel, 3);
+    }
+};
+
+// One glowing cell at (8, 16, 16) gives off sigma * density * blackbody,
+// less what its own smoke holds back across its lamp's block of 2^3 cells
+// (optical depth 1 x 0.5 / 4 across it).
+const float kEscape = (1.0f - std::exp(-0.125f)) / 0.125f;
+const float kGlow = kSigmaPerVoxel * 1.0f * luminance(blackbody(kReferenceKelvin)) * kEscape;
+// The smallest lamp is a coarse cell wide (two voxels at 32^3): d^2 + 4.
+constexpr float kSoft2 = 4.0f;
+// Light on the smoke from an unshadowed lamp: all four octaves at full
+// strength, isotropic.
+constexpr float kOctaves = 1.0f + 0.5f + 0.25f + 0.125f;
+
+TEST(FireLight, AGlowingCellLightsTheSmokeAsALampOfItsIntensity) {
+    Cells cells;
+    cells.set(8, 16, 16, 1.0f, 1.0f, 1.0f);
+    FireLight fire;
+    cells.build(fire);
+    ASSERT_EQ(fire.lamps(), 1);
+    // The colour of the light is the blackbody's, per unit of luminance.
+    EXPECT_NEAR(luminance(fire.color()), 1.0f, 1e-5f);
+    const Vec3f bb = blackbody(kReferenceKelvin);
+    EXPECT_NEAR(fire.color().x / fire.color().y, bb.x / bb.y, 1e-3f);
+
+    // 16 and 8 voxels away along x, and 12 along y: 1 / d^2 within the
+    // coarse grid's interpolation.
+    for (auto [i, j, d2] : {std::tuple{24, 16, 256.0f}, {16, 16, 64.0f}, {8, 28, 144.0f}}) {
+        const float expected = kGlow * kOctaves / (4.0f * kPi * (d2 + kSoft2));
+        EXPECT_NEAR(cells.light(i, j, 16), expected, 0.06f * expected) << i << " " << j;
+    }
+
+    // A surface facing the lamp 16 voxels away gets its light by the
+    // inverse square, exactly; turned away, none; at 60 degrees, half.
+    const Vec3f p(24.5f, 16.5f, 16.5f);
+    const Vec3f facing = fire.irradiance(p, {-1, 0, 0}, false);
+    EXPECT_NEAR(luminance(facing), kGlow / (256.0f + kSoft2), 1e-6f);
+    EXPECT_EQ(luminance(fire.irradiance(p, {1, 0, 0}, false)), 0.0f);
+    const Vec3f slanted = fire.irradiance(p, {-0.5f, std::sqrt(3.0f) / 2.0f, 0.0f}, false);
+    EXPECT_NEAR(luminance(slanted), 0.5f * luminance(facing), 1e-6f);
+    // In clear air the shadows take away only what the glowing cell itself
+    // holds back (its optical depth of 0.5, spread over a coarse cell).
+    EXPECT_GT(luminance(fire.irradiance(p, {-1, 0, 0}, true)), 0.95f * luminance(facing));
+}
+
+TEST(FireLight, SmokeInBetweenShadowsTheSmokeAndTheSurfaces) {
+    Cells open, walled;
+    open.set(8, 16, 16, 1.0f, 1.0f, 1.0f);
+    walled.set(8, 16, 16, 1.0f, 1.0f, 1.0f);
+    // A dense wall of smoke across the grid at x = 14..17.
+    for (int k = 0; k < kN; ++k)
+        for (int j = 0; j < kN; ++j)
+            for (int i = 14; i < 18; ++i) walled.set(i, j, k, 10.0f);
+    FireLight a, b;
+    open.build(a);
+    walled.build(b);
+    // Behind the wall: the deepest octave sees an eighth of the depth
+    // (about 40 at 4 voxels of density 10), so a little gets through.
+    EXPECT_LT(walled.light(26, 16, 16), 0.02f * open.light(26, 16, 16));
+    // In front of it, nothing changes.
+    EXPECT_NEAR(walled.light(4, 16, 16), open.light(4, 16, 16), 1e-6f);
+    const Vec3f p(26.5f, 16.5f, 16.5f), n(-1, 0, 0);
+    EXPECT_LT(luminance(b.irradiance(p, n, true)), 0.01f * luminance(a.irradiance(p, n, true)));
+    // A shadow catcher's open light ignores it.
+    EXPECT_EQ(luminance(b.irradiance(p, n, false)), luminance(a.irradiance(p, n, false)));
+}
+
+TEST(FireLight, CooledSmokeGivesNoLight) {
+    Cells cells;
+    cells.set(8, 16, 16, 1.0f, 1.0f, 0.0f);  // hot, but no flame
+    FireLight fire;
+    cells.build(fire);
+    EXPECT_TRUE(fire.empty());
+}
+
+// A cube of 24^3 glowing cells of this density.
+FireLight glowingCube(float rho) {
+    Cells cells;
+    for (int k = 4; k < 28; ++k)
+        for (int j = 4; j < 28; ++j)
+            for (int i = 4; i < 28; ++i) cells.set(i, j, k, rho, 1.0f, 1.0f);
+    FireLight fire;
+    cells.build(fire);
+    return fire;
+}
+
+TEST(FireLight, ManyGlowingCellsMakeAtMostSixtyFourLamps) {
+    // Thin: the cells' light all leaves the cube (optical depth 0.008
+    // across the largest block).
+    const float rho = 0.002f;
+    const FireLight fire = glowingCube(rho);
+    EXPECT_GT(fire.lamps(), 8);
+    EXPECT_LE(fire.lamps(), kMaxFireLamps);
+    // The lamps carry all the fire's light: at a far-off point facing the
+    // fire, the sum of 24^3 cells' light as one lamp at the centre.
+    const float all = 24.0f * 24.0f * 24.0f * rho * kSigmaPerVoxel *
+                      luminance(blackbody(kReferenceKelvin));
+    const Vec3f far(16.0f, 16.0f, 16.0f + 400.0f);
+    EXPECT_NEAR(luminance(fire.irradiance(far, {0, 0, -1}, false)), all / (400.0f * 400.0f),
+                0.01f * all / (400.0f * 400.0f));
+}
+
+TEST(FireLight, AThickFlameGivesOffWhatItsSurfaceDoes) {
+    // Twice the glowing gas: twice the light when it is thin, hardly more
+    // when it is opaque (only its surface layer's light gets out).
+    const Vec3f far(16.0f, 16.0f, 416.0f), down(0, 0, -1);
+    auto light = [&](float rho) { return luminance(glowingCube(rho).irradiance(far, down, false)); };
+    EXPECT_NEAR(light(0.004f) / light(0.002f), 2.0f, 0.02f);
+    EXPECT_LT(light(40.0f) / light(20.0f), 1.1f);
+}
+
+// A flame under a layer of smoke, seen from below and from above; no other light.
+struct Campfire {
+    ScalarGrid density{kN, kN, kN}, temperature{kN, kN, kN}, flame{kN, kN, kN}, none{kN, kN, kN};
+    Campfire() {
+        for (int k = 0; k < kN; ++k)
+            for (int j = 0; j < kN; ++j)
+                for (int i = 0; i < kN; ++i) {
+                    const Vec3f p((i + 0.5f) / kN, (j + 0.5f) / kN, (k + 0.5f) / kN);
+                    const Vec3f q = p - Vec3f(0.5f, 0.5f, 0.25f);
+                    const float f = std::exp(-dot(q, q) / 0.01f);
+                    if (f > 0.05f) flame(i, j, k) = f, temperature(i, j, k) = 1.2f;
+                    if (p.z > 0.6f && p.z < 0.75f && std::fabs(p.x - 0.5f) < 0.4f &&
+                        std::fabs(p.y - 0.5f) < 0.4f)
+                        density(i, j, k) = 2.0f;
+                }
+    }
+    VolumeView view(bool burning) const {
+        VolumeView v{&density, &temperature, {0, 0, 0}, 1.0f / kN};
+        v.flame = burning ? &flame : &none;  // hot, but burnt out
+        return v;
+    }
+};
+
+Scene campfireScene(float cameraZ) {
+    Scene scene;
+    scene.render.width = 96;
+    scene.render.height = 64;
+    scene.camera.position = {0.5f, -1.6f, cameraZ};
+    scene.camera.lookAt = {0.5f, 0.5f, 0.67f};
+    scene.camera.fov = 40.0f;
+    scene.camera.given = true;
+    scene.lights.clear();
+    scene.render.ambient = {0, 0, 0};
+    scene.render.emission = 1.0f;
+    scene.render.fireTemperature = kReferenceKelvin;
+    return scene;
+}
+
+// Mean colour of the smoke layer's pixels: those the layer covers (alpha),
+// beside the flame's own.
+Vec3f layerColour(const Scene& scene, const VolumeView& view, int threads = 0) {
+    setThreadCount(threads);
+    Renderer renderer(scene);
+    const LinearImage& image = renderer.trace(view, 1);
+    setThreadCount(0);
+    Vec3f sum(0.0f);
+    int count = 0;
+    const int w = scene.render.width;
+    for (int y = 0; y < scene.render.height; ++y)
+        for (int x = 0; x < w; ++x) {
+            const size_t i = size_t(y) * w + x;
+            if (image.transmittance[i] > 0.2f) continue;  // not the opaque layer
+            sum += Vec3f(image.rgb[i * 3], image.rgb[i * 3 + 1], image.rgb[i * 3 + 2]);
+            ++count;
+        }
+    EXPECT_GT(count, 200);
+    return sum / float(std::max(count, 1));
+}
+
+TEST(FireLight, AFireLightsTheUndersideOfItsSmokeOrange) {
+    const Campfire fire;
+    const Vec3f below = layerColour(campfireScene(0.2f), fire.view(true));
+    const Vec3f above = layerColour(campfireScene(1.3f), fire.view(true));
+    // Orange: red over green over blue.
+    EXPECT_GT(below.x, 1.3f * below.y) << below.x << " " << below.y << " " << below.z;
+    EXPECT_GT(below.y, 1.3f * below.z);
+    // The side facing the fire is lit; the far side is in the layer's shadow.
+    EXPECT_GT(luminance(below), 4.0f * luminance(above))
+        << luminance(below) << " " << luminance(above);
+    // No flame: the layer is black (nothing else lights it).
+    EXPECT_LT(luminance(layerColour(campfireScene(0.2f), fire.view(false))),
+              0.01f * luminance(below));
+}
+
+TEST(FireLight, FramesIgnoreTheThreadCount) {
+    const Campfire fire;
+    const Scene scene = campfireScene(0.2f);
+    auto frame = [&](int threads) {
+        setThreadCount(threads);
+        Renderer renderer(scene);
+        std::vector<float> rgb = renderer.renderLinear(fire.view(true), 3);
+        setThreadCount(0);
+        return rgb;
+    };
+    EXPECT_EQ(frame(1), frame(3));
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// A scene whose only emitter gives fuel: all its smoke is the fire's, drawn
+// in physics.flame_smoke_color; once the emitter gives smoke too, grey.
+TEST(FireSmoke, SmokeMadeByFireIsDrawnInItsColour) {
+    Scene scene = campfireScene(0.6f);
+    scene.lights = {LightSettings{}};
+    scene.render.emission = 0.0f;
+    scene.physics.flameSmokeColor = {0.8f, 0.2f, 0.1f};
+    EmitterSettings emitter;
+    emitter.density = 0.0f;
+    emitter.fuel = 1.0f;
+    scene.emitters = {emitter};
+    const Campfire fire;
+    const VolumeView view = fire.view(false);
+    const Vec3f sooty = layerColour(scene, view);
+    EXPECT_GT(sooty.x, 3.0f * sooty.z) << sooty.x << " " << sooty.z;
+    scene.emitters[0].density = 1.0f;
+    const Vec3f grey = layerColour(scene, view);
+    EXPECT_NEAR(grey.x / grey.z, 1.0f, 0.2f);
+}
+
+}  // namespace
+}  // namespace plume
