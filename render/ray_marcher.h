@@ -2,8 +2,8 @@
 // (grid units): empty blocks skipped, every interval of render.step sampled at
 // one jittered offset, dense intervals split so none is optically thick. A
 // sample reads density trilinear, or through the tricubic B-spline
-// (render/cubic.h) where a voxel covers several pixels; the light channels
-// trilinear.
+// (render/cubic.h) where a voxel covers several pixels, and then temperature
+// and flame the same way; the light channels trilinear.
 #pragma once
 
 #include <algorithm>
@@ -47,8 +47,12 @@ struct LinearLookup {
 struct CubicDensity {
     float rho;
     Trilinear light;
+    GridPoint at;
+    Vec3i n;
     float operator()(const float* channel) const { return light(channel); }
     float density(const float*) const { return rho; }
+    // A glowing field through the B-spline, like density.
+    float glow(const float* field, const float*) const { return bsplineSample(field, n, at); }
 };
 struct CubicLookup {
     using Weights = CubicDensity;
@@ -60,6 +64,8 @@ struct CubicLookup {
         if (!e.cubicSeesDensity(g)) return false;
         w.rho = grid.cubicDensity(g);
         w.light = w.rho > kEmptyDensity ? grid.weights(g) : Trilinear{};
+        w.at = g;
+        w.n = grid.n();
         return true;
     }
 };
@@ -150,9 +156,12 @@ struct RayMarcher {
         if (temperatureChannel >= 0) {
             // Blackbody light at the gas's temperature in kelvin; in a fire
             // only where the flame burns, so cooled smoke stops glowing.
-            const float glow = flameChannel >= 0 ? w(data + flameChannel) : 1.0f;
+            const float glow =
+                flameChannel >= 0 ? w.glow(shading.flameValues(), data + flameChannel) : 1.0f;
             if (glow > 0.0f)
-                source += blackbody(w(data + temperatureChannel) * settings.fireTemperature) *
+                source += blackbody(w.glow(shading.temperatureValues(),
+                                           data + temperatureChannel) *
+                                    settings.fireTemperature) *
                           (settings.emission * glow);
         }
 

@@ -242,6 +242,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     fireChannel_ = flame ? channels++ : -1;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
+    shading_.setGlow(temperature ? temperature->data() : nullptr, flame ? flame->data() : nullptr);
     auto packSlab = [&](int k) {
         Box3i box;
         for (int j = 0; j < n.y; ++j) {

@@ -22,6 +22,8 @@ struct Trilinear {
     Stencil stencil;  // in floats, from channel 0 of the grid's first cell
     float operator()(const float* channel) const { return blend(channel, stencil); }
     float density(const float* data) const { return blend(data, stencil); }
+    // A glowing field (temperature, flame): trilinear from its channel.
+    float glow(const float*, const float* channel) const { return blend(channel, stencil); }
 };
 
 class ShadingGrid {
@@ -69,6 +71,16 @@ class ShadingGrid {
     // which the B-spline reads four cells at a time; set for each frame.
     void setDensity(const float* density) { density_ = density; }
     const float* densityValues() const { return density_; }
+    // The frame's temperature and flame (one float per cell, or null), which
+    // the B-spline reads where density is read through it: blackbody light
+    // climbs so steeply with temperature that a trilinear crease at every
+    // voxel shows as a band.
+    void setGlow(const float* temperature, const float* flame) {
+        temperature_ = temperature;
+        flame_ = flame;
+    }
+    const float* temperatureValues() const { return temperature_; }
+    const float* flameValues() const { return flame_; }
     // Density at pGrid through the B-spline (render/cubic.h).
     float cubicDensity(Vec3f pGrid) const { return bsplineSample(density_, n_, pGrid); }
     float cubicDensity(const GridPoint& g) const { return bsplineSample(density_, n_, g); }
@@ -78,6 +90,8 @@ class ShadingGrid {
     int channels_ = 1;
     std::vector<float> data_;
     const float* density_ = nullptr;
+    const float* temperature_ = nullptr;
+    const float* flame_ = nullptr;
 };
 
 }  // namespace plume
