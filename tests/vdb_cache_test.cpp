@@ -354,6 +354,34 @@ TEST(VdbRead, ReadsMantaflowLikeCache) {
     EXPECT_NEAR(v.view().worldMax().z, (12 + 0.5) * dx, 1e-5);
 }
 
+TEST(VdbRead, ReadsBlenderMantaflowFireWithItsFlame) {
+    TempDir dir;
+    // Blender 3.4's fire cache: heat as "temperature" (1.5 to 3 in a flame),
+    // "flame" 0..1 where it burns, a "shadow" grid; scale-only transform.
+    const double dx = 0.0625;
+    std::string path = dir.file("fluid_data_0008.vdb");
+    openvdb::CoordBBox box(openvdb::Coord(6, 6, 1), openvdb::Coord(25, 25, 18));
+    openvdb::CoordBBox flameBox(openvdb::Coord(9, 9, 1), openvdb::Coord(12, 12, 4));
+    writeTestVdb(path,
+                 {{"density", box, 0.02f},
+                  {"temperature", box, 2.5f},
+                  {"flame", flameBox, 0.9f},
+                  {"shadow", box, -1.0f}},
+                 openvdb::math::Transform::createLinearTransform(dx), false);
+
+    LoadedVolume v = readVdbVolume(path);
+    ASSERT_TRUE(v.hasTemperature);
+    EXPECT_EQ(v.temperatureName, "temperature");
+    EXPECT_NEAR(v.temperature(3, 3, 0), 2.53f, 1e-2f);  // the test grid adds 0.01 per x
+    // The flame where it glows, on the density's voxels: index (9, 9, 1) is (3, 3, 0).
+    ASSERT_TRUE(v.hasFlame);
+    ASSERT_EQ(v.flame.nx(), v.density.nx());
+    EXPECT_NEAR(v.flame(3, 3, 0), 0.9f, 1e-3f);
+    EXPECT_EQ(v.flame(0, 0, 0), 0.0f);
+    EXPECT_EQ(v.flame(7, 7, 4), 0.0f);
+    EXPECT_NE(v.view().flame, nullptr);
+}
+
 TEST(VdbRead, ReadsTranslatedTransformAndFlameAsEmission) {
     TempDir dir;
     auto xform = openvdb::math::Transform::createLinearTransform(0.2);

@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
@@ -59,6 +60,27 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     }
     sinks.finish();
     return 0;
+}
+
+// A cache with a flame grid is a fire (plume's, or Blender's Mantaflow's).
+// Unless the scene or a --set says otherwise, render-vdb shows its flame as
+// blackbody light of strength render.emission = kFireCacheEmission. A plume
+// cache keeps plume's render.fire_temperature (1500 K per unit); another
+// tool's gets kForeignFireKelvin per unit. Mantaflow's heat (its "temperature"
+// grid) runs from flame_ignition (1.5) at a flame's edge to flame_max_temp (3)
+// in its core: 1050 K (deep red) to 2100 K (orange). (Blender's Principled
+// Volume defaults to 1000 K per unit, which puts most of a Mantaflow flame
+// near 2900 K, the colour of a light bulb. At 700 K per unit plume's own
+// flames, cooler in plume's units, hardly glow.)
+constexpr float kFireCacheEmission = 0.03f;
+constexpr float kForeignFireKelvin = 700.0f;
+
+void applyFireCacheDefaults(Scene& scene, const std::string& path, const std::string& grid) {
+    const std::vector<std::string> names = listGrids(path);
+    if (grid == "flame" || std::find(names.begin(), names.end(), "flame") == names.end()) return;
+    if (!scene.given.count("render.emission")) scene.render.emission = kFireCacheEmission;
+    if (!scene.given.count("render.fire_temperature") && !vdbCreator(path).starts_with("plume"))
+        scene.render.fireTemperature = kForeignFireKelvin;
 }
 
 // The scene with its mesh shapes turned into SDFs, ready to simulate.
@@ -138,6 +160,7 @@ int runRenderVdb(const RunOptions& opt) {
     outputs.videoPath = opt.output.empty() ? scene.name + ".mp4" : opt.output;
     outputs.pngDir = opt.pngDir;
     outputs.exrDir = opt.exrDir;
+    applyFireCacheDefaults(scene, files.front().path, grid);
     FrameSinks sinks(scene, outputs, files.front().frame, files.back().frame, opt.quiet);
     setThreadCount(opt.threads);
 

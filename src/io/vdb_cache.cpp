@@ -180,6 +180,11 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
 
 std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }
 
+std::string vdbCreator(const std::string& path) {
+    vdb::Reader file(path);
+    return metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaCreator, "");
+}
+
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
                            const std::vector<std::string>& velocityNames) {
     vdb::Reader file(path);

@@ -72,6 +72,10 @@ VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName 
 // Names of every grid in a VDB file, sorted by name. Throws RunError.
 std::vector<std::string> listGrids(const std::string& path);
 
+// The file's "creator" metadata ("plume 0.1.0", ...), empty when it has none
+// (Blender's Mantaflow writes none). Throws RunError.
+std::string vdbCreator(const std::string& path);
+
 // A whole plume cache frame read back, shaped like Fields: cell-centred grids
 // of n cells over index box [0, n), with the file's placement. For tests and tools.
 struct CacheFrame {

@@ -564,6 +564,7 @@ Scene SceneReader::read(const toml::table& root) {
     }
 
     if (scene.lights.empty()) scene.lights.push_back(defaultKeyLight());
+    for (const auto& entry : given_) scene.given.insert(entry.first);
     return scene;
 }
 

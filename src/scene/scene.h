@@ -6,6 +6,7 @@
 
 #include <array>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,9 @@ struct Scene {
     GroundSettings ground;
     RenderSettings render;
     OutputSettings output;
+    // The dotted keys the scene file or a --set gave ("render.emission",
+    // "emitter[1].fuel"); the rest are defaults.
+    std::set<std::string> given;
 
     // True when some obstacle, emitter, the camera or a light has keys.
     bool animated() const;

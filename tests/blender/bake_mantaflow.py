@@ -1,10 +1,13 @@
-# Bakes a tiny smoke domain with Blender's own Mantaflow into an OpenVDB cache:
-# CACHE_DIR/data/fluid_data_0001.vdb ... fluid_data_NNNN.vdb (grids density,
-# flame, shadow, temperature, velocity), as a user gets it with the domain's
-# default cache type.
+# Bakes a tiny smoke or fire domain with Blender's own Mantaflow into an
+# OpenVDB cache: CACHE_DIR/data/fluid_data_0001.vdb ... fluid_data_NNNN.vdb
+# (grids density, flame, shadow, temperature, velocity; a fire's also fuel and
+# react), as a user gets it with the domain's default cache type.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 \
-#            --python bake_mantaflow.py -- CACHE_DIR [RES] [FRAMES]
+#            --python bake_mantaflow.py -- CACHE_DIR [RES] [FRAMES] [SMOKE|FIRE|BOTH]
+#
+# The flow type is the flow object's (Fluid > Settings > Flow Type); FIRE
+# emits fuel that burns into flame, heat and smoke.
 #
 # Cache type REPLAY, stepped by frame_set(), not 'ALL'/'MODULAR' + bake_all():
 # in Blender 3.4.1 (Debian, Python 3.11) a script-driven bake of a smoke domain
@@ -26,10 +29,12 @@ import bpy
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 if not args:
-    sys.exit("usage: blender -b --factory-startup --python bake_mantaflow.py -- CACHE_DIR [RES] [FRAMES]")
+    sys.exit("usage: blender -b --factory-startup --python bake_mantaflow.py -- "
+             "CACHE_DIR [RES] [FRAMES] [SMOKE|FIRE|BOTH]")
 cache_dir = os.path.abspath(args[0])
 resolution = int(args[1]) if len(args) > 1 else 32
 frames = int(args[2]) if len(args) > 2 else 10
+flow_type = args[3] if len(args) > 3 else "SMOKE"
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
@@ -54,7 +59,7 @@ flow = bpy.context.active_object
 flow.name = "SmokeFlow"
 flow.modifiers.new("Fluid", "FLUID").fluid_type = "FLOW"
 fs = flow.modifiers["Fluid"].flow_settings
-fs.flow_type = "SMOKE"
+fs.flow_type = flow_type
 fs.flow_behavior = "INFLOW"
 
 # Play the frames in order: each new frame steps Mantaflow and writes its VDB.
@@ -70,5 +75,5 @@ if written != expected:
     sys.stderr.write(f"plume-test: FAIL: Mantaflow wrote {written} into {data}, expected "
                      f"fluid_data_0001.vdb .. fluid_data_{frames:04d}.vdb\n")
     sys.exit(1)
-print(f"plume-test: Mantaflow baked {frames} frames, {resolution} cells, into {data} "
+print(f"plume-test: Mantaflow baked {frames} frames of {flow_type.lower()}, {resolution} cells, into {data} "
       f"in {time.monotonic() - t0:.1f} s", flush=True)

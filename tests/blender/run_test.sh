@@ -8,6 +8,17 @@
 #            Blender's Mantaflow bakes a tiny smoke domain (bake_mantaflow.py);
 #            plume render-vdb renders its fluid_data_####.vdb to an MP4, which
 #            ffprobe must decode to one frame per cache file, each showing smoke.
+#        run_test.sh fire_import    PLUME SOURCE_DIR WORK_DIR
+#            plume bakes tests/blender/tiny_fire.toml; Blender imports its last
+#            frame and Cycles renders it with a Principled Volume's blackbody
+#            light from the flame and temperature grids (import_plume_fire.py):
+#            orange, and not orange without the flame grid.
+#        run_test.sh mantaflow_fire PLUME SOURCE_DIR WORK_DIR
+#            Blender's Mantaflow bakes a tiny fire domain (bake_mantaflow.py
+#            FIRE); plume render-vdb renders its last fluid_data_####.vdb to a
+#            PNG with its defaults for a fire cache under a night sky; the
+#            brightest pixels must be bright and orange, as they must not be
+#            with --set render.emission=0 (the flame not shown).
 #        run_test.sh cycles    PLUME SOURCE_DIR WORK_DIR
 #            plume bakes scenes/plume.toml (64 cells, obstacle hidden, no
 #            ground) to frame 72 and renders it as a linear transparent EXR;
@@ -28,7 +39,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|cycles PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -50,14 +61,30 @@ run_blender() {
   ((status == 0)) || fail "blender $(basename "$script") exited with $status"
 }
 
+# get SECTION KEY: the value of KEY in [SECTION] of resolved.toml (`plume check` of a scene)
+get() {
+  awk -v sec="[$1]" -v key="$2" '/^\[/ { cur = $0; next } cur == sec && $1 == key { sub(/^[^=]*= */, ""); print; exit }' resolved.toml
+}
+
+# flame_stats PNG: "R G B N" of the brightest 2% of the PNG's pixels (8-bit
+# sRGB means over them, N of them), the fire's colour where it is brightest.
+flame_stats() {
+  ffmpeg -v error -i "$1" -f rawvideo -pix_fmt rgb24 - | od -An -v -tu1 -w3 |
+    awk '{ print 0.2126 * $1 + 0.7152 * $2 + 0.0722 * $3, $1, $2, $3 }' | sort -g -r |
+    awk '{ l[NR] = $0 } END { n = int(NR / 50); if (n < 1) n = 1
+           for (i = 1; i <= n; ++i) { split(l[i], f, " "); r += f[2]; g += f[3]; b += f[4] }
+           printf "%.1f %.1f %.1f %d\n", r / n, g / n, b / n, n }'
+}
+# is_orange R G B: bright (R > 150) and orange (R > G + 30, G > B + 30), in 8-bit sRGB.
+is_orange() {
+  awk -v r="$1" -v g="$2" -v b="$3" 'BEGIN { exit !(r > 150 && r > g + 30 && g > b + 30) }'
+}
+
 case $mode in
 import)
   scene=$here/tall_plume.toml
   # Names, sizes and frame count as plume resolves them, so the test follows the scene file.
   "$plume" check "$scene" >resolved.toml || fail "plume check $scene exited with $?"
-  get() {  # get SECTION KEY: the value of KEY in [SECTION] of the resolved scene
-    awk -v sec="[$1]" -v key="$2" '/^\[/ { cur = $0; next } cur == sec && $1 == key { sub(/^[^=]*= */, ""); print; exit }' resolved.toml
-  }
   name=$(sed -n "s/^# plume scene '\([^']*\)'.*/\1/p" resolved.toml)
   dx=$(sed -n 's/^# grid .*dx = \([0-9.eE+-]*\) m.*/\1/p' resolved.toml)
   frames=$(get time frames)
@@ -102,6 +129,50 @@ mantaflow)
   ((n == frames)) || fail "ffmpeg decodes $n frames to grey, expected $frames"
   say "PASS: plume render-vdb renders Blender's $frames-frame Mantaflow cache to an MP4 of $frames frames of smoke"
   ;;
+fire_import)
+  scene=$here/tiny_fire.toml
+  "$plume" check "$scene" >resolved.toml || fail "plume check $scene exited with $?"
+  name=$(sed -n "s/^# plume scene '\([^']*\)'.*/\1/p" resolved.toml)
+  frames=$(get time frames) kelvin=$(get render fire_temperature) extinction=$(get render extinction)
+  read -r sx sy sz < <(get domain size | tr -d '[],' )
+  [[ -n $name && -n $frames && -n $kelvin && -n $extinction && -n $sz ]] ||
+    fail "could not read name/frames/fire_temperature/extinction/size from 'plume check $scene'"
+  timeout 120 "$plume" bake "$scene" --vdb "$work/cache" --quiet || fail "plume bake exited with $?"
+  cache=$work/cache/${name}_$(printf %04d "$frames").vdb
+  [[ -s $cache ]] || fail "plume bake wrote no $cache"
+  run_blender "$here/import_plume_fire.py" "$cache" "$kelvin" "$extinction" "$sx" "$sy" "$sz" "$work/renders"
+  say "PASS: Cycles renders plume's fire cache ($name, frame $frames) with orange blackbody light from its flame"
+  ;;
+mantaflow_fire)
+  res=32 frames=8
+  run_blender "$here/bake_mantaflow.py" "$work/manta" "$res" "$frames" FIRE
+  cache=$work/manta/data/fluid_data_$(printf %04d $frames).vdb
+  [[ -s $cache ]] || fail "Mantaflow wrote no $cache"
+  # plume's defaults for a fire cache (render.emission, render.fire_temperature;
+  # src/cli/commands.cpp), at night: a dark sky, so the light seen is the flame's.
+  look=(--set render.width=160 --set render.height=120
+        --set 'render.background_top=[0.01,0.012,0.02]' --set 'render.background_bottom=[0.02,0.02,0.025]'
+        --set 'render.ambient=[0.02,0.025,0.04]')
+  for variant in fire no_flame; do
+    extra=()
+    [[ $variant == fire ]] || extra=(--set render.emission=0)
+    timeout 60 "$plume" render-vdb "$cache" -o "$work/$variant.mp4" --png "$work/$variant" \
+      "${look[@]}" "${extra[@]}" --quiet || fail "plume render-vdb $cache ($variant) exited with $?"
+  done
+  png=fluid_data_$(printf %04d $frames).png
+  for variant in fire no_flame; do
+    [[ -s $work/$variant/$png ]] || fail "plume render-vdb wrote no $work/$variant/$png"
+  done
+  read -r r g b n < <(flame_stats "$work/fire/$png") || fail "ffmpeg cannot decode $work/fire/$png"
+  say "fire: brightest $n pixels, mean sRGB ($r, $g, $b)"
+  read -r r0 g0 b0 n0 < <(flame_stats "$work/no_flame/$png") || fail "ffmpeg cannot decode $work/no_flame/$png"
+  say "with render.emission=0: brightest $n0 pixels, mean sRGB ($r0, $g0, $b0)"
+  is_orange "$r" "$g" "$b" ||
+    fail "plume render-vdb shows no orange flame in Mantaflow's fire (brightest pixels ($r, $g, $b); want R > 150, R > G + 30, G > B + 30)"
+  ! is_orange "$r0" "$g0" "$b0" ||
+    fail "the control (render.emission=0) looks orange too ($r0, $g0, $b0): the check cannot tell a flame"
+  say "PASS: plume render-vdb shows the flame of Blender's Mantaflow fire as orange light"
+  ;;
 cycles)
   # Only smoke: the ball (still an obstacle to the flow) and the ground are not drawn.
   scene=$src/scenes/plume.toml frame=72
@@ -132,5 +203,5 @@ cycles)
   say "PASS"
   ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|cycles)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles)" >&2; exit 2 ;;
 esac
