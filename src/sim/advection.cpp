@@ -1,7 +1,9 @@
 #include "sim/advection.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/interpolation.h"
 #include "core/parallel.h"
@@ -63,27 +65,45 @@ class Centred {
     return pGrid - vel(mid) * s;
 }
 
-// Cells where any of `count` fields differs from its background.
-Box3i activeBox(const ScalarGrid* const* src, int count, const float* background) {
+// One box per field, for up to Advector::kMaxFields fields.
+using FieldBoxes = std::array<Box3i, Advector::kMaxFields>;
+
+// For each of `count` fields, the cells where it differs from its background.
+FieldBoxes activeBoxes(const ScalarGrid* const* src, int count, const float* background) {
     const ScalarGrid& g = *src[0];
     const int nx = g.nx(), ny = g.ny();
     // Per-slab boxes, united in slab order.
-    auto slabBox = [&](int k) {
-        Box3i b{{nx, ny, k}, {0, 0, k + 1}};
-        for (int j = 0; j < ny; ++j)
-            for (int c = 0; c < count; ++c) {
+    auto slabBoxes = [&](int k) {
+        FieldBoxes boxes{};
+        for (int c = 0; c < count; ++c) {
+            Box3i& b = boxes[size_t(c)];
+            for (int j = 0; j < ny; ++j) {
                 const float* row = &(*src[c])(0, j, k);
                 const float bg = background[c];
                 int first = 0, last = nx - 1;
                 while (first < nx && row[first] == bg) ++first;
                 if (first == nx) continue;
                 while (row[last] == bg) --last;
-                b.lo = {std::min(b.lo.x, first), std::min(b.lo.y, j), k};
-                b.hi = {std::max(b.hi.x, last + 1), std::max(b.hi.y, j + 1), k + 1};
+                b = unite(b, Box3i{{first, j, k}, {last + 1, j + 1, k + 1}});
             }
-        return b;
+        }
+        return boxes;
     };
-    return deterministicReduce(g.nz(), Box3i{}, slabBox, unite);
+    auto uniteEach = [](const FieldBoxes& a, const FieldBoxes& b) {
+        FieldBoxes u;
+        for (size_t c = 0; c < u.size(); ++c) u[c] = unite(a[c], b[c]);
+        return u;
+    };
+    return deterministicReduce(g.nz(), FieldBoxes{}, slabBoxes, uniteEach);
+}
+
+// The part [lo, hi) of row (j, k) segment [i0, i1) inside `box` (lo = hi
+// when none is).
+inline void rowPart(const Box3i& box, int i0, int i1, int j, int k, int& lo, int& hi) {
+    lo = hi = i0;
+    if (j < box.lo.y || j >= box.hi.y || k < box.lo.z || k >= box.hi.z) return;
+    lo = std::max(i0, box.lo.x);
+    hi = std::max(lo, std::min(i1, box.hi.x));
 }
 
 // Sets every cell of g outside `box` to `value`.
@@ -161,26 +181,55 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     const SampleLayout shape = g.layout();
     // One field (a velocity component, over the whole grid) keeps its limiter
     // bounds from the first pass, where the blend has the eight values at
-    // hand. Two fields (the scalars, advected only around the smoke) take
+    // hand. Several fields (the scalars, advected only around the smoke) take
     // theirs again in the second pass: a little more work on a small box, and
-    // two grid-sized buffers less memory.
+    // grid-sized buffers less memory.
+    if (count < 1 || count > kMaxFields)
+        throw std::invalid_argument("Advector::advect: 1 to 4 fields per call");
     const bool keepRange = count == 1;
     if (mac) {
         for (int c = 0; c < count; ++c) hat_[c].resize(g.size());
         if (keepRange) range_.resize(g.size());
     }
 
-    // `result`: the cells whose value can change; `first`: the cells the first
-    // pass must cover for the second to read only what it wrote.
-    Box3i result{{0, 0, 0}, dims};
-    Box3i first = result;
+    // Per field, `results`: the cells whose value can change; `firsts`: the
+    // cells the first pass must cover for the second to read only what it
+    // wrote. Each field keeps its own boxes (fuel spreads wider than smoke);
+    // `result` and `first` hold them all, and a point is traced once for
+    // every field whose box holds it.
+    FieldBoxes results, firsts;
+    results.fill(Box3i{{0, 0, 0}, dims});
+    firsts = results;
+    Box3i result = results[0], first = firsts[0];
     if (background) {
         // A trace moves at most maxComponent * |s| cells per axis, and a blend
         // reads one cell beyond; one more absorbs rounding.
         const int reach = int(std::ceil(maxComponent_ * std::fabs(s))) + 2;
-        result = grow(activeBox(src, count, background), reach, dims);
-        first = mac ? grow(result, reach, dims) : result;
+        const FieldBoxes active = activeBoxes(src, count, background);
+        result = first = Box3i{};
+        for (int c = 0; c < count; ++c) {
+            results[c] = grow(active[c], reach, dims);
+            firsts[c] = mac ? grow(results[c], reach, dims) : results[c];
+            result = unite(result, results[c]);
+            first = unite(first, firsts[c]);
+        }
     }
+    // The parts of row segment [i0, i1) of (j, k) that each field covers in
+    // `boxes`, and the span [lo, hi) of them all.
+    struct RowParts {
+        int lo[kMaxFields], hi[kMaxFields];
+        int spanLo, spanHi;
+    };
+    auto rowParts = [count](const FieldBoxes& boxes, int i0, int i1, int j, int k) {
+        RowParts p;
+        p.spanLo = i1, p.spanHi = i0;
+        for (int c = 0; c < count; ++c) {
+            rowPart(boxes[c], i0, i1, j, k, p.lo[c], p.hi[c]);
+            if (p.lo[c] < p.hi[c])
+                p.spanLo = std::min(p.spanLo, p.lo[c]), p.spanHi = std::max(p.spanHi, p.hi[c]);
+        }
+        return p;
+    };
 
     // The sample points' displacements: traced once per cell, a face taking
     // the mean of the two cells it lies between (so the three velocity
@@ -204,7 +253,9 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // Backtrace each sample point; every field reads the same stencil.
     forRows(first, [&](int i0, int i1, int j, int k) {
         const size_t row = g.index(0, j, k);
-        int i = i0;
+        const RowParts part = rowParts(firsts, i0, i1, j, k);
+        int i = part.spanLo;
+        i1 = part.spanHi;
         if (fourWide)
             for (; i + 4 <= i1; i += 4) {
                 const Stencil4 st = movedStencils(i, j, k, -1.0f);
@@ -216,6 +267,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
             const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
             const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
             for (int c = 0; c < count; ++c) {
+                if (i < part.lo[c] || i >= part.hi[c]) continue;
                 if (!mac) {
                     (*dst[c])[row + i] = blend(src[c]->data(), st);
                     continue;
@@ -239,7 +291,9 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     if (mac)
         forRows(result, [&](int i0, int i1, int j, int k) {
             const size_t row = g.index(0, j, k);
-            int i = i0;
+            const RowParts part = rowParts(results, i0, i1, j, k);
+            int i = part.spanLo;
+            i1 = part.spanHi;
             if (fourWide)
                 for (; i + 4 <= i1; i += 4) {
                     const Stencil4 forward = movedStencils(i, j, k, 1.0f);
@@ -261,6 +315,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 const Stencil forward = shape.stencil(pGrid + d);
                 const Stencil from = keepRange ? Stencil{} : shape.stencil(pGrid - d);
                 for (int c = 0; c < count; ++c) {
+                    if (i < part.lo[c] || i >= part.hi[c]) continue;
                     float hat = hat_[c][row + i];
                     float back = blend(hat_[c].data(), forward);
                     float value = hat + 0.5f * ((*src[c])[row + i] - back);
@@ -278,7 +333,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         });
 
     if (background)
-        for (int c = 0; c < count; ++c) fillOutside(*dst[c], result, background[c]);
+        for (int c = 0; c < count; ++c) fillOutside(*dst[c], results[c], background[c]);
 }
 
 }  // namespace plume
