@@ -47,12 +47,13 @@ class Advector {
 
     // Advects `count` fields (1 to kMaxFields) sampled on the same points (same
     // shape and offset): dst[n] = advected src[n]. src and dst differ. The
-    // fields share one trace, stencil and box per point, and each gets what
+    // fields share one trace and stencil per point, and each gets what
     // advecting it alone would give, bit for bit.
     //
     // With `background` (one value per field, cell-centred fields, Clamp
-    // limiter), only the box where some field differs from its background,
-    // grown by the farthest a trace can reach, is advected; every other cell
+    // limiter), each field is advected only where it differs from its
+    // background, grown by the farthest a trace can reach (row by row: the
+    // hull of each x row's span over the rows that near); every other cell
     // gets the background, which is exactly what advecting it would give.
     void advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
                 int count, float dt, Limiter limiter = Limiter::Clamp,
