@@ -52,12 +52,14 @@ Scene estimateScene(const std::string& overrides) {
 
 // What a solver really allocates for its scene, once it has run a substep:
 // within 5% of the estimate, for each pressure method, with and without
-// solids and confinement. Fails when a buffer is added without being counted.
+// solids and confinement, and for a fire. Fails when a buffer is added
+// without being counted.
 TEST(MemoryEstimate, SolverEstimateMatchesItsHeap) {
     setThreadCount(1);  // TBB's worker stacks are not the solver's
-    for (const char* sets : {"domain.resolution=48 solver.pressure=mgpcg",
-                             "domain.resolution=48 solver.pressure=pcg physics.vorticity=0",
-                             "domain.resolution=40 solver.pressure=sor"}) {
+    for (const char* sets :
+         {"domain.resolution=48 solver.pressure=mgpcg",
+          "domain.resolution=48 solver.pressure=pcg physics.vorticity=0",
+          "domain.resolution=40 solver.pressure=sor", "domain.resolution=48 emitter[1].fuel=1"}) {
         const Scene scene = estimateScene(sets);
         const std::uint64_t before = heapBytes();
         std::uint64_t used = 0;

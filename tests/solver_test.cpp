@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -146,6 +147,57 @@ TEST(Advection, SkippingEmptySpaceChangesNothing) {
         EXPECT_GT(moved, 300u) << "the blob should have moved";
         EXPECT_EQ(denseD(39, 23, 31), 0.0f);  // far corner: background
         EXPECT_EQ(denseT(39, 23, 31), ambient);
+    }
+}
+
+// A fire's pass: density, temperature, fuel and flame in one call, each in
+// its own region (fuel far from the smoke, flame in two separate puffs), give
+// exactly what advecting each field alone over every cell gives.
+TEST(Advection, FourFieldsInOnePassMatchEachAlone) {
+    const Vec3i n{40, 24, 32};
+    Fields f(n, 0.05f);
+    for (ScalarGrid* g : {&f.u, &f.v, &f.w})
+        for (int k = 0; k < g->nz(); ++k)
+            for (int j = 0; j < g->ny(); ++j)
+                for (int i = 0; i < g->nx(); ++i)
+                    (*g)(i, j, k) = 0.9f * std::sin(0.29f * i + 0.13f * k + (g == &f.w)) +
+                                    0.5f * std::cos(0.21f * j - 0.37f * k + 2 * (g == &f.u));
+    const float ambient = 0.25f;
+    std::vector<ScalarGrid> fields(4, ScalarGrid(n.x, n.y, n.z));
+    fields[1].fill(ambient);
+    auto ball = [](ScalarGrid& g, Vec3f centre, float radius, float value) {
+        for (int k = 0; k < g.nz(); ++k)
+            for (int j = 0; j < g.ny(); ++j)
+                for (int i = 0; i < g.nx(); ++i) {
+                    Vec3f d = Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) - centre;
+                    g(i, j, k) += value * std::max(0.0f, 1.0f - dot(d, d) / (radius * radius));
+                }
+    };
+    ball(fields[0], {12, 10, 8}, 5.0f, 1.0f);
+    ball(fields[1], {13, 11, 9}, 4.0f, 2.0f);
+    ball(fields[2], {30, 16, 22}, 4.0f, 0.8f);
+    ball(fields[3], {8, 6, 24}, 3.0f, 0.6f);
+    ball(fields[3], {32, 18, 6}, 3.0f, 0.7f);
+    const float background[] = {0.0f, ambient, 0.0f, 0.0f};
+    for (AdvectionScheme scheme : {AdvectionScheme::SemiLagrangian, AdvectionScheme::MacCormack}) {
+        Advector advector;
+        advector.setVelocity(f, f.dx);
+        std::vector<ScalarGrid> together(4, ScalarGrid(n.x, n.y, n.z, Vec3f(0.5f), -1.0f));
+        const ScalarGrid* src[] = {&fields[0], &fields[1], &fields[2], &fields[3]};
+        ScalarGrid* dst[] = {&together[0], &together[1], &together[2], &together[3]};
+        advector.advect(scheme, src, dst, 4, 0.1f, Advector::Limiter::Clamp, background);
+        for (int c = 0; c < 4; ++c) {
+            ScalarGrid alone(n.x, n.y, n.z, Vec3f(0.5f), -1.0f);
+            const ScalarGrid* one[] = {&fields[c]};
+            ScalarGrid* out[] = {&alone};
+            advector.advect(scheme, one, out, 1, 0.1f);
+            size_t moved = 0;
+            for (size_t i = 0; i < alone.size(); ++i) {
+                ASSERT_EQ(together[c][i], alone[i]) << "field " << c << ", cell " << i;
+                moved += alone[i] != fields[c][i];
+            }
+            EXPECT_GT(moved, 100u) << "field " << c << " should have moved";
+        }
     }
 }
 

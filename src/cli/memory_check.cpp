@@ -16,7 +16,9 @@ std::uint64_t estimateMemoryBytes(const Scene& scene) {
     const Vec3i n = scene.domain.cells();
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     // A bake's resume snapshot: the fields and the pressure warm start (double).
-    const std::uint64_t snapshot = Fields::bytesFor(n) + cells * sizeof(double);
+    // A fire's snapshot holds fuel, flame and expansion too.
+    const std::uint64_t snapshot = Fields::bytesFor(n) + cells * sizeof(double) +
+                                   (scene.burns() ? 3 * cells * sizeof(float) : 0);
     // Program, libraries, encoder buffers, thread stacks.
     constexpr std::uint64_t kBaseline = 64ull << 20;
     // Mesh shapes' dense SDFs (once loadSceneGeometry has made them).

@@ -1,7 +1,9 @@
 #include "sim/advection.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <stdexcept>
 
 #include "core/interpolation.h"
 #include "core/parallel.h"
@@ -63,43 +65,122 @@ class Centred {
     return pGrid - vel(mid) * s;
 }
 
-// Cells where any of `count` fields differs from its background.
-Box3i activeBox(const ScalarGrid* const* src, int count, const float* background) {
+// Cells of a grid as one span [lo, hi) of x per row (j, k), lo >= hi for
+// none, and the box that bounds them.
+struct Region {
+    struct Span {
+        int lo = 0, hi = 0;
+    };
+    int ny = 0;
+    std::vector<Span> spans;  // row (j, k) at k * ny + j
+    Box3i bounds;
+
+    const Span& at(int j, int k) const { return spans[size_t(k) * ny + j]; }
+};
+
+// Widens span a to hold span b too (an empty b adds nothing).
+inline void hull(Region::Span& a, const Region::Span& b) {
+    if (b.lo >= b.hi) return;
+    a = a.lo < a.hi ? Region::Span{std::min(a.lo, b.lo), std::max(a.hi, b.hi)} : b;
+}
+
+// For each of `count` fields, the cells where it differs from its background.
+std::array<Region, Advector::kMaxFields> activeRegions(const ScalarGrid* const* src, int count,
+                                                       const float* background) {
     const ScalarGrid& g = *src[0];
     const int nx = g.nx(), ny = g.ny();
-    // Per-slab boxes, united in slab order.
-    auto slabBox = [&](int k) {
-        Box3i b{{nx, ny, k}, {0, 0, k + 1}};
-        for (int j = 0; j < ny; ++j)
-            for (int c = 0; c < count; ++c) {
+    std::array<Region, Advector::kMaxFields> regions;
+    for (int c = 0; c < count; ++c) {
+        regions[c].ny = ny;
+        regions[c].spans.assign(size_t(ny) * g.nz(), Region::Span{});
+    }
+    using Boxes = std::array<Box3i, Advector::kMaxFields>;
+    // Each slab's spans, and its boxes, united in slab order.
+    auto slabBoxes = [&](int k) {
+        Boxes boxes{};
+        for (int c = 0; c < count; ++c) {
+            const float bg = background[c];
+            for (int j = 0; j < ny; ++j) {
                 const float* row = &(*src[c])(0, j, k);
-                const float bg = background[c];
                 int first = 0, last = nx - 1;
                 while (first < nx && row[first] == bg) ++first;
                 if (first == nx) continue;
                 while (row[last] == bg) --last;
-                b.lo = {std::min(b.lo.x, first), std::min(b.lo.y, j), k};
-                b.hi = {std::max(b.hi.x, last + 1), std::max(b.hi.y, j + 1), k + 1};
+                regions[c].spans[size_t(k) * ny + j] = {first, last + 1};
+                boxes[c] = unite(boxes[c], Box3i{{first, j, k}, {last + 1, j + 1, k + 1}});
             }
-        return b;
+        }
+        return boxes;
     };
-    return deterministicReduce(g.nz(), Box3i{}, slabBox, unite);
+    auto uniteEach = [](const Boxes& a, const Boxes& b) {
+        Boxes u;
+        for (size_t c = 0; c < u.size(); ++c) u[c] = unite(a[c], b[c]);
+        return u;
+    };
+    const Boxes bounds = deterministicReduce(g.nz(), Boxes{}, slabBoxes, uniteEach);
+    for (int c = 0; c < count; ++c) regions[c].bounds = bounds[c];
+    return regions;
 }
 
-// Sets every cell of g outside `box` to `value`.
-void fillOutside(ScalarGrid& g, const Box3i& box, float value) {
+// `r` grown by `by` cells along every axis (each cell to the cube of side
+// 2 by + 1 around it, or more), kept inside [0, n): each row spans the hull
+// of the rows within `by` in y and z, widened by `by` in x.
+Region grow(const Region& r, int by, Vec3i n) {
+    Region out = r;
+    out.bounds = grow(r.bounds, by, n);
+    if (r.bounds.empty()) return out;
+    // Along y, then along z, then widen in x; only the rows of the bounds
+    // can be non-empty.
+    const Box3i& b = out.bounds;
+    Region alongY = r;
+    parallelForSlabs(b.hi.z - b.lo.z, [&](int kk) {
+        const int k = b.lo.z + kk;
+        for (int j = b.lo.y; j < b.hi.y; ++j) {
+            Region::Span s;
+            for (int jj = std::max(j - by, 0); jj <= std::min(j + by, n.y - 1); ++jj)
+                hull(s, r.at(jj, k));
+            alongY.spans[size_t(k) * n.y + j] = s;
+        }
+    });
+    parallelForSlabs(b.hi.z - b.lo.z, [&](int kk) {
+        const int k = b.lo.z + kk;
+        for (int j = b.lo.y; j < b.hi.y; ++j) {
+            Region::Span s;
+            for (int z = std::max(k - by, 0); z <= std::min(k + by, n.z - 1); ++z)
+                hull(s, alongY.at(j, z));
+            if (s.lo < s.hi) s = {std::max(s.lo - by, 0), std::min(s.hi + by, n.x)};
+            out.spans[size_t(k) * n.y + j] = s;
+        }
+    });
+    return out;
+}
+
+// Sets every cell of g outside `region` to `value`.
+void fillOutside(ScalarGrid& g, const Region& region, float value) {
     const int nx = g.nx(), ny = g.ny();
     parallelForSlabs(g.nz(), [&](int k) {
         for (int j = 0; j < ny; ++j) {
             float* row = &g(0, j, k);
-            if (box.empty() || k < box.lo.z || k >= box.hi.z || j < box.lo.y || j >= box.hi.y) {
+            const Region::Span s = region.at(j, k);
+            if (s.lo >= s.hi) {
                 std::fill(row, row + nx, value);
                 continue;
             }
-            std::fill(row, row + box.lo.x, value);
-            std::fill(row + box.hi.x, row + nx, value);
+            std::fill(row, row + s.lo, value);
+            std::fill(row + s.hi, row + nx, value);
         }
     });
+}
+
+// Backtrace displacements of cells i0..i1-1 of row (j, k) into out[i], for
+// s = dt / dx.
+[[gnu::always_inline]] inline void traceRow(const Centred& vel, float s, int i0, int i1, int j,
+                                            int k, F4* out) {
+    for (int i = i0; i < i1; ++i) {
+        const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
+        const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
+        out[i] = F4{d.x, d.y, d.z, 0.0f};
+    }
 }
 
 // Calls body(i0, i1, j, k) for each row segment of `box`, slabs in parallel.
@@ -140,12 +221,7 @@ void Advector::traceCells(float s, const Box3i& cells) {
     displacement_.resize(centred_.size());
     const Centred vel(centred_, n_, Vec3f(0.5f));
     forRows(cells, [&](int i0, int i1, int j, int k) {
-        F4* out = &displacement_[(size_t(k) * n_.y + j) * n_.x];
-        for (int i = i0; i < i1; ++i) {
-            const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
-            const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
-            out[i] = F4{d.x, d.y, d.z, 0.0f};
-        }
+        traceRow(vel, s, i0, i1, j, k, &displacement_[(size_t(k) * n_.y + j) * n_.x]);
     });
     displacementS_ = s;
     displacementBox_ = cells;
@@ -161,31 +237,86 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     const SampleLayout shape = g.layout();
     // One field (a velocity component, over the whole grid) keeps its limiter
     // bounds from the first pass, where the blend has the eight values at
-    // hand. Two fields (the scalars, advected only around the smoke) take
+    // hand. Several fields (the scalars, advected only around the smoke) take
     // theirs again in the second pass: a little more work on a small box, and
-    // two grid-sized buffers less memory.
+    // grid-sized buffers less memory.
+    if (count < 1 || count > kMaxFields)
+        throw std::invalid_argument("Advector::advect: 1 to 4 fields per call");
     const bool keepRange = count == 1;
     if (mac) {
         for (int c = 0; c < count; ++c) hat_[c].resize(g.size());
         if (keepRange) range_.resize(g.size());
     }
 
-    // `result`: the cells whose value can change; `first`: the cells the first
-    // pass must cover for the second to read only what it wrote.
+    // Per field, `results`: the cells whose value can change; `firsts`: the
+    // cells the first pass must cover for the second to read only what it
+    // wrote. Each field keeps its own region (fuel spreads wider than smoke),
+    // row by row (a plume fills little of its bounding box); `result` and
+    // `first` bound them all, and a point is traced once for every field whose
+    // region holds it.
+    std::array<Region, kMaxFields> results, firsts;
     Box3i result{{0, 0, 0}, dims};
     Box3i first = result;
     if (background) {
         // A trace moves at most maxComponent * |s| cells per axis, and a blend
         // reads one cell beyond; one more absorbs rounding.
         const int reach = int(std::ceil(maxComponent_ * std::fabs(s))) + 2;
-        result = grow(activeBox(src, count, background), reach, dims);
-        first = mac ? grow(result, reach, dims) : result;
+        const std::array<Region, kMaxFields> active = activeRegions(src, count, background);
+        result = first = Box3i{};
+        for (int c = 0; c < count; ++c) {
+            results[c] = grow(active[c], reach, dims);
+            firsts[c] = mac ? grow(results[c], reach, dims) : results[c];
+            result = unite(result, results[c].bounds);
+            first = unite(first, firsts[c].bounds);
+        }
     }
+    // The parts [lo, hi) of row segment [i0, i1) of (j, k) that each field
+    // covers in `regions` (all of it without a background), and the span of
+    // them all.
+    struct RowParts {
+        int lo[kMaxFields], hi[kMaxFields];
+        int spanLo, spanHi;
+    };
+    auto rowParts = [&](const std::array<Region, kMaxFields>& regions, int i0, int i1, int j,
+                        int k) {
+        RowParts p;
+        p.spanLo = i1, p.spanHi = i0;
+        for (int c = 0; c < count; ++c) {
+            p.lo[c] = i0, p.hi[c] = i1;
+            if (background) {
+                const Region::Span sp = regions[c].at(j, k);
+                p.lo[c] = std::max(i0, sp.lo);
+                p.hi[c] = std::max(p.lo[c], std::min(i1, sp.hi));
+            }
+            if (p.lo[c] < p.hi[c])
+                p.spanLo = std::min(p.spanLo, p.lo[c]), p.spanHi = std::max(p.spanHi, p.hi[c]);
+        }
+        return p;
+    };
 
     // The sample points' displacements: traced once per cell, a face taking
     // the mean of the two cells it lies between (so the three velocity
     // components share one trace per cell instead of one each).
-    traceCells(s, grow(first, 1, n_));
+    if (background && dims == n_) {
+        // Cell-centred fields: only the rows' spans that some field's first
+        // pass covers (and a cell beyond); the cache then holds no box.
+        Region traced = firsts[0];
+        for (int c = 1; c < count; ++c)
+            for (size_t r = 0; r < traced.spans.size(); ++r)
+                hull(traced.spans[r], firsts[c].spans[r]);
+        traced.bounds = first;
+        traced = grow(traced, 1, n_);
+        displacement_.resize(centred_.size());
+        const Centred vel(centred_, n_, Vec3f(0.5f));
+        forRows(traced.bounds, [&](int, int, int j, int k) {
+            const Region::Span sp = traced.at(j, k);
+            traceRow(vel, s, sp.lo, sp.hi, j, k, &displacement_[(size_t(k) * n_.y + j) * n_.x]);
+        });
+        displacementS_ = s;
+        displacementBox_ = Box3i{};
+    } else {
+        traceCells(s, grow(first, 1, n_));
+    }
     const Centred displacement(displacement_, n_, off);
 
     // One MacCormack field (a velocity component, the bulk of the work) runs
@@ -204,7 +335,9 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // Backtrace each sample point; every field reads the same stencil.
     forRows(first, [&](int i0, int i1, int j, int k) {
         const size_t row = g.index(0, j, k);
-        int i = i0;
+        const RowParts part = rowParts(firsts, i0, i1, j, k);
+        int i = part.spanLo;
+        i1 = part.spanHi;
         if (fourWide)
             for (; i + 4 <= i1; i += 4) {
                 const Stencil4 st = movedStencils(i, j, k, -1.0f);
@@ -216,6 +349,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
             const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
             const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
             for (int c = 0; c < count; ++c) {
+                if (i < part.lo[c] || i >= part.hi[c]) continue;
                 if (!mac) {
                     (*dst[c])[row + i] = blend(src[c]->data(), st);
                     continue;
@@ -239,7 +373,9 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     if (mac)
         forRows(result, [&](int i0, int i1, int j, int k) {
             const size_t row = g.index(0, j, k);
-            int i = i0;
+            const RowParts part = rowParts(results, i0, i1, j, k);
+            int i = part.spanLo;
+            i1 = part.spanHi;
             if (fourWide)
                 for (; i + 4 <= i1; i += 4) {
                     const Stencil4 forward = movedStencils(i, j, k, 1.0f);
@@ -261,6 +397,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 const Stencil forward = shape.stencil(pGrid + d);
                 const Stencil from = keepRange ? Stencil{} : shape.stencil(pGrid - d);
                 for (int c = 0; c < count; ++c) {
+                    if (i < part.lo[c] || i >= part.hi[c]) continue;
                     float hat = hat_[c][row + i];
                     float back = blend(hat_[c].data(), forward);
                     float value = hat + 0.5f * ((*src[c])[row + i] - back);
@@ -278,7 +415,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         });
 
     if (background)
-        for (int c = 0; c < count; ++c) fillOutside(*dst[c], result, background[c]);
+        for (int c = 0; c < count; ++c) fillOutside(*dst[c], results[c], background[c]);
 }
 
 }  // namespace plume

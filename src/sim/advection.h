@@ -16,7 +16,7 @@
 // is smoother by a face-to-centre average. Each cell centre is traced once per
 // velocity field and time step; a face departs by the mean displacement of
 // the two cells it lies between, so the three velocity components (and the
-// two scalars) share those traces.
+// scalars, up to kMaxFields in one call) share those traces.
 #pragma once
 
 #include <algorithm>
@@ -35,6 +35,9 @@ namespace plume {
 class Advector {
   public:
     enum class Limiter { Clamp, Revert };
+    // The most fields one advect() call carries: density, temperature, fuel
+    // and flame.
+    static constexpr int kMaxFields = 4;
 
     Advector() = default;
 
@@ -42,25 +45,31 @@ class Advector {
     // advect() until the next call traces through these samples.
     void setVelocity(const MacVelocity& velocity, float dx);
 
-    // Advects `count` fields (1 or 2) sampled on the same points (same shape and
-    // offset): dst[n] = advected src[n]. src and dst differ.
+    // Advects `count` fields (1 to kMaxFields) sampled on the same points (same
+    // shape and offset): dst[n] = advected src[n]. src and dst differ. The
+    // fields share one trace and stencil per point, and each gets what
+    // advecting it alone would give, bit for bit.
     //
     // With `background` (one value per field, cell-centred fields, Clamp
-    // limiter), only the box where some field differs from its background,
-    // grown by the farthest a trace can reach, is advected; every other cell
+    // limiter), each field is advected only where it differs from its
+    // background, grown by the farthest a trace can reach (row by row: the
+    // hull of each x row's span over the rows that near); every other cell
     // gets the background, which is exactly what advecting it would give.
     void advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
                 int count, float dt, Limiter limiter = Limiter::Clamp,
                 const float* background = nullptr);
 
     // Bytes of the scratch below once it has advected every field of a grid
-    // of `cells`: centred velocity and displacement, two forward steps and
-    // the limiter bounds, each sized for the largest (face) grid.
-    static std::uint64_t bytesFor(Vec3i cells) {
+    // of `cells`, `scalars` (2 to kMaxFields) cell-centred ones in one call:
+    // centred velocity and displacement, two forward steps and the limiter
+    // bounds, each sized for the largest (face) grid, and a cell-sized forward
+    // step for each scalar beyond two.
+    static std::uint64_t bytesFor(Vec3i cells, int scalars = 2) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
         const std::uint64_t largest =
             c + std::uint64_t(std::max({cells.y * cells.z, cells.x * cells.z, cells.x * cells.y}));
-        return 2 * c * sizeof(simd::F4) + largest * (2 * sizeof(float) + sizeof(Range));
+        return 2 * c * sizeof(simd::F4) + largest * (2 * sizeof(float) + sizeof(Range)) +
+               std::uint64_t(std::max(scalars - 2, 0)) * c * sizeof(float);
     }
 
     // One field through `velocity`: a convenience for tests.
@@ -87,8 +96,8 @@ class Advector {
     std::vector<simd::F4> displacement_;
     Box3i displacementBox_;
     float displacementS_ = 0.0f;
-    std::vector<float> hat_[2];  // forward semi-Lagrangian steps
-    std::vector<Range> range_;   // what a one-field step blended from: the limiter's bounds
+    std::vector<float> hat_[kMaxFields];  // forward semi-Lagrangian steps
+    std::vector<Range> range_;  // what a one-field step blended from: the limiter's bounds
 };
 
 }  // namespace plume

@@ -89,7 +89,8 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     // velocitySrc_, densitySrc_ and temperatureSrc_: the fields again but the solid mask.
     const std::uint64_t sources = Fields::bytesFor(n) - cells * sizeof(uint8_t);
-    std::uint64_t bytes = Fields::bytesFor(n) + sources + Advector::bytesFor(n);
+    std::uint64_t bytes =
+        Fields::bytesFor(n) + sources + Advector::bytesFor(n, scene.burns() ? 4 : 2);
     if (scene.physics.vorticity != 0.0f) bytes += VorticityScratch::bytesFor(n);
     // Keyed obstacles: the solids' face velocities, a third set of face grids.
     const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
@@ -236,24 +237,25 @@ void Solver::advectScalars(float dt) {
     ScopedTimer t(times_.advectScalars);
     densitySrc_.swap(f_.density);
     temperatureSrc_.swap(f_.temperature);
-    // Density and temperature share their departure points; away from the
-    // smoke both hold their background and are left to it.
-    const ScalarGrid* src[] = {&densitySrc_, &temperatureSrc_};
-    ScalarGrid* dst[] = {&f_.density, &f_.temperature};
-    const float background[] = {0.0f, scene_.physics.ambientTemperature};
-    advector_.setVelocity(f_, f_.dx);
-    advector_.advect(scene_.solver.advection, src, dst, 2, dt, Advector::Limiter::Clamp,
-                     background);
+    // Density and temperature (and fuel and flame, in a fire) share their
+    // departure points, in one pass; away from the smoke and the fire every
+    // field holds its background and is left to it.
+    const ScalarGrid* src[Advector::kMaxFields] = {&densitySrc_, &temperatureSrc_};
+    ScalarGrid* dst[Advector::kMaxFields] = {&f_.density, &f_.temperature};
+    const float ambient = scene_.physics.ambientTemperature;
+    const float background[Advector::kMaxFields] = {0.0f, ambient, 0.0f, 0.0f};
+    int count = 2;
     if (f_.burns()) {
         fuelSrc_.swap(f_.fuel);
         flameSrc_.swap(f_.flame);
-        const ScalarGrid* fireSrc[] = {&fuelSrc_, &flameSrc_};
-        ScalarGrid* fireDst[] = {&f_.fuel, &f_.flame};
-        const float none[] = {0.0f, 0.0f};
-        advector_.advect(scene_.solver.advection, fireSrc, fireDst, 2, dt,
-                         Advector::Limiter::Clamp, none);
+        src[2] = &fuelSrc_, src[3] = &flameSrc_;
+        dst[2] = &f_.fuel, dst[3] = &f_.flame;
+        count = 4;
     }
-    clearSolidScalars(f_, scene_.physics.ambientTemperature);
+    advector_.setVelocity(f_, f_.dx);
+    advector_.advect(scene_.solver.advection, src, dst, count, dt, Advector::Limiter::Clamp,
+                     background);
+    clearSolidScalars(f_, ambient);
 }
 
 void Solver::diffuseScalars(float dt) {
