@@ -115,6 +115,7 @@ void checkGolden(const std::string& name) {
 TEST(Golden, RisingPuff) { checkGolden("rising"); }
 TEST(Golden, ObstacleWithTwoLights) { checkGolden("obstacle"); }
 TEST(Golden, WindTunnel) { checkGolden("wind"); }
+TEST(Golden, FireLightsItsSmokeAndTheGround) { checkGolden("fire"); }
 
 TEST(Golden, UpdatedOnlyByUpdateGoldenOne) {
     EXPECT_TRUE(updateRequested("1"));
