@@ -167,11 +167,17 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // Motion blur: the blurred density (and temperature, when it glows).
     if (scene.render.motionBlur > 0.0f)
         solids += cells * sizeof(float) * (scene.render.emission > 0.0f ? 2 : 1);
-    // The traced frame: RGB and transmittance (its composite over the
-    // background lives only while a frame is written).
+    // The traced frame: RGB and transmittance (writingBytesFor: what writing
+    // it takes on top).
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
                sizeof(float) +
            3 * pixels + solids + (fire ? FireLight::bytesFor(n) : 0);
+}
+
+std::uint64_t Renderer::writingBytesFor(const Scene& scene) {
+    // The composite over the background (RGB) and premultiplied RGBA (EXR,
+    // transparent PNG), floats.
+    return std::uint64_t(scene.render.width) * scene.render.height * (3 + 4) * sizeof(float);
 }
 
 const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {

@@ -34,6 +34,8 @@ class Renderer {
     // lights, the sweep scratch and the linear and 8-bit images; with solids,
     // their triangles and a hit id per pixel.
     static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
+    // Bytes that live only while a traced frame is written out, on top.
+    static std::uint64_t writingBytesFor(const Scene& scene);
 
     // Traces a frame; the frame number seeds the ray jitter.
     const LinearImage& trace(const VolumeView& volume, int frame);

@@ -27,8 +27,8 @@ std::uint64_t estimateMemoryBytes(const Scene& scene) {
         if (s.levelSet) levelSets += s.levelSet->bytes();
     for (const ShapeSettings& s : scene.obstacles)
         if (s.levelSet) levelSets += s.levelSet->bytes();
-    return Solver::bytesFor(scene) + Renderer::bytesFor(scene, n) + snapshot + levelSets +
-           kBaseline;
+    return Solver::bytesFor(scene) + Renderer::bytesFor(scene, n) +
+           Renderer::writingBytesFor(scene) + snapshot + levelSets + kBaseline;
 }
 
 std::uint64_t machineMemoryBytes() {
