@@ -20,8 +20,13 @@ struct RunOptions {
     bool quiet = false;
     bool resume = false;     // bake --resume
     std::string pattern;     // render-vdb input
+    std::vector<std::string> inputs;  // encode: one sequence, or several to tile
+    std::vector<std::string> labels;  // encode --label: one per tiled sequence
     std::string grid;        // render-vdb --grid
     bool reference = false;  // check --reference
+    double fps = 0;          // encode --fps (0: from the scene)
+    bool noVideo = false;       // --no-video: per-frame outputs only
+    bool skipExisting = false;  // --skip-existing: frames whose outputs exist are not redone
 };
 
 int runRender(const RunOptions& options);

@@ -47,6 +47,14 @@ PngSink::PngSink(std::string dir, const Scene& scene)
     ensureWritableDir(dir_);
 }
 
+bool VdbCacheSink::hasFrame(int frame) const {
+    return std::filesystem::exists(cacheFramePath(dir_, sceneName_, frame));
+}
+
+bool PngSink::hasFrame(int frame) const {
+    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".png"));
+}
+
 void PngSink::consume(const Frame& frame) {
     const std::string path = framePath(dir_, sceneName_, frame.number, ".png");
     if (!transparent_) {
@@ -70,6 +78,10 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
 void ExrSink::consume(const Frame& frame) {
     writeExr(framePath(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
              frame.number);
+}
+
+bool ExrSink::hasFrame(int frame) const {
+    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".exr"));
 }
 
 VideoSink::VideoSink(std::string path, const Scene& scene)
