@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <sstream>
 #include <filesystem>
 
 #include "cli/interrupt.h"
@@ -71,8 +72,9 @@ std::string missingFrames(const std::vector<int>& present, int first, int last) 
 namespace {
 
 // Several sequences' frames as one picture: a grid of tiles, row by row,
-// each labelled at its top-left corner; scaled down by a whole factor when the
-// grid would be wider than 1920 pixels, so it stays a size players take.
+// each labelled in its top-left corner, one "key=value" a line, clipped to
+// its tile; scaled down by a whole factor when the grid would be wider than
+// 1920 pixels, so it stays a size players take.
 Image tileFrames(const std::vector<Image>& frames, const std::vector<std::string>& labels) {
     const int n = int(frames.size());
     const int cols = int(std::ceil(std::sqrt(double(n)))), rows = (n + cols - 1) / cols;
@@ -81,8 +83,8 @@ Image tileFrames(const std::vector<Image>& frames, const std::vector<std::string
     const int tw = w / shrink, th = h / shrink;
     Image grid((cols * tw + 1) & ~1, (rows * th + 1) & ~1);
     for (int t = 0; t < n; ++t) {
-        const int x0 = (t % cols) * tw, y0 = (t / cols) * th;
         // Box filter over shrink x shrink source pixels.
+        Image tile(tw, th);
         for (int y = 0; y < th; ++y)
             for (int x = 0; x < tw; ++x)
                 for (int c = 0; c < 3; ++c) {
@@ -90,13 +92,18 @@ Image tileFrames(const std::vector<Image>& frames, const std::vector<std::string
                     for (int j = 0; j < shrink; ++j)
                         for (int i = 0; i < shrink; ++i)
                             sum += frames[t].pixel(x * shrink + i, y * shrink + j)[c];
-                    grid.pixel(x0 + x, y0 + y)[c] =
-                        uint8_t((sum + shrink * shrink / 2) / (shrink * shrink));
+                    tile.pixel(x, y)[c] = uint8_t((sum + shrink * shrink / 2) / (shrink * shrink));
                 }
         if (t < int(labels.size())) {
             const int scale = std::max(1, th / 100);
-            drawLabel(grid, x0 + 2 * scale, y0 + 2 * scale, labels[t], scale);
+            std::istringstream words(labels[t]);
+            int y = 2 * scale;
+            for (std::string line; words >> line; y += textHeight(scale) + 3 * scale)
+                drawLabel(tile, 2 * scale, y, line, scale);
         }
+        const int x0 = (t % cols) * tw, y0 = (t / cols) * th;
+        for (int y = 0; y < th; ++y)
+            std::copy(tile.pixel(0, y), tile.pixel(0, y) + 3 * tw, grid.pixel(x0, y0 + y));
     }
     return grid;
 }

@@ -114,6 +114,8 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "if [[ -n ${SLURM_ARRAY_JOB_ID:-} ]] && (( ${SLURM_RESTART_COUNT:-0} < 2 )); then\n"
       << "  echo \"plume farm: task $task failed ($status); requeueing it\" >&2\n"
       << "  scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${task}\"\n"
+      << "  # Slurm now ends this run; exiting first would report the failure too.\n"
+      << "  sleep 600\n"
       << "fi\n"
       << "exit \"$status\"\n";
     return s.str();
