@@ -65,6 +65,23 @@ TEST(RenderChunks, RenderVdbChunksMatchAWholeRun) {
     EXPECT_EQ(r.err, "--frames 4-12: error: the sequence holds frames 1-8\n");
 }
 
+// An exact cache (32-bit, nothing dropped), read over the whole domain as the
+// solver's fields are: render-vdb draws plume render's very frames from it.
+TEST(RenderChunks, AnExactCacheRendersLikeRender) {
+    fs::path dir = scratchDir("chunks_exact");
+    auto r = runPlume("render " + kScene + " --png direct --vdb cache --no-video"
+                      " --set output.vdb_precision=exact -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runPlume("render-vdb 'cache/rising_####.vdb' --scene " + kScene +
+                     " --frames 5-8 --png chunk --no-video -q",
+                 dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (int frame = 5; frame <= 8; ++frame)
+        EXPECT_TRUE(bytes(dir / "direct" / frameName(frame, ".png")) ==
+                    bytes(dir / "chunk" / frameName(frame, ".png")))
+            << frameName(frame, ".png") << " differs between render and render-vdb";
+}
+
 // A re-run chunk: files written atomically are whole if they exist, so
 // existence is what "done" means; only the missing frame is rendered again.
 TEST(RenderChunks, ARerunChunkRedoesOnlyMissingFrames) {

@@ -67,9 +67,11 @@ std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::
       << "#SBATCH --requeue\n"
       << "set -euo pipefail\n"
       << "# As many threads as CPUs Slurm gave the job; frames are identical for any count.\n"
+      << "# An exact cache (32-bit, nothing dropped) renders to the very frames plume\n"
+      << "# render would; a --set output.vdb_precision given to plume farm wins.\n"
       << "exec " << shellQuote(plume) << " bake " << shellQuote(scene) << " --vdb "
       << shellQuote(v.dir + "/cache") << " --resume --threads \"${SLURM_CPUS_ON_NODE:-0}\""
-      << setArgs(opt, v) << "\n";
+      << " --set output.vdb_precision=exact" << setArgs(opt, v) << "\n";
     return s.str();
 }
 

@@ -29,6 +29,7 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
     ensureWritableDir(dir_);
     options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
+    if (scene.output.vdbPrecision == VdbPrecision::Exact) options_.tolerance = 0;
     options_.velocityName = scene.output.velocityName;
 }
 
