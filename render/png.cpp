@@ -39,8 +39,8 @@ Image readPng(const std::string& path) {
     int width = 0, height = 0, channels = 0;
     stbi_uc* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
     if (!pixels)
-        throw RunError("cannot read '" + path + "': " +
-                       (stbi_failure_reason() ? stbi_failure_reason() : "not a PNG"));
+        throw RunError("cannot read '" + path +
+                       "': " + (stbi_failure_reason() ? stbi_failure_reason() : "not a PNG"));
     Image image(width, height, 3);
     std::copy(pixels, pixels + image.pixels.size(), image.pixels.begin());
     stbi_image_free(pixels);

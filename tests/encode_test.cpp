@@ -1,11 +1,12 @@
 // plume encode, run as a user runs it: a frame sequence to the MP4 plume
 // render writes, with missing frames and differing sizes refused.
+#include "cli/encode.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
 
-#include "cli/encode.h"
 #include "support/run.h"
 
 namespace plume {
@@ -51,7 +52,8 @@ TEST(Encode, RenderPngsEncodeToTheVideoRenderWrites) {
     EXPECT_EQ(r.err, "");
     EXPECT_EQ(listDir(dir / "out"), std::vector<std::string>{"encoded.mp4"});  // no temporary left
     EXPECT_EQ(frameCount(dir / "out" / "encoded.mp4"), 8);
-    const std::string direct = decoded(dir / "direct.mp4"), encoded = decoded(dir / "out/encoded.mp4");
+    const std::string direct = decoded(dir / "direct.mp4"),
+                      encoded = decoded(dir / "out/encoded.mp4");
     ASSERT_EQ(direct.size(), size_t(8 * 96 * 54 * 3 / 2));
     EXPECT_TRUE(direct == encoded) << "decoded frames differ from plume render's video";
 
@@ -59,7 +61,8 @@ TEST(Encode, RenderPngsEncodeToTheVideoRenderWrites) {
     r = runPlume("encode 'frames/rising_####.png' -o plain.mp4 --fps 12 -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(test::capture("ffprobe -v error -show_entries stream=r_frame_rate -of "
-                            "default=nw=1 '" + (dir / "plain.mp4").string() + "'")
+                            "default=nw=1 '" +
+                            (dir / "plain.mp4").string() + "'")
                   .find("r_frame_rate=12/1"),
               std::string::npos);
 }
@@ -94,8 +97,7 @@ TEST(Encode, MissingFramesAreNamedAndNothingIsWritten) {
     // --frames names the frames expected past the last one found, too.
     r = runPlume("encode 'frames/rising_####.png' -o out.mp4 --frames 7-10", dir);
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err,
-              "plume encode: error: 'frames/rising_####.png' lacks frames 9-10 (of 7-10)\n");
+    EXPECT_EQ(r.err, "plume encode: error: 'frames/rising_####.png' lacks frames 9-10 (of 7-10)\n");
     r = runPlume("encode 'nowhere/x_####.png' -o out.mp4", dir);
     EXPECT_EQ(r.status, 1);
     EXPECT_NE(r.err.find("no PNG files match 'nowhere/x_####.png'"), std::string::npos) << r.err;
@@ -132,13 +134,15 @@ TEST(Encode, SequencesTileSideBySideWithLabels) {
     r = runPlume("render " + kScene + " -o b.mp4 --png b --frames 1-2 --set physics.vorticity=0 -q",
                  dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runPlume("encode 'a/rising_####.png' 'b/rising_####.png' --label vorticity=0.4 --label "
-                 "vorticity=0 -o tiled.mp4 -q",
-                 dir);
+    r = runPlume(
+        "encode 'a/rising_####.png' 'b/rising_####.png' --label vorticity=0.4 --label "
+        "vorticity=0 -o tiled.mp4 -q",
+        dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const std::string probe = test::capture(
         "ffprobe -v error -count_frames -show_entries stream=width,height,nb_read_frames -of "
-        "default=nw=1 '" + (dir / "tiled.mp4").string() + "'");
+        "default=nw=1 '" +
+        (dir / "tiled.mp4").string() + "'");
     EXPECT_NE(probe.find("width=192\nheight=54"), std::string::npos) << probe;
     EXPECT_NE(probe.find("nb_read_frames=2"), std::string::npos) << probe;
     // The label: near-white letters on a near-black box in each tile's corner,

@@ -32,9 +32,11 @@ std::string runWithoutSbatch(const fs::path& dir, const std::string& args) {
 
 TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
     fs::path dir = scratchDir("farm_dry_run");
-    auto r = runPlume("farm " + kScene + " --slurm -o out/shot.mp4 --chunk 3 --partition short "
-                      "--time 00:10:00 --mem-per-task 2G --wedge physics.vorticity=0.2,0.5 --dry-run",
-                      dir);
+    auto r = runPlume(
+        "farm " + kScene +
+            " --slurm -o out/shot.mp4 --chunk 3 --partition short "
+            "--time 00:10:00 --mem-per-task 2G --wedge physics.vorticity=0.2,0.5 --dry-run",
+        dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const fs::path farm = dir / "out" / "shot.farm";
     for (const char* variant : {"vorticity-0.2", "vorticity-0.5"})

@@ -57,7 +57,8 @@ TEST(RenderChunks, RenderVdbChunksMatchAWholeRun) {
     r = runPlume("render-vdb" + cache + " --frames 4-7 -o part.mp4 -q", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(test::capture("ffprobe -v error -count_frames -show_entries stream=nb_read_frames "
-                            "-of default=nw=1 '" + (dir / "part.mp4").string() + "'")
+                            "-of default=nw=1 '" +
+                            (dir / "part.mp4").string() + "'")
                   .find("nb_read_frames=4"),
               std::string::npos);
     r = runPlume("render-vdb" + cache + " --frames 4-12 -o part.mp4 -q", dir);
@@ -69,8 +70,10 @@ TEST(RenderChunks, RenderVdbChunksMatchAWholeRun) {
 // solver's fields are: render-vdb draws plume render's very frames from it.
 TEST(RenderChunks, AnExactCacheRendersLikeRender) {
     fs::path dir = scratchDir("chunks_exact");
-    auto r = runPlume("render " + kScene + " --png direct --vdb cache --no-video"
-                      " --set output.vdb_precision=exact -q", dir);
+    auto r = runPlume("render " + kScene +
+                          " --png direct --vdb cache --no-video"
+                          " --set output.vdb_precision=exact -q",
+                      dir);
     ASSERT_EQ(r.status, 0) << r.err;
     r = runPlume("render-vdb 'cache/rising_####.vdb' --scene " + kScene +
                      " --frames 5-8 --png chunk --no-video -q",

@@ -1,8 +1,9 @@
 // Wedges: --wedge arguments and the variants they multiply into.
+#include "cli/wedge.h"
+
 #include <gtest/gtest.h>
 
 #include "cli/farm.h"
-#include "cli/wedge.h"
 #include "core/error.h"
 
 namespace plume {
@@ -30,8 +31,8 @@ TEST(Wedge, MalformedArgumentsAreOneLineErrors) {
 }
 
 TEST(Wedge, VariantsAreTheCartesianProductNamedByValue) {
-    const auto variants = wedgeVariants({parseWedge("physics.vorticity=0.2,0.5"),
-                                         parseWedge("physics.buoyancy_heat=0.3,0.6")});
+    const auto variants = wedgeVariants(
+        {parseWedge("physics.vorticity=0.2,0.5"), parseWedge("physics.buoyancy_heat=0.3,0.6")});
     ASSERT_EQ(variants.size(), 4u);
     EXPECT_EQ(variants[0].name, "vorticity-0.2+buoyancy_heat-0.3");
     EXPECT_EQ(variants[1].name, "vorticity-0.2+buoyancy_heat-0.6");
@@ -43,8 +44,8 @@ TEST(Wedge, VariantsAreTheCartesianProductNamedByValue) {
     ASSERT_EQ(one.size(), 1u);
     EXPECT_EQ(one[0].name, "");
     // Keys that end alike are named in full.
-    const auto both = wedgeVariants(
-        {parseWedge("emitter[1].density=1"), parseWedge("emitter[2].density=2")});
+    const auto both =
+        wedgeVariants({parseWedge("emitter[1].density=1"), parseWedge("emitter[2].density=2")});
     EXPECT_EQ(both[0].name, "emitter_1_.density-1+emitter_2_.density-2");
 }
 

@@ -44,7 +44,8 @@ std::string sequenceName(const std::string& pattern) {
 // -o, the default <name>.mp4, or none with --no-video.
 std::string videoPath(const RunOptions& opt, const std::string& name) {
     if (opt.noVideo) {
-        if (!opt.output.empty()) throw InputError("-o " + opt.output + ": error: --no-video writes no video");
+        if (!opt.output.empty())
+            throw InputError("-o " + opt.output + ": error: --no-video writes no video");
         if (opt.pngDir.empty() && opt.exrDir.empty() && opt.vdbDir.empty())
             throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
         return {};

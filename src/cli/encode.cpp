@@ -4,9 +4,9 @@
 #include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 #include <sstream>
-#include <filesystem>
 
 #include "cli/interrupt.h"
 #include "cli/output_paths.h"
@@ -119,8 +119,9 @@ int runEncode(const RunOptions& opt) {
     // came from, or the defaults, with --set on top: checked like any scene.
     const Scene scene = opt.scenePath.empty() ? parseScene("", "<defaults>", opt.overrides)
                                               : loadScene(opt.scenePath, opt.overrides);
-    const double fps =
-        opt.fps > 0 ? opt.fps : scene.output.fps > 0 ? scene.output.fps : scene.time.fps;
+    const double fps = opt.fps > 0            ? opt.fps
+                       : scene.output.fps > 0 ? scene.output.fps
+                                              : scene.time.fps;
 
     // Which frames: --frames, or the first to the last of the first sequence;
     // every one must be there in every sequence.
@@ -138,9 +139,8 @@ int runEncode(const RunOptions& opt) {
         for (const SequenceFile& f : sequences[s]) present.push_back(f.frame);
         if (const std::string gaps = missingFrames(present, first, last); !gaps.empty())
             throw InputError("plume encode: error: '" + opt.inputs[s] + "' lacks frame" +
-                             (gaps.find_first_of(",-") == std::string::npos ? " " : "s ") +
-                             gaps + " (of " + std::to_string(first) + "-" +
-                             std::to_string(last) + ")");
+                             (gaps.find_first_of(",-") == std::string::npos ? " " : "s ") + gaps +
+                             " (of " + std::to_string(first) + "-" + std::to_string(last) + ")");
         std::erase_if(sequences[s],
                       [&](const SequenceFile& f) { return f.frame < first || f.frame > last; });
     }
@@ -169,10 +169,9 @@ int runEncode(const RunOptions& opt) {
                 firstPath = path;
             } else if (image.width != width || image.height != height) {
                 throw InputError("plume encode: error: '" + path + "' is " +
-                                 std::to_string(image.width) + "x" +
-                                 std::to_string(image.height) + ", '" + firstPath + "' " +
-                                 std::to_string(width) + "x" + std::to_string(height) +
-                                 ": every frame must have one size");
+                                 std::to_string(image.width) + "x" + std::to_string(image.height) +
+                                 ", '" + firstPath + "' " + std::to_string(width) + "x" +
+                                 std::to_string(height) + ": every frame must have one size");
             }
         }
         const Image image = frames.size() == 1 && opt.labels.empty()
@@ -191,8 +190,8 @@ int runEncode(const RunOptions& opt) {
     encoder.reset();
     video.commit();
     if (!opt.quiet)
-        std::fprintf(stderr, "plume: encoded %d frames (%d-%d) into %s\n",
-                     int(sequences[0].size()), first, last, output.c_str());
+        std::fprintf(stderr, "plume: encoded %d frames (%d-%d) into %s\n", int(sequences[0].size()),
+                     first, last, output.c_str());
     return 0;
 }
 

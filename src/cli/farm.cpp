@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/output_paths.h"
 #include "cli/wedge.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -61,9 +62,9 @@ std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::
       << "# files, so no render task holds a node while the bake is still running.\n"
       << "# --requeue: Slurm may restart it (a node lost); bake --resume then goes on\n"
       << "# after the last complete frame, and a finished bake ends at once.\n"
-      << sbatchHeader(opt, "plume-bake" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
-                      farmDir + "/logs/bake-" + (v.wedge.name.empty() ? "main" : v.wedge.name) +
-                          "-%j.log")
+      << sbatchHeader(
+             opt, "plume-bake" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
+             farmDir + "/logs/bake-" + (v.wedge.name.empty() ? "main" : v.wedge.name) + "-%j.log")
       << "#SBATCH --requeue\n"
       << "set -euo pipefail\n"
       << "# As many threads as CPUs Slurm gave the job; frames are identical for any count.\n"
@@ -80,14 +81,14 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
     std::ostringstream s;
     s << "#!/bin/bash\n"
       << "# plume farm: render " << (v.wedge.label.empty() ? "the scene" : v.wedge.label)
-      << " from its cache, " << opt.chunk << " frames per array task (" << tasks
-      << " tasks for " << v.frames << " frames).\n"
+      << " from its cache, " << opt.chunk << " frames per array task (" << tasks << " tasks for "
+      << v.frames << " frames).\n"
       << "# Each frame is the same PNG whichever task renders it; a task run again\n"
       << "# (requeued, or this script rerun by hand) skips frames already written:\n"
       << "# they are renamed into place only when whole, so existing means complete.\n"
       << sbatchHeader(opt, "plume-render" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
-                      farmDir + "/logs/render-" +
-                          (v.wedge.name.empty() ? "main" : v.wedge.name) + "-%A_%a.log")
+                      farmDir + "/logs/render-" + (v.wedge.name.empty() ? "main" : v.wedge.name) +
+                          "-%A_%a.log")
       << "#SBATCH --array=0-" << tasks - 1 << "\n"
       << "#SBATCH --requeue\n"
       << "set -uo pipefail\n"
@@ -96,7 +97,8 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "first=$(( task * " << opt.chunk << " + 1 ))\n"
       << "last=$(( first + " << opt.chunk - 1 << " ))\n"
       << "(( last <= " << v.frames << " )) || last=" << v.frames << "\n"
-      << "echo \"plume farm: task $task renders frames $first-$last (try $(( ${SLURM_RESTART_COUNT:-0} + 1 )))\"\n"
+      << "echo \"plume farm: task $task renders frames $first-$last (try $(( "
+         "${SLURM_RESTART_COUNT:-0} + 1 )))\"\n"
       << "status=0\n"
       << "# PLUME_FARM_FAIL_ONCE=TASK makes that task fail on its first try: the\n"
       << "# farm test uses it to prove a failed chunk is requeued and completes.\n"
@@ -104,9 +106,10 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "  echo \"plume farm: failing task $task once (PLUME_FARM_FAIL_ONCE)\" >&2\n"
       << "  status=1\n"
       << "else\n"
-      << "  " << shellQuote(plume) << " render-vdb " << shellQuote(v.dir + "/cache/" + v.sceneName + "_####.vdb")
-      << " --scene " << shellQuote(scene) << setArgs(opt, v)
-      << " --frames \"$first-$last\" --png " << shellQuote(v.dir + "/frames")
+      << "  " << shellQuote(plume) << " render-vdb "
+      << shellQuote(v.dir + "/cache/" + v.sceneName + "_####.vdb") << " --scene "
+      << shellQuote(scene) << setArgs(opt, v) << " --frames \"$first-$last\" --png "
+      << shellQuote(v.dir + "/frames")
       << " --no-video --skip-existing --threads \"${SLURM_CPUS_ON_NODE:-0}\" || status=$?\n"
       << "fi\n"
       << "(( status == 0 )) && exit 0\n"
@@ -138,9 +141,10 @@ std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>&
       << "set -euo pipefail\n";
     int frames = variants.front().frames;
     for (const FarmVariant& v : variants) {
-        s << shellQuote(plume) << " encode " << shellQuote(v.dir + "/frames/" + v.sceneName + "_####.png")
-          << " --frames 1-" << v.frames << " --scene " << shellQuote(scene) << setArgs(opt, v)
-          << " -o " << shellQuote(v.video) << "\n";
+        s << shellQuote(plume) << " encode "
+          << shellQuote(v.dir + "/frames/" + v.sceneName + "_####.png") << " --frames 1-"
+          << v.frames << " --scene " << shellQuote(scene) << setArgs(opt, v) << " -o "
+          << shellQuote(v.video) << "\n";
         frames = std::min(frames, v.frames);
     }
     if (!wedgeVideo.empty()) {
@@ -168,8 +172,8 @@ std::string submitScript(const std::vector<FarmVariant>& variants, const std::st
     for (size_t n = 0; n < variants.size(); ++n) {
         const std::string d = shellQuote(variants[n].dir);
         s << "bake" << n << "=$(sbatch --parsable " << d << "/bake.sh)\n"
-          << "render" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n
-          << "%%;*} " << d << "/render.sh)\n"
+          << "render" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n << "%%;*} "
+          << d << "/render.sh)\n"
           << "arrays=$arrays:${render" << n << "%%;*}\n";
     }
     s << "encode=$(sbatch --parsable --dependency=afterok$arrays encode.sh)\n"
@@ -272,8 +276,9 @@ std::string shellQuote(const std::string& text) {
 
 int runFarm(const FarmOptions& opt) {
     if (!opt.slurm)
-        throw InputError("plume farm: error: --slurm is required (Slurm is the scheduler plume "
-                         "submits to)");
+        throw InputError(
+            "plume farm: error: --slurm is required (Slurm is the scheduler plume "
+            "submits to)");
 
     // Every variant's scene, checked before anything is written or submitted.
     std::vector<Wedge> wedges;
@@ -294,9 +299,11 @@ int runFarm(const FarmOptions& opt) {
             throw InputError(message);
         }
         if (scene.render.width % 2 != 0 || scene.render.height % 2 != 0)
-            throw InputError("plume farm: error: render.width and render.height must be even for "
-                             "H.264 (got " + std::to_string(scene.render.width) + "x" +
-                             std::to_string(scene.render.height) + ")");
+            throw InputError(
+                "plume farm: error: render.width and render.height must be even for "
+                "H.264 (got " +
+                std::to_string(scene.render.width) + "x" + std::to_string(scene.render.height) +
+                ")");
         FarmVariant v;
         v.wedge = w;
         v.sceneName = scene.name;
@@ -306,12 +313,13 @@ int runFarm(const FarmOptions& opt) {
 
     const std::string sbatch = findOnPath("sbatch");
     if (sbatch.empty() && !opt.dryRun)
-        throw InputError("plume farm: error: no sbatch on PATH (Slurm's client, Debian's "
-                         "slurm-client); --dry-run writes the job scripts without it");
+        throw InputError(
+            "plume farm: error: no sbatch on PATH (Slurm's client, Debian's "
+            "slurm-client); --dry-run writes the job scripts without it");
 
     // Paths: absolute, since jobs run elsewhere on shared storage.
-    const fs::path out = fs::absolute(opt.output.empty() ? variants[0].sceneName + ".mp4"
-                                                         : opt.output);
+    const fs::path out =
+        fs::absolute(opt.output.empty() ? variants[0].sceneName + ".mp4" : opt.output);
     const fs::path base = out.parent_path() / out.stem();
     const std::string farmDir = base.string() + ".farm";
     const std::string scene = fs::absolute(opt.scenePath).string();
@@ -322,7 +330,8 @@ int runFarm(const FarmOptions& opt) {
         v.video = v.wedge.name.empty() ? out.string() : base.string() + "_" + v.wedge.name + ".mp4";
     }
 
-    // The scripts.
+    // The scripts; the videos' folder is checked now, not when the encode job runs.
+    ensureWritableFile(out.string());
     std::error_code ec;
     fs::create_directories(farmDir + "/logs", ec);
     if (ec) throw RunError("cannot create '" + farmDir + "': " + ec.message());
@@ -338,9 +347,10 @@ int runFarm(const FarmOptions& opt) {
                 encodeScript(opt, variants, plume, scene, farmDir, wedgeVideo));
     writeScript(farmDir + "/submit.sh", submitScript(variants, farmDir));
     if (opt.dryRun) {
-        std::printf("plume farm: wrote the job scripts into %s/ (not submitted: --dry-run); "
-                    "submit them with %s/submit.sh\n",
-                    farmDir.c_str(), farmDir.c_str());
+        std::printf(
+            "plume farm: wrote the job scripts into %s/ (not submitted: --dry-run); "
+            "submit them with %s/submit.sh\n",
+            farmDir.c_str(), farmDir.c_str());
         return 0;
     }
 

@@ -11,10 +11,10 @@ namespace plume {
 
 struct FarmOptions {
     std::string scenePath;
-    std::string output;                  // -o OUT.mp4 (default: <scene name>.mp4)
-    std::vector<std::string> overrides;  // --set, for every variant
-    std::vector<std::string> wedges;     // --wedge KEY=V1,V2,...
-    int chunk = 10;                      // frames per render task
+    std::string output;                                // -o OUT.mp4 (default: <scene name>.mp4)
+    std::vector<std::string> overrides;                // --set, for every variant
+    std::vector<std::string> wedges;                   // --wedge KEY=V1,V2,...
+    int chunk = 10;                                    // frames per render task
     std::string partition, account, time, memPerTask;  // passed to sbatch as given
     bool slurm = false;
     bool dryRun = false;

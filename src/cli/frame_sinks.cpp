@@ -36,7 +36,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
         sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
     if (!out.statsPath.empty()) sinks_.push_back(std::make_unique<StatsSink>(out.statsPath));
     if (skipExisting_ && !out.videoPath.empty())
-        throw InputError("--skip-existing writes no video (a video takes every frame): add --no-video");
+        throw InputError(
+            "--skip-existing writes no video (a video takes every frame): add --no-video");
 }
 
 FrameSinks::~FrameSinks() = default;

@@ -83,8 +83,9 @@ int main(int argc, char** argv) {
 
     CLI::App* encode = app.add_subcommand(
         "encode", "Encode a PNG or EXR frame sequence into the MP4 plume render writes");
-    encode->add_option("input", opt.inputs,
-                       "'DIR/NAME_####.png' or 'DIR/NAME_####.exr'; several are tiled side by side")
+    encode
+        ->add_option("input", opt.inputs,
+                     "'DIR/NAME_####.png' or 'DIR/NAME_####.exr'; several are tiled side by side")
         ->required();
     encode->add_option("--label", opt.labels,
                        "Text drawn on each tiled sequence, in the order of the inputs");
@@ -111,7 +112,8 @@ int main(int argc, char** argv) {
     farm->add_option("--partition", farmOpt.partition, "Slurm partition (sbatch --partition)");
     farm->add_option("--account", farmOpt.account, "Slurm account (sbatch --account)");
     farm->add_option("--time", farmOpt.time, "Time limit per job, HH:MM:SS (sbatch --time)");
-    farm->add_option("--mem-per-task", farmOpt.memPerTask, "Memory per job, e.g. 4G (sbatch --mem)");
+    farm->add_option("--mem-per-task", farmOpt.memPerTask,
+                     "Memory per job, e.g. 4G (sbatch --mem)");
     farm->add_option("--wedge", farmOpt.wedges,
                      "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
         ->allow_extra_args(false);

@@ -18,8 +18,8 @@ std::string trim(const std::string& s) {
 std::string fileSafe(const std::string& s) {
     std::string out;
     for (char c : s) {
-        const bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ||
-                          c == '_';
+        const bool safe =
+            std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
         out += safe ? c : '_';
     }
     return out;

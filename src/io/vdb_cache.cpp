@@ -199,10 +199,8 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
     auto res = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaResolution);
     if (exact && exact->value() && res) {
         const openvdb::Vec3i n = res->value();
-        if (n.x() > 0 && n.y() > 0 && n.z() > 0 && box.max().x() < n.x() &&
-            box.max().y() < n.y() && box.max().z() < n.z() && box.min().x() >= 0 &&
-            box.min().y() >= 0 && box.min().z() >= 0)
-            box = cellBox(n.x(), n.y(), n.z());
+        const CoordBBox domain = cellBox(n.x(), n.y(), n.z());
+        if (!domain.empty() && domain.isInside(box)) box = domain;
     }
     copyBox(*density, box, v.density);
     v.origin = cellCorner(density->transform(), box.min());
