@@ -118,9 +118,8 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "# array with afterok, so it runs once every task has ended well.\n"
       << "if [[ -n ${SLURM_ARRAY_JOB_ID:-} ]] && (( ${SLURM_RESTART_COUNT:-0} < 2 )); then\n"
       << "  echo \"plume farm: task $task failed ($status); requeueing it\" >&2\n"
-      << "  scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${task}\"\n"
-      << "  # Slurm now ends this run; exiting first would report the failure too.\n"
-      << "  sleep 600\n"
+      << "  # Slurm then ends this run; exiting first would report the failure too.\n"
+      << "  scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${task}\" && sleep 600\n"
       << "fi\n"
       << "exit \"$status\"\n";
     return s.str();
