@@ -46,6 +46,9 @@ TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
             EXPECT_NE(fs::status(p).permissions() & fs::perms::owner_exec, fs::perms::none);
             EXPECT_EQ(test::capture("bash -n '" + p.string() + "' 2>&1; echo $?"), "0\n") << p;
         }
+    for (const char* script : {"encode.sh", "submit.sh"})
+        EXPECT_EQ(test::capture("bash -n '" + (farm / script).string() + "' 2>&1; echo $?"), "0\n")
+            << script;
     const std::string render = text(farm / "vorticity-0.5" / "render.sh");
     EXPECT_NE(render.find("#SBATCH --array=0-2\n"), std::string::npos);  // 8 frames: 3, 3, 2
     EXPECT_NE(render.find("#SBATCH --partition=short\n"), std::string::npos);
