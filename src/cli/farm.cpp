@@ -167,16 +167,17 @@ std::string submitScript(const std::vector<FarmVariant>& variants, const std::st
       << "# tasks skip the frames already written.\n"
       << "set -euo pipefail\n"
       << "cd " << shellQuote(farmDir) << "\n"
-      << "arrays=\n";
+      << "arrays= ids=\n";
     for (size_t n = 0; n < variants.size(); ++n) {
         const std::string d = shellQuote(variants[n].dir);
         s << "bake" << n << "=$(sbatch --parsable " << d << "/bake.sh)\n"
           << "render" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n << "%%;*} "
           << d << "/render.sh)\n"
-          << "arrays=$arrays:${render" << n << "%%;*}\n";
+          << "arrays=$arrays:${render" << n << "%%;*}\n"
+          << "ids=$ids${bake" << n << "%%;*},${render" << n << "%%;*},\n";
     }
     s << "encode=$(sbatch --parsable --dependency=afterok$arrays encode.sh)\n"
-      << "echo \"submitted; watch with: squeue -j ${encode%%;*}$(tr : , <<<\"$arrays\")\"\n";
+      << "echo \"submitted; watch with: squeue -j $ids${encode%%;*}\"\n";
     return s.str();
 }
 
