@@ -1,5 +1,6 @@
 #include "render/png.h"
 
+#include <algorithm>
 #include <string>
 
 #include "core/atomic_file.h"
@@ -7,6 +8,14 @@
 
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #include <stb_image_write.h>
+// Static: the tests compile stb_image into their own binary as well. Its
+// readers for other formats are then unused functions.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-function"
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb_image.h>
+#pragma GCC diagnostic pop
 
 namespace plume {
 
@@ -24,6 +33,18 @@ void writePng(const std::string& path, const Image& image) {
                                 image.pixels.data(), image.width * image.channels))
         throw RunError("cannot write '" + path + "': PNG encoding failed");
     writeFileAtomically(path, png);
+}
+
+Image readPng(const std::string& path) {
+    int width = 0, height = 0, channels = 0;
+    stbi_uc* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
+    if (!pixels)
+        throw RunError("cannot read '" + path +
+                       "': " + (stbi_failure_reason() ? stbi_failure_reason() : "not a PNG"));
+    Image image(width, height, 3);
+    std::copy(pixels, pixels + image.pixels.size(), image.pixels.begin());
+    stbi_image_free(pixels);
+    return image;
 }
 
 }  // namespace plume

@@ -1,4 +1,4 @@
-// PNG output for single frames.
+// PNG frames: written by render, read back by encode.
 #pragma once
 
 #include <string>
@@ -11,5 +11,9 @@ namespace plume {
 // temporary and a rename (core/atomic_file.h), so a reader never sees half a
 // file. Throws RunError naming the path on failure.
 void writePng(const std::string& path, const Image& image);
+
+// Reads an 8-bit PNG as RGB (an alpha channel is dropped: the colour is kept as
+// stored). Throws RunError naming the path when it cannot be read or decoded.
+Image readPng(const std::string& path);
 
 }  // namespace plume

@@ -42,6 +42,18 @@ std::string sequenceName(const std::string& pattern) {
     return stem.empty() ? "render" : stem;
 }
 
+// -o, the default <name>.mp4, or none with --no-video.
+std::string videoPath(const RunOptions& opt, const std::string& name) {
+    if (opt.noVideo) {
+        if (!opt.output.empty())
+            throw InputError("-o " + opt.output + ": error: --no-video writes no video");
+        if (opt.pngDir.empty() && opt.exrDir.empty() && opt.vdbDir.empty())
+            throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
+        return {};
+    }
+    return opt.output.empty() ? name + ".mp4" : opt.output;
+}
+
 // The frame loop of render and bake: simulate, hand each frame to the sinks.
 int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& outputs) {
     int first = 1, last = scene.time.frames;
@@ -120,11 +132,12 @@ void parseFrameRange(const std::string& text, int lastFrame, int& first, int& la
 int runRender(const RunOptions& opt) {
     Scene scene = loadSceneWithGeometry(opt);
     RunOutputs outputs;
-    outputs.videoPath = opt.output.empty() ? scene.name + ".mp4" : opt.output;
+    outputs.videoPath = videoPath(opt, scene.name);
     outputs.vdbDir = opt.vdbDir;
     outputs.pngDir = opt.pngDir;
     outputs.exrDir = opt.exrDir;
     outputs.statsPath = opt.statsPath;
+    outputs.skipExisting = opt.skipExisting;
     return simulate(scene, opt, outputs);
 }
 
@@ -157,11 +170,23 @@ int runRenderVdb(const RunOptions& opt) {
     std::string grid = opt.grid.empty() ? scene.render.grid : opt.grid;
     if (scene.name == "<defaults>" || opt.scenePath.empty()) scene.name = sequenceName(opt.pattern);
     RunOutputs outputs;
-    outputs.videoPath = opt.output.empty() ? scene.name + ".mp4" : opt.output;
+    outputs.videoPath = videoPath(opt, scene.name);
     outputs.pngDir = opt.pngDir;
     outputs.exrDir = opt.exrDir;
     applyFireCacheDefaults(scene, files.front().path, grid);
-    FrameSinks sinks(scene, outputs, files.front().frame, files.back().frame, opt.quiet);
+    outputs.skipExisting = opt.skipExisting;
+    // --frames A-B picks files by frame number; the camera, framing and render
+    // jitter still follow the whole sequence, so a frame is the same whichever
+    // range renders it.
+    int first = files.front().frame, last = files.back().frame;
+    if (!opt.frames.empty()) {
+        const int seqFirst = first, seqLast = last;
+        parseFrameRange(opt.frames, 1 << 30, first, last);
+        if (first < seqFirst || last > seqLast)
+            throw InputError("--frames " + opt.frames + ": error: the sequence holds frames " +
+                             std::to_string(seqFirst) + "-" + std::to_string(seqLast));
+    }
+    FrameSinks sinks(scene, outputs, first, last, opt.quiet);
     setThreadCount(opt.threads);
 
     // Without a camera from the scene, frame the whole sequence once so the
@@ -185,10 +210,16 @@ int runRenderVdb(const RunOptions& opt) {
         velocityNames = {scene.output.velocityName, "velocity", "vel", "v"};
     int index = 0;
     for (const SequenceFile& file : files) {
+        ++index;
+        if (file.frame < first || file.frame > last) continue;
+        if (sinks.skips(file.frame)) {
+            sinks.skipped(file.frame);
+            continue;
+        }
         const auto start = Clock::now();
         LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames);
         const double readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-        sinks.consume(file.frame, ++index, volume.view(), readSeconds);
+        sinks.consume(file.frame, index, volume.view(), readSeconds);
         if (sinks.interrupted(file.frame)) return interruptedStatus();
     }
     sinks.finish();

@@ -18,10 +18,15 @@ struct RunOptions {
     std::string statsPath;               // --stats FILE.csv
     int threads = 0;                     // --threads N (0: all cores)
     bool quiet = false;
-    bool resume = false;     // bake --resume
-    std::string pattern;     // render-vdb input
-    std::string grid;        // render-vdb --grid
-    bool reference = false;  // check --reference
+    bool resume = false;              // bake --resume
+    std::string pattern;              // render-vdb input
+    std::vector<std::string> inputs;  // encode: one sequence, or several to tile
+    std::vector<std::string> labels;  // encode --label: one per tiled sequence
+    std::string grid;                 // render-vdb --grid
+    bool reference = false;           // check --reference
+    double fps = 0;                   // encode --fps (0: from the scene)
+    bool noVideo = false;             // --no-video: per-frame outputs only
+    bool skipExisting = false;        // --skip-existing: frames whose outputs exist are not redone
 };
 
 int runRender(const RunOptions& options);

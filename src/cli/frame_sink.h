@@ -41,6 +41,10 @@ class FrameSink {
     virtual void finish() {}
     // What an interrupted run keeps here, for the message ("" when nothing to say).
     virtual std::string keptOnInterrupt() const { return {}; }
+    // Whether this frame's output is already whole on disk (--skip-existing).
+    // Every per-frame file is written under a temporary name and renamed, so
+    // its existence is enough; a sink that is not one file per frame never has one.
+    virtual bool hasFrame(int /*frame*/) const { return false; }
 };
 
 }  // namespace plume

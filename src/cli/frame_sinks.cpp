@@ -5,6 +5,7 @@
 #include "cli/interrupt.h"
 #include "cli/output_sinks.h"
 #include "cli/resume.h"
+#include "core/error.h"
 #include "render/renderer.h"
 
 namespace plume {
@@ -22,6 +23,8 @@ double secondsSince(Clock::time_point t) {
 FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame, int lastFrame,
                        bool quiet)
     : firstFrame_(firstFrame),
+      skipExisting_(out.skipExisting),
+      quiet_(quiet),
       progress_(firstFrame, lastFrame, quiet),
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
     // Each sink's constructor checks its path; none creates a file before open().
@@ -32,6 +35,9 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     if (!out.statePath.empty())
         sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
     if (!out.statsPath.empty()) sinks_.push_back(std::make_unique<StatsSink>(out.statsPath));
+    if (skipExisting_ && !out.videoPath.empty())
+        throw InputError(
+            "--skip-existing writes no video (a video takes every frame): add --no-video");
 }
 
 FrameSinks::~FrameSinks() = default;
@@ -57,8 +63,26 @@ void FrameSinks::consume(int frame, int index, const VolumeView& volume, double 
     consume(f, volume, index);
 }
 
+bool FrameSinks::skips(int frame) const {
+    if (!skipExisting_ || frame < firstFrame_) return false;
+    bool any = false;
+    for (const auto& sink : sinks_) {
+        if (sink->takes() == FrameSink::Takes::EveryFrame) continue;
+        if (!sink->hasFrame(frame)) return false;
+        any = true;
+    }
+    return any;
+}
+
+void FrameSinks::skipped(int frame) {
+    ++skippedFrames_;
+    progress_.frameDone(frame, 0, 0, 0.0, 0.0);
+}
+
 void FrameSinks::consume(Frame& frame, const VolumeView& volume, int renderIndex) {
-    if (frame.number >= firstFrame_) {
+    if (skips(frame.number)) {
+        ++skippedFrames_;
+    } else if (frame.number >= firstFrame_) {
         auto t = Clock::now();
         feed(FrameSink::Takes::Fields, frame);
         frame.writeSeconds = secondsSince(t);
@@ -112,6 +136,9 @@ bool FrameSinks::interrupted(int frame) {
 
 void FrameSinks::finish() {
     finishSinks();
+    if (skippedFrames_ > 0 && !quiet_)
+        progress_.message("plume: skipped " + std::to_string(skippedFrames_) +
+                          " frame(s) whose outputs were already there (--skip-existing)");
     progress_.finish();
 }
 

@@ -27,6 +27,9 @@ struct RunOutputs {
     std::string videoPath;  // the MP4
     std::string statsPath;  // per-frame CSV (--stats)
     std::string statePath;  // resume state, rewritten after every frame (bake)
+    // Frames whose every per-frame file (VDB, PNG, EXR) exists are not written
+    // again; a re-run job redoes only what is missing. No video then.
+    bool skipExisting = false;
 };
 
 class FrameSinks {
@@ -48,6 +51,11 @@ class FrameSinks {
     // index-th (the render jitter follows the position, so a re-render is identical).
     void consume(int frame, int index, const VolumeView& volume, double readSeconds);
 
+    // Whether frame is skipped: --skip-existing and every output of it exists.
+    bool skips(int frame) const;
+    // A frame skipped without reading it (render-vdb): counted in the progress.
+    void skipped(int frame);
+
     // After each frame: when an interrupt has arrived, finishes every output,
     // says what is kept and returns true.
     bool interrupted(int frame);
@@ -63,6 +71,9 @@ class FrameSinks {
     void finishSinks();
 
     int firstFrame_;
+    bool skipExisting_;
+    bool quiet_;
+    int skippedFrames_ = 0;
     Progress progress_;
     ScopedWarningSink warnings_;  // library warnings beside the progress display
     std::vector<std::unique_ptr<FrameSink>> sinks_;

@@ -6,6 +6,8 @@
 #include <exception>
 
 #include "cli/commands.h"
+#include "cli/encode.h"
+#include "cli/farm.h"
 #include "cli/interrupt.h"
 #include "core/error.h"
 
@@ -25,6 +27,14 @@ void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
     cmd->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
 }
 
+// The options of the commands that write frames (render, render-vdb) for a
+// farm's chunks: frames only, and none redone that a previous try finished.
+void addChunkOptions(CLI::App* cmd, plume::RunOptions& o) {
+    cmd->add_flag("--no-video", o.noVideo, "Write no MP4, only the --png/--exr/--vdb frames");
+    cmd->add_flag("--skip-existing", o.skipExisting,
+                  "Do not redo a frame whose every output file is already there (with --no-video)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -42,6 +52,7 @@ int main(int argc, char** argv) {
     render->add_option("--exr", opt.exrDir,
                        "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
     addRunOptions(render, opt);
+    addChunkOptions(render, opt);
 
     CLI::App* bake = app.add_subcommand("bake", "Simulate a scene into an OpenVDB cache");
     bake->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
@@ -63,9 +74,52 @@ int main(int argc, char** argv) {
     renderVdb->add_option("--png", opt.pngDir, "Also write every frame as a PNG into DIR");
     renderVdb->add_option("--exr", opt.exrDir,
                           "Also write every frame as a linear half-float RGBA EXR into DIR");
+    renderVdb->add_option("--frames", opt.frames,
+                          "Frames to write, A-B or A, by the files' frame numbers");
+    addChunkOptions(renderVdb, opt);
     renderVdb->add_option("--set", opt.overrides, "Override a scene key");
     renderVdb->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
     renderVdb->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+
+    CLI::App* encode = app.add_subcommand(
+        "encode", "Encode a PNG or EXR frame sequence into the MP4 plume render writes");
+    encode
+        ->add_option("input", opt.inputs,
+                     "'DIR/NAME_####.png' or 'DIR/NAME_####.exr'; several are tiled side by side")
+        ->required();
+    encode->add_option("--label", opt.labels,
+                       "Text drawn on each tiled sequence, in the order of the inputs");
+    encode->add_option("-o,--output", opt.output, "Video to write")->required();
+    encode->add_option("--fps", opt.fps, "Frames per second (default: the scene's, else 24)")
+        ->check(CLI::Range(1.0, 240.0));
+    encode->add_option("--frames", opt.frames, "Frames to encode, A-B (each must be there)");
+    encode->add_option("--scene", opt.scenePath,
+                       "Take output.* settings, time.fps and render.exposure from this scene");
+    encode->add_option("--set", opt.overrides, "Override a scene key: --set output.crf=23");
+    encode->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+
+    plume::FarmOptions farmOpt;
+    CLI::App* farm = app.add_subcommand(
+        "farm", "Render a scene across a Slurm cluster: bake, render frame chunks, encode");
+    farm->add_option("scene", farmOpt.scenePath, "Scene file (TOML), on storage every node sees")
+        ->required();
+    farm->add_flag("--slurm", farmOpt.slurm, "Submit to Slurm with sbatch (required)");
+    farm->add_option("-o,--output", farmOpt.output,
+                     "Video to write (default: <scene name>.mp4); job scripts go to OUT.farm/");
+    farm->add_option("--chunk", farmOpt.chunk, "Frames per render task")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    farm->add_option("--partition", farmOpt.partition, "Slurm partition (sbatch --partition)");
+    farm->add_option("--account", farmOpt.account, "Slurm account (sbatch --account)");
+    farm->add_option("--time", farmOpt.time, "Time limit per job, HH:MM:SS (sbatch --time)");
+    farm->add_option("--mem-per-task", farmOpt.memPerTask,
+                     "Memory per job, e.g. 4G (sbatch --mem)");
+    farm->add_option("--wedge", farmOpt.wedges,
+                     "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
+        ->allow_extra_args(false);
+    farm->add_option("--set", farmOpt.overrides, "Override a scene key in every job")
+        ->allow_extra_args(false);
+    farm->add_flag("--dry-run", farmOpt.dryRun, "Write the job scripts without submitting them");
 
     CLI::App* check = app.add_subcommand(
         "check", "Validate a scene; print it resolved, with grid size and memory estimate");
@@ -93,6 +147,8 @@ int main(int argc, char** argv) {
         if (bake->parsed()) return plume::runBake(opt);
         if (renderVdb->parsed()) return plume::runRenderVdb(opt);
         if (check->parsed()) return plume::runCheck(opt);
+        if (encode->parsed()) return plume::runEncode(opt);
+        if (farm->parsed()) return plume::runFarm(farmOpt);
     } catch (const plume::InputError& e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 2;

@@ -29,6 +29,7 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
     ensureWritableDir(dir_);
     options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
+    if (scene.output.vdbPrecision == VdbPrecision::Exact) options_.tolerance = 0;
     options_.velocityName = scene.output.velocityName;
 }
 
@@ -45,6 +46,14 @@ PngSink::PngSink(std::string dir, const Scene& scene)
       height_(scene.render.height),
       exposure_(scene.render.exposure) {
     ensureWritableDir(dir_);
+}
+
+bool VdbCacheSink::hasFrame(int frame) const {
+    return std::filesystem::exists(cacheFramePath(dir_, sceneName_, frame));
+}
+
+bool PngSink::hasFrame(int frame) const {
+    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".png"));
 }
 
 void PngSink::consume(const Frame& frame) {
@@ -70,6 +79,10 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
 void ExrSink::consume(const Frame& frame) {
     writeExr(framePath(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
              frame.number);
+}
+
+bool ExrSink::hasFrame(int frame) const {
+    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".exr"));
 }
 
 VideoSink::VideoSink(std::string path, const Scene& scene)

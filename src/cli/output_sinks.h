@@ -21,6 +21,7 @@ class VdbCacheSink : public FrameSink {
     VdbCacheSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Fields; }
     void consume(const Frame& frame) override;
+    bool hasFrame(int frame) const override;
 
   private:
     std::string dir_, sceneName_;
@@ -34,6 +35,7 @@ class PngSink : public FrameSink {
     PngSink(std::string dir, const Scene& scene);
     Takes takes() const override { return transparent_ ? Takes::Rgba : Takes::Image; }
     void consume(const Frame& frame) override;
+    bool hasFrame(int frame) const override;
 
   private:
     std::string dir_, sceneName_;
@@ -49,6 +51,7 @@ class ExrSink : public FrameSink {
     ExrSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Rgba; }
     void consume(const Frame& frame) override;
+    bool hasFrame(int frame) const override;
 
   private:
     std::string dir_, sceneName_;

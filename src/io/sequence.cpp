@@ -94,11 +94,12 @@ void sortByFrame(std::vector<SequenceFile>& files) {
     });
 }
 
-std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameField& field) {
+std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameField& field,
+                                        const std::string& kind) {
     fs::path dir = fs::path(pattern).parent_path();
     std::error_code ec;
     fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
-    if (ec) throw RunError("no VDB files match '" + pattern + "' (" + ec.message() + ")");
+    if (ec) throw RunError("no " + kind + " files match '" + pattern + "' (" + ec.message() + ")");
 
     std::vector<SequenceFile> files;
     for (const fs::directory_entry& entry : it) {
@@ -113,7 +114,7 @@ std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameF
         if (!matchesWidth(digits, field.width)) continue;
         files.push_back({joinPath(dir, name), std::stoi(digits)});
     }
-    if (files.empty()) throw RunError("no VDB files match '" + pattern + "'");
+    if (files.empty()) throw RunError("no " + kind + " files match '" + pattern + "'");
     sortByFrame(files);
     return files;
 }
@@ -164,7 +165,7 @@ std::string cacheFramePath(const std::string& dir, const std::string& name, int 
     return joinPath(fs::path(dir), name + "_" + digits + ".vdb");
 }
 
-std::vector<SequenceFile> expandSequence(const std::string& pattern) {
+std::vector<SequenceFile> expandSequence(const std::string& pattern, const std::string& kind) {
     if (pattern.empty()) throw InputError("render-vdb: error: no VDB file or pattern given");
     std::error_code ec;
     if (fs::is_directory(pattern, ec)) return expandDirectory(pattern);
@@ -175,8 +176,9 @@ std::vector<SequenceFile> expandSequence(const std::string& pattern) {
         return {{pattern, frame}};
     }
     FrameField field = findFrameField(fs::path(pattern).filename().string());
-    if (!field.found) throw RunError("no VDB files match '" + pattern + "' (no such file)");
-    return expandPattern(pattern, field);
+    if (!field.found)
+        throw RunError("no " + kind + " files match '" + pattern + "' (no such file)");
+    return expandPattern(pattern, field, kind);
 }
 
 }  // namespace plume

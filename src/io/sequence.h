@@ -22,7 +22,9 @@ struct SequenceFile {
 //  - an existing file (its trailing number is the frame, 1 without one),
 //  - a directory (every *.vdb with a trailing frame number; one sequence only).
 // Throws RunError naming the pattern when nothing matches, InputError when a
-// directory holds more than one sequence.
-std::vector<SequenceFile> expandSequence(const std::string& pattern);
+// directory holds more than one sequence. kind names the files in messages
+// ("no PNG files match ..."); a directory is searched for *.vdb files only.
+std::vector<SequenceFile> expandSequence(const std::string& pattern,
+                                         const std::string& kind = "VDB");
 
 }  // namespace plume

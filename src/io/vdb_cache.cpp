@@ -175,6 +175,8 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
             grids.push_back(fogGrid("fuel", f.fuel, xform, opt.tolerance, opt.halfFloats));
         }
         vdb::insertFrameMetadata(meta, f, frame, sceneName);
+        if (!opt.halfFloats && opt.tolerance == 0.0f)
+            meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
     });
 }
 
@@ -191,11 +193,20 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
     LoadedVolume v;
     v.gridNames = file.names();
 
-    // Density: dense over its active box, placed by the file's transform
+    // Density: dense over its active box, placed by the file's transform; over
+    // the whole domain for plume's own exact cache, as plume render sees the
+    // fields, so a frame renders bit for bit the same from either.
     auto density = file.readAs<openvdb::FloatGrid>(gridName);
     v.dx = uniformVoxelSize(*density, path);
     warnApproximatePlacement(*density, path);
-    const CoordBBox box = renderedBox(density->evalActiveVoxelBoundingBox());
+    CoordBBox box = renderedBox(density->evalActiveVoxelBoundingBox());
+    auto exact = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaExact);
+    auto res = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaResolution);
+    if (exact && exact->value() && res) {
+        const openvdb::Vec3i n = res->value();
+        const CoordBBox domain = cellBox(n.x(), n.y(), n.z());
+        if (!domain.empty() && domain.isInside(box)) box = domain;
+    }
     copyBox(*density, box, v.density);
     v.origin = cellCorner(density->transform(), box.min());
 

@@ -29,7 +29,8 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt = {});
 
 // A volume read back for rendering: dense grids over the active bounding box
-// of the chosen density grid.
+// of the chosen density grid (over the whole domain for an exact plume cache:
+// halfFloats false and tolerance 0, rendered bit for bit as plume render does).
 struct LoadedVolume {
     ScalarGrid density;
     ScalarGrid temperature;  // same size as density when hasTemperature

@@ -22,6 +22,9 @@ inline constexpr const char* kMetaFrame = "frame";
 inline constexpr const char* kMetaDx = "dx";
 inline constexpr const char* kMetaScene = "scene";
 inline constexpr const char* kMetaResolution = "resolution";  // cells per axis of the domain
+// True in a cache written exact (32-bit, nothing dropped): it is read back
+// over the whole domain, as the solver's fields are rendered.
+inline constexpr const char* kMetaExact = "plume_exact";
 
 void initialize();  // openvdb::initialize(), once per process
 

@@ -22,7 +22,9 @@ enum class PressureMethod { MGPCG, PCG, SOR };
 enum class AdvectionScheme { MacCormack, SemiLagrangian };
 enum class LightType { Directional, Point };
 enum class Codec { H264, MPEG4 };
-enum class VdbPrecision { Half, Full };
+// Half: 16-bit floats; Full: 32-bit; Exact: 32-bit and no value dropped as
+// inactive, so a render of the cache is bit-identical to plume render's frame.
+enum class VdbPrecision { Half, Full, Exact };
 
 struct DomainSettings {
     Vec3f size{2, 2, 2};  // metres; the origin is the min corner

@@ -412,7 +412,9 @@ std::vector<KeySpec> buildKeys() {
         key("output", "codec", outputPart, &OutputSettings::codec, kAny,
             "video codec; mpeg4 when libx264 is missing", {"h264", "mpeg4"}),
         key("output", "vdb_precision", outputPart, &OutputSettings::vdbPrecision, kAny,
-            "VDB float storage: half (smaller) or full", {"half", "full"}),
+            "VDB float storage: half (smaller), full, or exact (full, no value dropped: "
+            "render-vdb of it matches plume render bit for bit)",
+            {"half", "full", "exact"}),
         key("output", "velocity_name", outputPart, &OutputSettings::velocityName, kAny,
             "name of the VDB velocity grid (vel for Houdini)", {"velocity", "vel"}),
     };

@@ -1,0 +1,379 @@
+#include "cli/farm.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/output_paths.h"
+#include "cli/wedge.h"
+#include "core/atomic_file.h"
+#include "core/error.h"
+#include "scene/loader.h"
+
+namespace plume {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One variant of the farm run and where its files go.
+struct FarmVariant {
+    WedgeVariant wedge;
+    std::string dir;    // OUT.farm/<name> (OUT.farm/main without wedges)
+    std::string video;  // OUT.mp4, or OUT_<name>.mp4 for a wedge
+    std::string sceneName;
+    int frames = 0;
+    std::string bakeJob, renderJob;  // sbatch ids once submitted
+};
+
+// "--set 'k=v' --set ..." for the scene options of every job of a variant.
+std::string setArgs(const FarmOptions& opt, const FarmVariant& v) {
+    std::string out;
+    for (const std::string& o : opt.overrides) out += " --set " + shellQuote(o);
+    for (const std::string& o : v.wedge.overrides) out += " --set " + shellQuote(o);
+    return out;
+}
+
+// The #SBATCH lines every job shares.
+std::string sbatchHeader(const FarmOptions& opt, const std::string& jobName,
+                         const std::string& log) {
+    std::string h = "#SBATCH --job-name=" + jobName + "\n#SBATCH --output=" + log +
+                    "\n#SBATCH --open-mode=append\n";
+    if (!opt.partition.empty()) h += "#SBATCH --partition=" + opt.partition + "\n";
+    if (!opt.account.empty()) h += "#SBATCH --account=" + opt.account + "\n";
+    if (!opt.time.empty()) h += "#SBATCH --time=" + opt.time + "\n";
+    if (!opt.memPerTask.empty()) h += "#SBATCH --mem=" + opt.memPerTask + "\n";
+    return h;
+}
+
+std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
+                       const std::string& scene, const std::string& farmDir) {
+    std::ostringstream s;
+    s << "#!/bin/bash\n"
+      << "# plume farm: bake " << (v.wedge.label.empty() ? "the scene" : v.wedge.label) << ", "
+      << v.frames << " frames, into " << v.dir << "/cache.\n"
+      << "# A simulation advances in time order, so one job bakes every frame; the\n"
+      << "# render array waits for it to end well (afterok) rather than polling for\n"
+      << "# files, so no render task holds a node while the bake is still running.\n"
+      << "# --requeue: Slurm may restart it (a node lost); bake --resume then goes on\n"
+      << "# after the last complete frame, and a finished bake ends at once.\n"
+      << sbatchHeader(
+             opt, "plume-bake" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
+             farmDir + "/logs/bake-" + (v.wedge.name.empty() ? "main" : v.wedge.name) + "-%j.log")
+      << "#SBATCH --requeue\n"
+      << "set -euo pipefail\n"
+      << "# As many threads as CPUs Slurm gave the job; frames are identical for any count.\n"
+      << "# An exact cache (32-bit, nothing dropped) renders to the very frames plume\n"
+      << "# render would; a --set output.vdb_precision given to plume farm wins.\n"
+      << "exec " << shellQuote(plume) << " bake " << shellQuote(scene) << " --vdb "
+      << shellQuote(v.dir + "/cache") << " --resume --threads \"${SLURM_CPUS_ON_NODE:-0}\""
+      << " --set output.vdb_precision=exact" << setArgs(opt, v) << "\n";
+    return s.str();
+}
+
+std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
+                         const std::string& scene, const std::string& farmDir, int tasks) {
+    std::ostringstream s;
+    s << "#!/bin/bash\n"
+      << "# plume farm: render " << (v.wedge.label.empty() ? "the scene" : v.wedge.label)
+      << " from its cache, " << opt.chunk << " frames per array task (" << tasks << " tasks for "
+      << v.frames << " frames).\n"
+      << "# Each frame is the same PNG whichever task renders it; a task run again\n"
+      << "# (requeued, or this script rerun by hand) skips frames already written:\n"
+      << "# they are renamed into place only when whole, so existing means complete.\n"
+      << sbatchHeader(opt, "plume-render" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
+                      farmDir + "/logs/render-" + (v.wedge.name.empty() ? "main" : v.wedge.name) +
+                          "-%A_%a.log")
+      << "#SBATCH --array=0-" << tasks - 1 << "\n"
+      << "#SBATCH --requeue\n"
+      << "set -uo pipefail\n"
+      << "task=${SLURM_ARRAY_TASK_ID:?run me with sbatch, or set SLURM_ARRAY_TASK_ID=0..."
+      << tasks - 1 << "}\n"
+      << "first=$(( task * " << opt.chunk << " + 1 ))\n"
+      << "last=$(( first + " << opt.chunk - 1 << " ))\n"
+      << "(( last <= " << v.frames << " )) || last=" << v.frames << "\n"
+      << "echo \"plume farm: task $task renders frames $first-$last (try $(( "
+         "${SLURM_RESTART_COUNT:-0} + 1 )))\"\n"
+      << "status=0\n"
+      << "# PLUME_FARM_FAIL_ONCE=TASK makes that task fail on its first try: the\n"
+      << "# farm test uses it to prove a failed chunk is requeued and completes.\n"
+      << "if [[ ${PLUME_FARM_FAIL_ONCE:-} == \"$task\" && ${SLURM_RESTART_COUNT:-0} == 0 ]]; then\n"
+      << "  echo \"plume farm: failing task $task once (PLUME_FARM_FAIL_ONCE)\" >&2\n"
+      << "  status=1\n"
+      << "else\n"
+      << "  " << shellQuote(plume) << " render-vdb "
+      << shellQuote(v.dir + "/cache/" + v.sceneName + "_####.vdb") << " --scene "
+      << shellQuote(scene) << setArgs(opt, v) << " --frames \"$first-$last\" --png "
+      << shellQuote(v.dir + "/frames")
+      << " --no-video --skip-existing --threads \"${SLURM_CPUS_ON_NODE:-0}\" || status=$?\n"
+      << "fi\n"
+      << "(( status == 0 )) && exit 0\n"
+      << "# A failed task asks Slurm to run it again (at most twice more; Slurm holds a\n"
+      << "# requeued job about two minutes first). The encode job waits on the whole\n"
+      << "# array with afterok, so it runs once every task has ended well.\n"
+      << "if [[ -n ${SLURM_ARRAY_JOB_ID:-} ]] && (( ${SLURM_RESTART_COUNT:-0} < 2 )); then\n"
+      << "  echo \"plume farm: task $task failed ($status); requeueing it\" >&2\n"
+      << "  # Slurm then ends this run; exiting first would report the failure too.\n"
+      << "  scontrol requeue \"${SLURM_ARRAY_JOB_ID}_${task}\" && sleep 600\n"
+      << "fi\n"
+      << "exit \"$status\"\n";
+    return s.str();
+}
+
+std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>& variants,
+                         const std::string& plume, const std::string& scene,
+                         const std::string& farmDir, const std::string& wedgeVideo) {
+    std::ostringstream s;
+    s << "#!/bin/bash\n"
+      << "# plume farm: the last job. Encodes each variant's frames into its video"
+      << (wedgeVideo.empty() ? "" : " and tiles\n# the variants, labelled, into " + wedgeVideo)
+      << ".\n"
+      << "# It is submitted with --dependency=afterok on every render array (the job\n"
+      << "# ids are known only then, so the dependency is on sbatch's command line,\n"
+      << "# see submit.sh); plume encode still refuses a missing frame by number.\n"
+      << sbatchHeader(opt, "plume-encode", farmDir + "/logs/encode-%j.log")
+      << "set -euo pipefail\n";
+    int frames = variants.front().frames;
+    for (const FarmVariant& v : variants) {
+        s << shellQuote(plume) << " encode "
+          << shellQuote(v.dir + "/frames/" + v.sceneName + "_####.png") << " --frames 1-"
+          << v.frames << " --scene " << shellQuote(scene) << setArgs(opt, v) << " -o "
+          << shellQuote(v.video) << "\n";
+        frames = std::min(frames, v.frames);
+    }
+    if (!wedgeVideo.empty()) {
+        s << shellQuote(plume) << " encode";
+        for (const FarmVariant& v : variants)
+            s << " \\\n  " << shellQuote(v.dir + "/frames/" + v.sceneName + "_####.png");
+        for (const FarmVariant& v : variants) s << " \\\n  --label " << shellQuote(v.wedge.label);
+        s << " \\\n  --frames 1-" << frames << " --scene " << shellQuote(scene);
+        for (const std::string& o : opt.overrides) s << " --set " << shellQuote(o);
+        s << " -o " << shellQuote(wedgeVideo) << "\n";
+    }
+    return s.str();
+}
+
+// submit.sh: the same submissions plume farm makes, to rerun by hand.
+std::string submitScript(const std::vector<FarmVariant>& variants, const std::string& farmDir) {
+    std::ostringstream s;
+    s << "#!/bin/bash\n"
+      << "# plume farm: submits every job of this run, as plume farm did. Safe to run\n"
+      << "# again after a failure: the bake resumes after its last frame, the render\n"
+      << "# tasks skip the frames already written.\n"
+      << "set -euo pipefail\n"
+      << "cd " << shellQuote(farmDir) << "\n"
+      << "arrays= ids=\n";
+    for (size_t n = 0; n < variants.size(); ++n) {
+        const std::string d = shellQuote(variants[n].dir);
+        s << "bake" << n << "=$(sbatch --parsable " << d << "/bake.sh)\n"
+          << "render" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n << "%%;*} "
+          << d << "/render.sh)\n"
+          << "arrays=$arrays:${render" << n << "%%;*}\n"
+          << "ids=$ids${bake" << n << "%%;*},${render" << n << "%%;*},\n";
+    }
+    s << "encode=$(sbatch --parsable --dependency=afterok$arrays encode.sh)\n"
+      << "echo \"submitted; watch with: squeue -j $ids${encode%%;*}\"\n";
+    return s.str();
+}
+
+void writeScript(const std::string& path, const std::string& text) {
+    writeFileAtomically(path, text);
+    fs::permissions(path, fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                    fs::perm_options::add);
+}
+
+std::string findOnPath(const std::string& program) {
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / program;
+        if (access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    }
+    return {};
+}
+
+struct CommandResult {
+    int status = -1;
+    std::string out, err;
+};
+
+// Runs a shell command line; stdout through a pipe, stderr through a file.
+CommandResult runCommand(const std::string& command) {
+    char errPath[] = "/tmp/plume-farm-XXXXXX";
+    const int errFd = mkstemp(errPath);
+    if (errFd < 0) throw RunError("cannot create a temporary file for sbatch's messages");
+    close(errFd);
+    CommandResult r;
+    std::FILE* pipe = popen((command + " 2>" + shellQuote(errPath) + " </dev/null").c_str(), "r");
+    if (!pipe) throw RunError("cannot run: " + command);
+    char buffer[4096];
+    for (size_t n; (n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0;) r.out.append(buffer, n);
+    const int raw = pclose(pipe);
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
+    std::ifstream err(errPath);
+    std::stringstream ss;
+    ss << err.rdbuf();
+    r.err = ss.str();
+    std::remove(errPath);
+    return r;
+}
+
+// sbatch's complaint as one line: its lines joined, without the "sbatch: error: " prefixes.
+std::string oneLine(const std::string& text) {
+    std::stringstream lines(text);
+    std::string out;
+    for (std::string line; std::getline(lines, line);) {
+        for (const char* prefix : {"sbatch: error: ", "sbatch: "})
+            if (line.rfind(prefix, 0) == 0) line = line.substr(std::string(prefix).size());
+        if (!line.empty()) out += (out.empty() ? "" : "; ") + line;
+    }
+    return out.empty() ? "no message" : out;
+}
+
+// Submits jobs one at a time; if sbatch refuses one, cancels those before it.
+class Submitter {
+  public:
+    explicit Submitter(std::string sbatch) : sbatch_(std::move(sbatch)) {}
+    ~Submitter() {
+        if (committed_ || ids_.empty()) return;
+        std::string ids;
+        for (const std::string& id : ids_) ids += (ids.empty() ? "" : ",") + id;
+        runCommand("scancel " + shellQuote(ids));
+    }
+    std::string submit(const std::string& script, const std::string& dependency) {
+        std::string command = shellQuote(sbatch_) + " --parsable";
+        if (!dependency.empty()) command += " --dependency=afterok:" + dependency;
+        command += " " + shellQuote(script);
+        const CommandResult r = runCommand(command);
+        // --parsable prints "id" or "id;cluster".
+        const std::string id = r.out.substr(0, r.out.find_first_of(";\n"));
+        if (r.status != 0 || id.empty())
+            throw InputError("plume farm: error: sbatch refused " + script + ": " +
+                             oneLine(r.err + r.out));
+        ids_.push_back(id);
+        return id;
+    }
+    void commit() { committed_ = true; }
+
+  private:
+    std::string sbatch_;
+    std::vector<std::string> ids_;
+    bool committed_ = false;
+};
+
+}  // namespace
+
+std::string shellQuote(const std::string& text) {
+    std::string out = "'";
+    for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+int runFarm(const FarmOptions& opt) {
+    if (!opt.slurm)
+        throw InputError(
+            "plume farm: error: --slurm is required (Slurm is the scheduler plume "
+            "submits to)");
+
+    // Every variant's scene, checked before anything is written or submitted.
+    std::vector<Wedge> wedges;
+    for (const std::string& arg : opt.wedges) wedges.push_back(parseWedge(arg));
+    std::vector<FarmVariant> variants;
+    for (const WedgeVariant& w : wedgeVariants(wedges)) {
+        std::vector<std::string> overrides = opt.overrides;
+        overrides.insert(overrides.end(), w.overrides.begin(), w.overrides.end());
+        Scene scene;
+        try {
+            scene = loadScene(opt.scenePath, overrides);
+        } catch (const InputError& e) {
+            // The override came from a --wedge: say so, not "--set".
+            std::string message = e.what();
+            for (const std::string& o : w.overrides)
+                if (message.rfind("--set " + o + ":", 0) == 0)
+                    message = "--wedge " + o + message.substr(6 + o.size());
+            throw InputError(message);
+        }
+        if (scene.render.width % 2 != 0 || scene.render.height % 2 != 0)
+            throw InputError(
+                "plume farm: error: render.width and render.height must be even for "
+                "H.264 (got " +
+                std::to_string(scene.render.width) + "x" + std::to_string(scene.render.height) +
+                ")");
+        FarmVariant v;
+        v.wedge = w;
+        v.sceneName = scene.name;
+        v.frames = scene.time.frames;
+        variants.push_back(std::move(v));
+    }
+
+    const std::string sbatch = findOnPath("sbatch");
+    if (sbatch.empty() && !opt.dryRun)
+        throw InputError(
+            "plume farm: error: no sbatch on PATH (Slurm's client, Debian's "
+            "slurm-client); --dry-run writes the job scripts without it");
+
+    // Paths: absolute, since jobs run elsewhere on shared storage.
+    const fs::path out =
+        fs::absolute(opt.output.empty() ? variants[0].sceneName + ".mp4" : opt.output);
+    const fs::path base = out.parent_path() / out.stem();
+    const std::string farmDir = base.string() + ".farm";
+    const std::string scene = fs::absolute(opt.scenePath).string();
+    const std::string plume = fs::read_symlink("/proc/self/exe").string();
+    const std::string wedgeVideo = wedges.empty() ? "" : base.string() + "_wedges.mp4";
+    for (FarmVariant& v : variants) {
+        v.dir = farmDir + "/" + (v.wedge.name.empty() ? "main" : v.wedge.name);
+        v.video = v.wedge.name.empty() ? out.string() : base.string() + "_" + v.wedge.name + ".mp4";
+    }
+
+    // The scripts; the videos' folder is checked now, not when the encode job runs.
+    ensureWritableFile(out.string());
+    std::error_code ec;
+    fs::create_directories(farmDir + "/logs", ec);
+    if (ec) throw RunError("cannot create '" + farmDir + "': " + ec.message());
+    for (const FarmVariant& v : variants) {
+        fs::create_directories(v.dir + "/cache", ec);
+        fs::create_directories(v.dir + "/frames", ec);
+        if (ec) throw RunError("cannot create '" + v.dir + "': " + ec.message());
+        const int tasks = (v.frames + opt.chunk - 1) / opt.chunk;
+        writeScript(v.dir + "/bake.sh", bakeScript(opt, v, plume, scene, farmDir));
+        writeScript(v.dir + "/render.sh", renderScript(opt, v, plume, scene, farmDir, tasks));
+    }
+    writeScript(farmDir + "/encode.sh",
+                encodeScript(opt, variants, plume, scene, farmDir, wedgeVideo));
+    writeScript(farmDir + "/submit.sh", submitScript(variants, farmDir));
+    if (opt.dryRun) {
+        std::printf(
+            "plume farm: wrote the job scripts into %s/ (not submitted: --dry-run); "
+            "submit them with %s/submit.sh\n",
+            farmDir.c_str(), farmDir.c_str());
+        return 0;
+    }
+
+    // Submit: bake, then its render array after it, then one encode after every array.
+    Submitter submitter(sbatch);
+    std::string arrays, watch;
+    for (FarmVariant& v : variants) {
+        v.bakeJob = submitter.submit(v.dir + "/bake.sh", "");
+        v.renderJob = submitter.submit(v.dir + "/render.sh", v.bakeJob);
+        arrays += (arrays.empty() ? "" : ":") + v.renderJob;
+        watch += v.bakeJob + "," + v.renderJob + ",";
+    }
+    const std::string encodeJob = submitter.submit(farmDir + "/encode.sh", arrays);
+    submitter.commit();
+    for (const FarmVariant& v : variants)
+        std::printf("%s: bake job %s, render array %s (%d frames in chunks of %d)\n",
+                    v.wedge.label.empty() ? "scene" : v.wedge.label.c_str(), v.bakeJob.c_str(),
+                    v.renderJob.c_str(), v.frames, opt.chunk);
+    std::printf("encode job %s writes %s%s%s\n", encodeJob.c_str(),
+                variants.size() == 1 ? variants[0].video.c_str() : "every variant's video",
+                wedgeVideo.empty() ? "" : " and ", wedgeVideo.c_str());
+    std::printf("watch: squeue -j %s%s\n", watch.c_str(), encodeJob.c_str());
+    return 0;
+}
+
+}  // namespace plume

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# CTest driver for the farm test (tests/farm/CMakeLists.txt): plume farm on a
+# real, private, single-node Slurm cluster on localhost.
+#
+# Usage: run_test.sh PLUME SOURCE_DIR WORK_DIR
+#
+# 1. Starts munged with a fresh key, slurmctld and slurmd with a generated
+#    slurm.conf (one node, this machine's 2 CPUs, free ports), all in a
+#    temporary folder, through SLURM_CONF; no system Slurm is touched.
+# 2. Submits two farm runs of tests/golden/scenes/rising.toml (8 frames):
+#    a. chunks of 3 (3, 3, 2 frames), with task 1 made to fail on its first
+#       try (PLUME_FARM_FAIL_ONCE=1): render.sh requeues it with scontrol; Slurm
+#       holds a requeued job ~2 minutes, which the test cuts short (scontrol
+#       update StartTime=now) as an impatient operator would;
+#    b. a 2x2 wedge (physics.vorticity x physics.buoyancy_heat), chunks of 4.
+# 3. Checks: (a) every frame is byte-identical to a single-machine
+#    `plume render --png`, and the MP4 decodes to exactly the frames of that
+#    render's video; the failed task ran twice and the encode after it;
+#    (b) four videos that differ, and shot_wedges.mp4 tiling them 2x2.
+# 4. Cancels what is left and stops the daemons it started, by pid.
+#
+# Exit: 0 pass, 1 fail, 77 skip (no slurm-wlm: apt-get install slurm-wlm munge);
+# with PLUME_REQUIRE_ALL=1 (CI) a missing Slurm fails instead of skipping.
+set -euo pipefail
+
+say() { echo "farm-test: $*"; }
+fail() { say "FAIL: $*" >&2; exit 1; }
+skip() {
+  [[ ${PLUME_REQUIRE_ALL:-} != 1 ]] || fail "$* (PLUME_REQUIRE_ALL=1: nothing may be skipped)"
+  say "SKIP: $*"
+  exit 77
+}
+[[ $# -eq 3 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+plume=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
+for tool in munged slurmctld slurmd sbatch squeue scontrol scancel; do
+  command -v "$tool" >/dev/null || PATH=$PATH:/usr/sbin:/sbin
+  command -v "$tool" >/dev/null || skip "no $tool (apt-get install slurm-wlm munge)"
+done
+[[ -x $plume ]] || fail "no plume binary at $plume"
+scene=$src/tests/golden/scenes/rising.toml frames=8 width=96 height=54
+
+rm -rf "$work"
+mkdir -p "$work"
+cd "$work"
+# Daemon state and sockets in a short /tmp path (a unix socket path has at most 107 bytes).
+slurm=$(mktemp -d /tmp/plume-slurm.XXXXXX)
+pids=()
+cleanup() {
+  set +e
+  if [[ -n ${SLURM_CONF:-} ]]; then
+    scancel --quiet --user "$(id -un)" 2>/dev/null
+    for _ in $(seq 1 20); do [[ -z $(squeue -h 2>/dev/null) ]] && break; sleep 0.5; done
+  fi
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null; done
+  rm -rf "$slurm"
+}
+trap cleanup EXIT
+
+# Two free TCP ports on localhost for slurmctld and slurmd.
+free_port() {
+  local port
+  while :; do
+    port=$((20000 + RANDOM % 30000))
+    (echo >"/dev/tcp/127.0.0.1/$port") 2>/dev/null || { echo "$port"; return; }
+  done
+}
+ctld_port=$(free_port)
+slurmd_port=$(free_port)
+while [[ $slurmd_port == "$ctld_port" ]]; do slurmd_port=$(free_port); done
+
+# munged with a test key.
+mkdir -p "$slurm/state" "$slurm/spool"
+head -c 1024 /dev/urandom >"$slurm/munge.key"
+chmod 600 "$slurm/munge.key"
+munged -F -f --socket="$slurm/munge.sock" --key-file="$slurm/munge.key" \
+  --pid-file="$slurm/munged.pid" --seed-file="$slurm/munged.seed" \
+  --log-file="$slurm/munged.log" >"$work/munged.log" 2>&1 &
+pids+=($!)
+
+host=$(hostname -s)
+user=$(id -un)
+cat >"$slurm/slurm.conf" <<CONF
+# A private one-node cluster for tests/farm; nothing here outlives the test.
+ClusterName=plumetest
+SlurmctldHost=$host(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$slurm/munge.sock
+SlurmUser=$user
+SlurmdUser=$user
+StateSaveLocation=$slurm/state
+SlurmdSpoolDir=$slurm/spool
+SlurmctldPidFile=$slurm/slurmctld.pid
+SlurmdPidFile=$slurm/slurmd.pid
+SlurmctldLogFile=$work/slurmctld.log
+SlurmdLogFile=$work/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+MpiDefault=none
+SchedulerType=sched/backfill
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+ReturnToService=2
+# Finished jobs stay visible to scontrol for the checks below.
+MinJobAge=600
+NodeName=$host NodeAddr=127.0.0.1 CPUs=2 RealMemory=2000 State=UNKNOWN
+PartitionName=farm Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$slurm/slurm.conf
+for _ in $(seq 1 50); do [[ -S $slurm/munge.sock ]] && break; sleep 0.1; done
+[[ -S $slurm/munge.sock ]] || fail "munged did not start: $(cat "$work/munged.log")"
+slurmctld -D >"$work/slurmctld.out" 2>&1 &
+pids+=($!)
+slurmd -D >"$work/slurmd.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 60); do
+  [[ $(sinfo -h -o %T 2>/dev/null) == idle ]] && break
+  sleep 0.5
+done
+[[ $(sinfo -h -o %T 2>/dev/null) == idle ]] ||
+  fail "the node did not come up: $(tail -n 5 "$work/slurmctld.log" "$work/slurmd.log" 2>&1)"
+say "$(slurmctld -V) cluster up: node $host, 2 CPUs, ports $ctld_port/$slurmd_port"
+
+start=$(date +%s%N)
+# a. Uneven chunks, task 1 failing once.
+PLUME_FARM_FAIL_ONCE=1 "$plume" farm "$scene" --slurm -o "$work/shot.mp4" --chunk 3 >farm_a.out ||
+  fail "plume farm exited with $?"
+cat farm_a.out
+# b. A 2x2 wedge.
+"$plume" farm "$scene" --slurm -o "$work/wedge/shot.mp4" --chunk 4 \
+  --wedge physics.vorticity=0,0.8 --wedge physics.buoyancy_heat=0.3,1.2 >farm_b.out ||
+  fail "plume farm --wedge exited with $?"
+cat farm_b.out
+array_a=$(sed -n 's/^scene: bake job [0-9]*, render array \([0-9]*\) .*/\1/p' farm_a.out)
+[[ -n $array_a ]] || fail "plume farm printed no render array id"
+grep -q '^watch: squeue -j ' farm_a.out || fail "plume farm printed no squeue command"
+
+# The single-machine reference, rendered while the cluster works.
+"$plume" render "$scene" -o ref/render.mp4 --png ref/frames -q || fail "reference render exited with $?"
+
+# Wait for every job; release the requeued task from Slurm's two-minute hold.
+released=
+for _ in $(seq 1 180); do
+  queue=$(squeue -h -o '%i %T %r')
+  [[ -z $queue ]] && break
+  if [[ -z $released ]] && grep -q "^${array_a}_1 PENDING BeginTime" <<<"$queue"; then
+    sleep 1  # the first run's end reaches slurmctld before the job starts again
+    scontrol update JobId="${array_a}_1" StartTime=now
+    released=yes
+    say "task ${array_a}_1 was requeued after failing; released it from Slurm's hold"
+  fi
+  sleep 0.5
+done
+[[ -z $(squeue -h) ]] || fail "jobs still queued after 90 s: $(squeue)"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+say "both farm runs done in $((elapsed_ms / 1000)).$(printf %03d $((elapsed_ms % 1000))) s (the references computed meanwhile)"
+[[ -n $released ]] || fail "task 1 was never requeued"
+# The failed task: its log shows both tries; Slurm counts one restart and a success.
+log=$(cat "$work/shot.farm/logs/render-main-${array_a}_1.log")
+grep -q 'failing task 1 once' <<<"$log" || fail "task 1 did not fail first: $log"
+grep -q 'renders frames 4-6 (try 2)' <<<"$log" || fail "task 1 did not run again: $log"
+job=$(scontrol show job "${array_a}_1")
+grep -q 'JobState=COMPLETED' <<<"$job" || fail "task 1 did not complete: $job"
+grep -q 'Restarts=1' <<<"$job" || fail "task 1 was not restarted once: $job"
+
+# a. Frames and video.
+for n in $(seq 1 $frames); do
+  f=$(printf 'rising_%04d.png' "$n")
+  cmp -s "$work/shot.farm/main/frames/$f" "ref/frames/$f" ||
+    fail "frame $n rendered on the farm differs from plume render --png's"
+done
+[[ -s $work/shot.mp4 ]] || fail "the farm wrote no shot.mp4: $(cat "$work"/shot.farm/logs/encode-*.log)"
+decode() { ffmpeg -v error -i "$1" -f rawvideo -pix_fmt yuv420p -; }
+got=$(decode "$work/shot.mp4" | wc -c)
+((got == frames * width * height * 3 / 2)) || fail "shot.mp4 decodes to $got bytes, not $frames frames"
+cmp -s <(decode "$work/shot.mp4") <(decode ref/render.mp4) ||
+  fail "shot.mp4 does not decode to the frames of plume render's video"
+
+# b. Four variant videos, all different, and the tiled one.
+videos=("$work"/wedge/shot_vorticity-*+buoyancy_heat-*.mp4)
+((${#videos[@]} == 4)) || fail "expected 4 wedge videos, got: ${videos[*]}"
+sums=$(for v in "${videos[@]}"; do decode "$v" | md5sum; done | sort -u | wc -l)
+((sums == 4)) || fail "the 4 wedge videos are not 4 different videos"
+probe=$(ffprobe -v error -count_frames -show_entries stream=width,height,nb_read_frames -of csv=p=0 \
+  "$work/wedge/shot_wedges.mp4") || fail "no readable shot_wedges.mp4"
+[[ $probe == "$((2 * width)),$((2 * height)),$frames" ]] ||
+  fail "shot_wedges.mp4 is $probe, expected $((2 * width)),$((2 * height)),$frames"
+say "PASS: farm frames and video match plume render's bit for bit; failed chunk requeued; 2x2 wedge: 4 videos + tiled"

@@ -1,0 +1,87 @@
+// plume farm without a cluster: the job scripts of --dry-run, and the errors
+// found before anything is submitted. tests/farm runs them on a real Slurm.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "support/run.h"
+
+namespace plume {
+namespace {
+
+namespace fs = std::filesystem;
+using test::runPlume;
+using test::scratchDir;
+
+const std::string kScene = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/rising.toml";
+
+std::string text(const fs::path& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// plume with PATH holding no sbatch: "status=N" last, after stderr.
+std::string runWithoutSbatch(const fs::path& dir, const std::string& args) {
+    return test::capture("cd '" + dir.string() + "' && PATH=/nonexistent '" PLUME_BINARY "' " +
+                         args + " 2>&1; echo status=$?");
+}
+
+TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
+    fs::path dir = scratchDir("farm_dry_run");
+    auto r = runPlume(
+        "farm " + kScene +
+            " --slurm -o out/shot.mp4 --chunk 3 --partition short "
+            "--time 00:10:00 --mem-per-task 2G --wedge physics.vorticity=0.2,0.5 --dry-run",
+        dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path farm = dir / "out" / "shot.farm";
+    for (const char* variant : {"vorticity-0.2", "vorticity-0.5"})
+        for (const char* script : {"bake.sh", "render.sh"}) {
+            const fs::path p = farm / variant / script;
+            ASSERT_TRUE(fs::exists(p)) << p;
+            EXPECT_NE(fs::status(p).permissions() & fs::perms::owner_exec, fs::perms::none);
+            EXPECT_EQ(test::capture("bash -n '" + p.string() + "' 2>&1; echo $?"), "0\n") << p;
+        }
+    for (const char* script : {"encode.sh", "submit.sh"})
+        EXPECT_EQ(test::capture("bash -n '" + (farm / script).string() + "' 2>&1; echo $?"), "0\n")
+            << script;
+    const std::string render = text(farm / "vorticity-0.5" / "render.sh");
+    EXPECT_NE(render.find("#SBATCH --array=0-2\n"), std::string::npos);  // 8 frames: 3, 3, 2
+    EXPECT_NE(render.find("#SBATCH --partition=short\n"), std::string::npos);
+    EXPECT_NE(render.find("#SBATCH --time=00:10:00\n"), std::string::npos);
+    EXPECT_NE(render.find("#SBATCH --mem=2G\n"), std::string::npos);
+    EXPECT_NE(render.find("--set 'physics.vorticity=0.5'"), std::string::npos);
+    EXPECT_NE(render.find("--skip-existing"), std::string::npos);
+    EXPECT_NE(text(farm / "vorticity-0.2" / "bake.sh").find(" bake '" + kScene + "' --vdb "),
+              std::string::npos);
+    const std::string encode = text(farm / "encode.sh");
+    EXPECT_NE(encode.find("--label 'vorticity=0.2'"), std::string::npos) << encode;
+    EXPECT_NE(encode.find((dir / "out" / "shot_wedges.mp4").string()), std::string::npos);
+    EXPECT_NE(encode.find((dir / "out" / "shot_vorticity-0.5.mp4").string()), std::string::npos);
+    EXPECT_NE(text(farm / "submit.sh").find("--dependency=afterok"), std::string::npos);
+    EXPECT_FALSE(fs::exists(dir / "out" / "shot.mp4"));
+}
+
+TEST(FarmCli, ErrorsComeBeforeAnythingIsSubmitted) {
+    fs::path dir = scratchDir("farm_errors");
+    EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --wedge physics.vortcity=1,2"),
+              "--wedge physics.vortcity=1: error: unknown key 'physics.vortcity' (did you mean "
+              "'physics.vorticity'?)\nstatus=2\n");
+    EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --wedge physics.vorticity=1,-2"),
+              "--wedge physics.vorticity=-2: error: 'physics.vorticity' = -2 is out of range "
+              "[0, 100]\nstatus=2\n");
+    EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm -o shot.mp4"),
+              "plume farm: error: no sbatch on PATH (Slurm's client, Debian's slurm-client); "
+              "--dry-run writes the job scripts without it\nstatus=2\n");
+    EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " -o shot.mp4"),
+              "plume farm: error: --slurm is required (Slurm is the scheduler plume submits "
+              "to)\nstatus=2\n");
+    EXPECT_EQ(test::listDir(dir), std::vector<std::string>{});  // no scripts for a failed check
+}
+
+}  // namespace
+}  // namespace plume
