@@ -36,13 +36,13 @@ void writeTwoBlobs(const fs::path& path, openvdb::Coord apart) {
     file.close();
 }
 
-// Runs plume with its address space capped at 4 GiB, so a dense allocation of
-// a huge box fails at once instead of pushing the machine into swap.
-test::RunResult runPlumeCapped(const std::string& args, const fs::path& dir) {
+// Runs plume with its address space capped (4 GiB unless said), so a dense
+// allocation of a huge box fails at once instead of pushing the machine into swap.
+test::RunResult runPlumeCapped(const std::string& args, const fs::path& dir, int capKiB = 4 << 20) {
     const fs::path outFile = dir / "stdout.txt", errFile = dir / "stderr.txt";
-    const std::string cmd = "cd '" + dir.string() +
-                            "' && ulimit -v 4194304 && '" PLUME_BINARY "' " + args + " > '" +
-                            outFile.string() + "' 2> '" + errFile.string() + "' < /dev/null";
+    const std::string cmd = "cd '" + dir.string() + "' && ulimit -v " + std::to_string(capKiB) +
+                            " && '" PLUME_BINARY "' " + args + " > '" + outFile.string() +
+                            "' 2> '" + errFile.string() + "' < /dev/null";
     const int raw = std::system(cmd.c_str());
     test::RunResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
@@ -67,6 +67,21 @@ TEST(RenderVdbMemory, RefusesABoxTooLargeToHoldInOneLine) {
     EXPECT_EQ(r.err.find("bad_alloc"), std::string::npos) << r.err;
     // Refused before anything was written.
     EXPECT_EQ(listDir(dir), (std::vector<std::string>{"far.vdb", "stderr.txt", "stdout.txt"}));
+}
+
+// A 500^3 box (500 MB of density) fits this machine, so render-vdb tries it;
+// with the process held to 512 MiB the dense copy fails, and says so in one line
+// naming the file and the box.
+TEST(RenderVdbMemory, AFailedAllocationNamesTheFileAndBox) {
+    const fs::path dir = scratchDir("render_vdb_failed_allocation");
+    writeTwoBlobs(dir / "wide.vdb", openvdb::Coord(492));
+    const test::RunResult r = runPlumeCapped(
+        "render-vdb wide.vdb -o out.mp4 --set render.width=64 --set render.height=36 -q", dir,
+        512 << 10);
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_EQ(r.err,
+              "plume: error: cannot read 'wide.vdb': grid 'density' spans 500x500x500 voxels, "
+              "more than can be allocated as a dense box\n");
 }
 
 // Two blobs 300 voxels apart along x: a sparse grid whose dense box fits
