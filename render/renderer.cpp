@@ -152,7 +152,8 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t channels =
         kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0);
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
-    const std::uint64_t slice = std::uint64_t(std::max({n.x * n.y, n.y * n.z, n.x * n.z}));
+    const std::uint64_t nx = std::uint64_t(n.x), ny = std::uint64_t(n.y), nz = std::uint64_t(n.z);
+    const std::uint64_t slice = std::max({nx * ny, ny * nz, nx * nz});
     const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
     // Drawn solids: a hit id per pixel, and each mesh's world points and
     // normals beside Embree's copy and its tree (about 64 bytes a triangle).

@@ -360,6 +360,29 @@ TEST(Png, WritesWhatItIsGiven) {
     EXPECT_EQ(read, image.pixels);
 }
 
+// Transparent frames: straight alpha, with the colour kept where alpha is 0.
+TEST(Png, WritesRgbaWhatItIsGiven) {
+    fs::path dir = testDir("png_rgba");
+    Image image(37, 21, 4);
+    for (int y = 0; y < image.height; ++y)
+        for (int x = 0; x < image.width; ++x) {
+            uint8_t* p = image.pixel(x, y);
+            p[0] = uint8_t(x * 7), p[1] = uint8_t(y * 11), p[2] = uint8_t((x * y) ^ 0x5a);
+            p[3] = uint8_t(x < 5 ? 0 : x * 13 + y);
+        }
+    std::string path = (dir / "frame.png").string();
+    writePng(path, image);
+    int w = 0, h = 0, channels = 0;
+    unsigned char* pixels = stbi_load(path.c_str(), &w, &h, &channels, 4);
+    ASSERT_NE(pixels, nullptr);
+    EXPECT_EQ(channels, 4);
+    EXPECT_EQ(w, image.width);
+    EXPECT_EQ(h, image.height);
+    std::vector<uint8_t> read(pixels, pixels + size_t(w) * h * 4);
+    stbi_image_free(pixels);
+    EXPECT_EQ(read, image.pixels);
+}
+
 TEST(Png, FailureNamesThePath) {
     fs::path dir = testDir("png_fail");
     std::string path = (dir / "missing" / "frame.png").string();

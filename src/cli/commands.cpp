@@ -186,18 +186,27 @@ int runRenderVdb(const RunOptions& opt) {
             throw InputError("--frames " + opt.frames + ": error: the sequence holds frames " +
                              std::to_string(seqFirst) + "-" + std::to_string(seqLast));
     }
+
+    // Each file's box, from its grid metadata (the voxels are read once, to
+    // render them). A grid whose dense box cannot fit is refused before any
+    // output folder is made: a sparse grid with smoke far apart spans a huge box.
+    std::vector<VolumeBounds> bounds;
+    for (const SequenceFile& file : files) {
+        bounds.push_back(readVdbBounds(file.path, grid));
+        if (file.frame >= first && file.frame <= last)
+            checkVolumeMemory(scene, file.path, grid, bounds.back().voxels);
+    }
+
     FrameSinks sinks(scene, outputs, first, last, opt.quiet);
     setThreadCount(opt.threads);
 
     // Without a camera from the scene, frame the whole sequence once so the
-    // camera holds still while the smoke grows. The bounds come from each
-    // file's grid metadata: the voxels are read once, to render them.
+    // camera holds still while the smoke grows.
     if (!scene.camera.given) {
         Vec3f lo(1e30f), hi(-1e30f);
-        for (const SequenceFile& file : files) {
-            const VolumeBounds bounds = readVdbBounds(file.path, grid);
-            lo = vmin(lo, bounds.worldMin);
-            hi = vmax(hi, bounds.worldMax);
+        for (const VolumeBounds& b : bounds) {
+            lo = vmin(lo, b.worldMin);
+            hi = vmax(hi, b.worldMax);
         }
         scene.camera = frameBox(lo, hi, float(scene.render.width) / float(scene.render.height));
         scene.camera.given = true;

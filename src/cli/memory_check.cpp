@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <string>
 
 #include "core/error.h"
@@ -12,6 +15,16 @@
 
 namespace plume {
 
+namespace {
+
+// Program, libraries, encoder buffers, thread stacks.
+constexpr std::uint64_t kBaseline = 64ull << 20;
+
+// Grids index each axis with an int.
+constexpr std::int64_t kMaxGridAxis = std::numeric_limits<int>::max();
+
+}  // namespace
+
 std::uint64_t estimateMemoryBytes(const Scene& scene) {
     const Vec3i n = scene.domain.cells();
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
@@ -19,8 +32,6 @@ std::uint64_t estimateMemoryBytes(const Scene& scene) {
     // A fire's snapshot holds fuel, flame and expansion too.
     const std::uint64_t snapshot = Fields::bytesFor(n) + cells * sizeof(double) +
                                    (scene.burns() ? 3 * cells * sizeof(float) : 0);
-    // Program, libraries, encoder buffers, thread stacks.
-    constexpr std::uint64_t kBaseline = 64ull << 20;
     // Mesh shapes' dense SDFs (once loadSceneGeometry has made them).
     std::uint64_t levelSets = 0;
     for (const ShapeSettings& s : scene.emitters)
@@ -45,6 +56,38 @@ void checkMemory(const Scene& scene) {
                      std::to_string(n.x) + "x" + std::to_string(n.y) + "x" + std::to_string(n.z) +
                      " cells) but this machine has " + formatGiB(have) +
                      " GiB; lower domain.resolution");
+}
+
+void checkVolumeMemory(const Scene& scene, const std::string& path, const std::string& grid,
+                       const std::int64_t voxels[3]) {
+    // In doubles: a box of 2^31 voxels a side overflows 64-bit byte counts.
+    const double cells = double(voxels[0]) * double(voxels[1]) * double(voxels[2]);
+    // readVdbVolume's dense grids: density, a temperature, a flame, and with
+    // motion blur the velocity's three components (at most; a file may lack some).
+    const int grids = 3 + (scene.render.motionBlur > 0.0f ? 3 : 0);
+    double need = cells * grids * sizeof(float);
+    const std::uint64_t have = machineMemoryBytes();
+    bool fits = have == 0 || need <= double(have);  // unknown machine size: let it try
+    // Then the renderer's light and glow grids over the same box, as for a bake.
+    const bool indexable = std::max({voxels[0], voxels[1], voxels[2]}) <= kMaxGridAxis;
+    if (fits && indexable) {
+        need += double(
+            Renderer::bytesFor(scene, Vec3i{int(voxels[0]), int(voxels[1]), int(voxels[2])}) +
+            Renderer::writingBytesFor(scene) + kBaseline);
+        fits = have == 0 || need <= double(have);
+    }
+    if (fits && indexable) return;
+    char needGiB[32];
+    std::snprintf(needGiB, sizeof needGiB, "%.1f", need / double(1ull << 30));
+    const std::string box = std::to_string(voxels[0]) + "x" + std::to_string(voxels[1]) + "x" +
+                            std::to_string(voxels[2]) + " voxels";
+    if (!indexable)
+        throw InputError(path + ": error: grid '" + grid + "' spans " + box +
+                         ", more than plume renders along one axis (" +
+                         std::to_string(kMaxGridAxis) + ")");
+    throw InputError(path + ": error: grid '" + grid + "' spans " + box +
+                     "; rendering it needs about " + needGiB + " GiB but this machine has " +
+                     formatGiB(have) + " GiB");
 }
 
 }  // namespace plume

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "scene/scene.h"
 
@@ -18,5 +19,13 @@ std::uint64_t machineMemoryBytes();
 // Throws InputError "PATH: error: scene needs about X GiB (NxNxN cells) but this
 // machine has Y GiB; lower domain.resolution" when the estimate exceeds the machine.
 void checkMemory(const Scene& scene);
+
+// Throws InputError "PATH: error: grid 'G' spans AxBxC voxels; rendering it
+// needs about X GiB but this machine has Y GiB" when the dense box render-vdb
+// makes of a VDB grid (voxels per axis, as VolumeBounds counts them), with the
+// renderer's grids over it, cannot fit; a sparse grid with smoke far apart can
+// span a box of terabytes.
+void checkVolumeMemory(const Scene& scene, const std::string& path, const std::string& grid,
+                       const std::int64_t voxels[3]);
 
 }  // namespace plume

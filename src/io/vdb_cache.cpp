@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <new>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -187,9 +188,19 @@ std::string vdbCreator(const std::string& path) {
     return metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaCreator, "");
 }
 
-LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
-                           const std::vector<std::string>& velocityNames) {
-    vdb::Reader file(path);
+namespace {
+
+std::string boxSize(const CoordBBox& box) {
+    std::string size;
+    for (int a = 0; a < 3; ++a)
+        size += (a ? "x" : "") + std::to_string(std::int64_t(box.max()[a]) - box.min()[a] + 1);
+    return size;
+}
+
+// readVdbVolume; box: the dense box, once it is known.
+LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
+                        const std::vector<std::string>& velocityNames, CoordBBox& box) {
+    const std::string& path = file.path();
     LoadedVolume v;
     v.gridNames = file.names();
 
@@ -199,7 +210,7 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
     auto density = file.readAs<openvdb::FloatGrid>(gridName);
     v.dx = uniformVoxelSize(*density, path);
     warnApproximatePlacement(*density, path);
-    CoordBBox box = renderedBox(density->evalActiveVoxelBoundingBox());
+    box = renderedBox(density->evalActiveVoxelBoundingBox());
     auto exact = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaExact);
     auto res = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaResolution);
     if (exact && exact->value() && res) {
@@ -256,6 +267,23 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
     return v;
 }
 
+}  // namespace
+
+LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
+                           const std::vector<std::string>& velocityNames) {
+    vdb::Reader file(path);
+    // The grids are dense over the density's active box: a sparse grid with
+    // smoke far apart can need more than there is (render-vdb checks the box
+    // against the machine first; this is the last line, one line naming the file).
+    CoordBBox box;
+    try {
+        return readVolume(file, gridName, velocityNames, box);
+    } catch (const std::bad_alloc&) {
+        throw RunError("cannot read '" + path + "': grid '" + gridName + "' spans " + boxSize(box) +
+                       " voxels, more than can be allocated as a dense box");
+    }
+}
+
 VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName) {
     vdb::Reader file(path);
     // OpenVDB records each grid's active box when it writes a file; without
@@ -270,9 +298,10 @@ VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName)
     const CoordBBox box = renderedBox(active);
     const float dx = uniformVoxelSize(*grid, path);
     VolumeBounds b;
+    for (int a = 0; a < 3; ++a) b.voxels[a] = std::int64_t(box.max()[a]) - box.min()[a] + 1;
     b.worldMin = cellCorner(grid->transform(), box.min());
     b.worldMax =
-        b.worldMin + Vec3f(float(box.dim().x()), float(box.dim().y()), float(box.dim().z())) * dx;
+        b.worldMin + Vec3f(float(b.voxels[0]), float(b.voxels[1]), float(b.voxels[2])) * dx;
     return b;
 }
 

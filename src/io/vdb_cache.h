@@ -3,6 +3,7 @@
 // and EmberGen's caches. OpenVDB stays behind this header.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -56,8 +57,9 @@ struct LoadedVolume {
 // ("temperature", "heat", "temp", "flames", or Mantaflow's "flame" as emission)
 // sampled on the same voxels. Throws RunError (one line, naming the file) for a
 // missing, truncated or corrupt file, a missing grid (listing the grids there),
-// or a grid that is not a float grid. With velocityNames, also the first vector
-// grid of those names (for motion blur), on the same voxels.
+// or a grid that is not a float grid, and when the dense box cannot be
+// allocated (naming the box). With velocityNames, also the first vector grid
+// of those names (for motion blur), on the same voxels.
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density",
                            const std::vector<std::string>& velocityNames = {});
 
@@ -67,6 +69,9 @@ LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName 
 // readVdbVolume refuses about the grid, with the same messages; does not warn.
 struct VolumeBounds {
     Vec3f worldMin, worldMax;
+    // Voxels along x, y and z of the dense box readVdbVolume allocates; 64-bit,
+    // since a sparse grid's box can be wider than an int counts.
+    std::int64_t voxels[3] = {1, 1, 1};
 };
 VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName = "density");
 
