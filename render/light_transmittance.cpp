@@ -65,10 +65,11 @@ void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
 // them (step +1 or -1). toLight(p, ub, uc, length) gives, for the centre p of a
 // cell (grid units), the point one slice toward the light in the previous
 // slice's (b, c) cell coordinates relative to the box, and the segment length
-// in voxels. Upstream of the box there is no density.
-template <typename TowardLight>
+// in voxels. Upstream of the box there is no density. store(cell, depth)
+// keeps what the cell needs of its optical depth.
+template <typename TowardLight, typename Store>
 void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sigmaPerVoxel,
-                 float spread, int outChannel, std::vector<float>& scratch, TowardLight toLight) {
+                 float spread, std::vector<float>& scratch, TowardLight toLight, Store store) {
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const Vec3i n = grid.n();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
@@ -109,7 +110,7 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
                     size_t s = size_t(ic) * nb + ib;
                     depth[s] = tau;
                     density[s] = rho;
-                    cell[outChannel] = tau;
+                    store(cell, tau);
                 }
             }
         });
@@ -162,19 +163,48 @@ void marchCoarse(const ShadingGrid& grid, const Box3i& box, Vec3f lightGrid, flo
 
 }  // namespace
 
+namespace {
+
+template <typename Store>
+void sweepDirection(ShadingGrid& grid, const Box3i& box, Vec3f direction, float sigmaPerVoxel,
+                    float spread, std::vector<float>& scratch, Store store) {
+    const int a = dominantAxis(direction), b = (a + 1) % 3, c = (a + 2) % 3;
+    const float invA = 1.0f / std::fabs(direction[a]);
+    const float backB = -direction[b] * invA, backC = -direction[c] * invA;
+    sweepSlices(
+        grid, box, a, direction[a] > 0 ? 1 : -1, sigmaPerVoxel, spread, scratch,
+        [&](Vec3f, float& ub, float& uc, float& length) {
+            ub = backB;
+            uc = backC;
+            length = invA;
+        },
+        store);
+}
+
+}  // namespace
+
 void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                            float sigmaPerVoxel, float spread, int outChannel,
                            std::vector<float>& scratch) {
     if (box.empty()) return;
-    const int a = dominantAxis(direction), b = (a + 1) % 3, c = (a + 2) % 3;
-    const float invA = 1.0f / std::fabs(direction[a]);
-    const float backB = -direction[b] * invA, backC = -direction[c] * invA;
-    sweepSlices(grid, box, a, direction[a] > 0 ? 1 : -1, sigmaPerVoxel, spread, outChannel, scratch,
-                [&](Vec3f, float& ub, float& uc, float& length) {
-                    ub = backB;
-                    uc = backC;
-                    length = invA;
-                });
+    sweepDirection(grid, box, direction, sigmaPerVoxel, spread, scratch,
+                   [outChannel](float* cell, float tau) { cell[outChannel] = tau; });
+}
+
+void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
+                   float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch) {
+    if (box.empty() || directions.empty()) return;
+    const float weight = 1.0f / float(directions.size());
+    for (size_t d = 0; d < directions.size(); ++d) {
+        if (d == 0)
+            sweepDirection(
+                grid, box, directions[d], sigmaPerVoxel, spread, scratch,
+                [=](float* cell, float tau) { cell[outChannel] = weight * std::exp(-tau); });
+        else
+            sweepDirection(
+                grid, box, directions[d], sigmaPerVoxel, spread, scratch,
+                [=](float* cell, float tau) { cell[outChannel] += weight * std::exp(-tau); });
+    }
 }
 
 void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGrid,
@@ -192,14 +222,16 @@ void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGri
     if (a >= 0) {
         const int b = (a + 1) % 3, c = (a + 2) % 3;
         const int step = lightGrid[a] < float(box.lo[a]) ? 1 : -1;
-        sweepSlices(grid, box, a, step, sigmaPerVoxel, spread, outChannel, scratch,
-                    [&](Vec3f p, float& ub, float& uc, float& length) {
-                        Vec3f v = lightGrid - p;
-                        float inv = 1.0f / std::fabs(v[a]);
-                        ub = v[b] * inv;
-                        uc = v[c] * inv;
-                        length = std::sqrt(dot(v, v)) * inv;
-                    });
+        sweepSlices(
+            grid, box, a, step, sigmaPerVoxel, spread, scratch,
+            [&](Vec3f p, float& ub, float& uc, float& length) {
+                Vec3f v = lightGrid - p;
+                float inv = 1.0f / std::fabs(v[a]);
+                ub = v[b] * inv;
+                uc = v[c] * inv;
+                length = std::sqrt(dot(v, v)) * inv;
+            },
+            [outChannel](float* cell, float tau) { cell[outChannel] = tau; });
         return;
     }
 

@@ -14,6 +14,7 @@
 // toward the light from every cell of a half-resolution grid (1/8 of the cells).
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/box.h"
@@ -33,6 +34,13 @@ namespace plume {
 void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                            float sigmaPerVoxel, float spread, int outChannel,
                            std::vector<float>& scratch);
+
+// Openness to a uniform sky: the mean over `directions` (unit, the ways its
+// light travels) of the transmittance exp(-depth) toward the sky, each swept
+// as sweepDirectionalLight does, into channel `outChannel` of every cell in
+// the box. 1 in open air, 0 deep inside opaque smoke.
+void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
+                   float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch);
 
 // The same for a point light at lightGrid (grid units). A light outside the
 // box sweeps along the axis it is farthest out on, each cell looking one slice

@@ -49,19 +49,8 @@ constexpr float kFlameDensity = 0.15f;
 constexpr float kHorizonDiagonals = 4.0f;
 constexpr uint32_t kJitterSeed = 0x9e3779b9u;
 
-// Sky light comes from the whole sky, most of it sideways, not straight down:
-// the optical depth of the vertical column overstates what shadows a sample
-// (the stem under the plume's head sees the sky beside it). Fitted to Cycles
-// with a constant world: 0.25 left the stem 45% too dark once the octaves
-// kept energy (kOctaveEnergy 0.5), 0.02 brings it within 3%. Alone the sky
-// is then 30% too bright inside the smoke, where it stands in for sunlight
-// the octaves do not carry in.
-constexpr float kSkyDepthScale = 0.02f;
-
-// How far light spreads sideways per slice it crosses (see
-// sweepDirectionalLight): wide for the sky, which lights from every direction,
-// a little for lamps and the sun.
-constexpr float kSkySpread = 0.25f;
+// How far a lamp's or the sun's light spreads sideways per slice it crosses
+// (see sweepDirectionalLight): a little.
 constexpr float kLightSpread = 0.2f;
 
 Vec3f background(const RenderSettings& s, int y, int height) {
@@ -289,9 +278,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     lit_ = sweepBox;
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (solids) solidsInSweep_.add(shading_, sweepBox, volume, sigmaPerVoxel, *solids);
-    sweepDirectionalLight(shading_, sweepBox, {0, 0, -1}, sigmaPerVoxel * kSkyDepthScale,
-                          kSkySpread, kSkyChannel, sweepScratch_);
-    skyLightFromDepth(shading_, sweepBox);
+    sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_);
     for (size_t l = 0; l < directional_.size(); ++l)
         sweepDirectionalLight(shading_, sweepBox, directional_[l].direction, sigmaPerVoxel,
                               kLightSpread, kFirstLightChannel + int(l), sweepScratch_);
@@ -358,7 +345,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // and the lights.
     Vec3f marchLo, marchHi;
     marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
-    InScattering inScattering(directional_, point_, settings_, volume);
+    InScattering inScattering(directional_, point_, settings_,
+                              (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;

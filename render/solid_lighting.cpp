@@ -126,12 +126,15 @@ float SurfaceLight::channelToward(Vec3f p, Vec3f toward, int channel, float clea
         entry = t0 * volume_.dx;
         g = vmin(vmax(g + toward * t0, sampleLo_), sampleHi_);
     }
-    const float value = grid_.weights(g)(grid_.data() + channel);
+    float value = grid_.weights(g)(grid_.data() + channel);
     if (channel != kSkyChannel) return value;
-    // The sky is swept straight down with a sideways blur, which leaks a
-    // little depth into the box's side columns, where no smoke is: without
-    // this fade to the open sky over their two cells, the ground would show
-    // the box's outline where its lookups start.
+    // The sky channel holds the smoke's openness: the sky's light there is
+    // skyLight of it (render/in_scattering.h).
+    value = skyLight(value, render_.albedo);
+    // The sky is swept with a sideways blur, which leaks a little depth into
+    // the box's side columns, where no smoke is: without this fade to the
+    // open sky over their two cells, the ground would show the box's outline
+    // where its lookups start.
     const float edge = std::min({g.x - sampleLo_.x, sampleHi_.x - g.x, g.y - sampleLo_.y,
                                  sampleHi_.y - g.y});
     const float w = std::clamp(0.5f * edge, 0.0f, 1.0f);
