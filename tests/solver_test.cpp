@@ -256,7 +256,7 @@ TEST(Vorticity, AddsNothingToUniformFlow) {
     Fields f({16, 12, 10}, 0.1f);
     f.u.fill(0.8f), f.v.fill(-0.3f), f.w.fill(0.5f);
     Fields before = f;
-    VorticityScratch scratch(f.n);
+    ScratchArena scratch;
     addVorticityConfinement(f, 2.0f, 0.05f, scratch);
     EXPECT_EQ(f.u.values(), before.u.values());
     EXPECT_EQ(f.v.values(), before.v.values());
@@ -279,7 +279,7 @@ TEST(Vorticity, AddsEnergyToAVortex) {
             for (int i = 0; i < 32; ++i) f.v(i, j, k) = swirl(i + 0.5f, float(j), 1);
     const Fields before = f;
     const double energyBefore = kineticEnergy(f);
-    VorticityScratch scratch(f.n);
+    ScratchArena scratch;
     const float epsilon = 1.0f, dt = 0.05f;
     addVorticityConfinement(f, epsilon, dt, scratch);
     EXPECT_GT(kineticEnergy(f), energyBefore * 1.001);

@@ -21,17 +21,22 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <optional>
 
 #include "core/box.h"
 #include "core/grid3.h"
+#include "core/scratch_arena.h"
 #include "core/simd.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
 namespace plume {
 
-// Scratch for advection passes, sized once.
+// Advection passes. Their scratch (the centred velocity, the traces, the
+// forward steps and the limiter's bounds) is borrowed from a scratch arena,
+// one lease per velocity field: the solver's own arena, which vorticity and
+// the pressure solve share, or else one the Advector keeps.
 class Advector {
   public:
     enum class Limiter { Clamp, Revert };
@@ -42,8 +47,11 @@ class Advector {
     Advector() = default;
 
     // Samples `velocity` at the cell centres (cells dx metres wide); every
-    // advect() until the next call traces through these samples.
-    void setVelocity(const MacVelocity& velocity, float dx);
+    // advect() until the next call traces through these samples. The scratch
+    // comes from `lease`, which must stay open until the last advect() through
+    // this velocity; without one, from the Advector's own arena.
+    void setVelocity(const MacVelocity& velocity, float dx,
+                     ScratchArena::Lease* lease = nullptr);
 
     // Advects `count` fields (1 to kMaxFields) sampled on the same points (same
     // shape and offset): dst[n] = advected src[n]. src and dst differ. The
@@ -59,17 +67,20 @@ class Advector {
                 int count, float dt, Limiter limiter = Limiter::Clamp,
                 const float* background = nullptr);
 
-    // Bytes of the scratch below once it has advected every field of a grid
-    // of `cells`, `scalars` (2 to kMaxFields) cell-centred ones in one call:
-    // centred velocity and displacement, two forward steps and the limiter
-    // bounds, each sized for the largest (face) grid, and a cell-sized forward
-    // step for each scalar beyond two.
-    static std::uint64_t bytesFor(Vec3i cells, int scalars = 2) {
+    // Bytes of scratch one lease takes: advecting the velocity (one field a
+    // call, `fields` = 1), or `fields` cell-centred scalars in one call. The
+    // centred velocity and the traces, and for MacCormack a forward step per
+    // field (sized for the largest, face, grid) and, for one field, the
+    // limiter's bounds.
+    static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
         const std::uint64_t largest =
             c + std::uint64_t(std::max({cells.y * cells.z, cells.x * cells.z, cells.x * cells.y}));
-        return 2 * c * sizeof(simd::F4) + largest * (2 * sizeof(float) + sizeof(Range)) +
-               std::uint64_t(std::max(scalars - 2, 0)) * c * sizeof(float);
+        std::uint64_t bytes = 2 * ScratchArena::rounded(c * sizeof(simd::F4));
+        if (scheme != AdvectionScheme::MacCormack) return bytes;
+        bytes += std::uint64_t(fields) * ScratchArena::rounded(largest * sizeof(float));
+        if (fields == 1) bytes += ScratchArena::rounded(largest * sizeof(Range));
+        return bytes;
     }
 
     // One field through `velocity`: a convenience for tests.
@@ -82,10 +93,6 @@ class Advector {
     }
 
   private:
-    Vec3i n_;  // cells per axis
-    float dx_ = 1.0f;
-    float maxComponent_ = 0.0f;      // largest |component| of any centred sample, m/s
-    std::vector<simd::F4> centred_;  // (u, v, w, 0) at each cell centre
     struct Range {
         float lo, hi;
     };
@@ -93,11 +100,22 @@ class Advector {
     // for s = dt / dx = displacementS_ (grid units; departure = x - d).
     void traceCells(float s, const Box3i& cells);
 
-    std::vector<simd::F4> displacement_;
+    Vec3i n_;  // cells per axis
+    float dx_ = 1.0f;
+    float maxComponent_ = 0.0f;  // largest |component| of any centred sample, m/s
+    // Borrowed from the lease of the last setVelocity():
+    ScratchArena::Lease* lease_ = nullptr;
+    simd::F4* centred_ = nullptr;  // (u, v, w, 0) at each cell centre
+    simd::F4* displacement_ = nullptr;
     Box3i displacementBox_;
     float displacementS_ = 0.0f;
-    std::vector<float> hat_[kMaxFields];  // forward semi-Lagrangian steps
-    std::vector<Range> range_;  // what a one-field step blended from: the limiter's bounds
+    float* hat_[kMaxFields] = {};  // forward semi-Lagrangian steps, `hatSize_` values each
+    size_t hatSize_ = 0;
+    Range* range_ = nullptr;  // what a one-field step blended from: the limiter's bounds
+    size_t rangeSize_ = 0;
+    // Without a lease from the caller: the Advector's own arena and lease.
+    std::unique_ptr<ScratchArena> ownArena_;
+    std::optional<ScratchArena::Lease> ownLease_;
 };
 
 }  // namespace plume
