@@ -206,6 +206,7 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
     const size_t cells = size_t(n_.x) * n_.y * n_.z;
     centred_ = lease->take<F4>(cells);
     displacement_ = lease->take<F4>(cells);
+    centredSpent_ = false;
     for (float*& h : hat_) h = nullptr;
     range_ = nullptr;
     hatSize_ = rangeSize_ = 0;
@@ -228,12 +229,39 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
 
 void Advector::traceCells(float s, const Box3i& cells) {
     if (s == displacementS_ && displacementBox_.contains(cells)) return;
+    if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
     const Centred vel(centred_, n_, Vec3f(0.5f));
     forRows(cells, [&](int i0, int i1, int j, int k) {
         traceRow(vel, s, i0, i1, j, k, &displacement_[(size_t(k) * n_.y + j) * n_.x]);
     });
     displacementS_ = s;
     displacementBox_ = cells;
+}
+
+void Advector::takeSteps(int count, size_t values) {
+    if (hatSize_ == 0) {
+        // The first MacCormack call through this velocity: every forward step
+        // it and the calls after it need (the other two components, which
+        // trace nothing new). The traces now hold all the centred velocity
+        // gave, so the steps take its bytes when they fit, else the lease's.
+        hatSize_ = size_t(stepValues(n_, count));
+        rangeSize_ = count == 1 ? hatSize_ : 0;
+        const bool reuse = stepBytes(n_, count) <= ScratchArena::rounded(
+                                                      size_t(n_.x) * n_.y * n_.z * sizeof(F4));
+        auto* bytes = reinterpret_cast<std::byte*>(centred_);
+        auto take = [&](size_t size) -> std::byte* {
+            if (!reuse) return lease_->take<std::byte>(size);
+            std::byte* p = bytes;
+            bytes += ScratchArena::rounded(size);
+            return p;
+        };
+        for (int c = 0; c < count; ++c)
+            hat_[c] = reinterpret_cast<float*>(take(hatSize_ * sizeof(float)));
+        if (rangeSize_) range_ = reinterpret_cast<Range*>(take(rangeSize_ * sizeof(Range)));
+        centredSpent_ = reuse;
+    }
+    if (values > hatSize_ || (count == 1 && !range_) || !hat_[count - 1])
+        throw std::logic_error("Advector: a call through this velocity needs other forward steps");
 }
 
 void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
@@ -253,19 +281,6 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         throw std::invalid_argument("Advector::advect: 1 to 4 fields per call");
     const bool keepRange = count == 1;
     if (!lease_) throw std::logic_error("Advector::advect before setVelocity");
-    if (mac) {
-        // Taken at the first call through this velocity that needs them, for
-        // the largest grid the velocity has (its face grids), so the next
-        // component's call reuses them.
-        const size_t cells = size_t(n_.x) * n_.y * n_.z;
-        const size_t largest = cells + size_t(std::max({n_.y * n_.z, n_.x * n_.z, n_.x * n_.y}));
-        if (g.size() > largest) throw std::logic_error("Advector::advect: grid larger than faces");
-        if (hatSize_ == 0) hatSize_ = largest;
-        for (int c = 0; c < count; ++c)
-            if (!hat_[c]) hat_[c] = lease_->take<float>(hatSize_);
-        if (keepRange && !range_) range_ = lease_->take<Range>(rangeSize_ = largest);
-    }
-
     // Per field, `results`: the cells whose value can change; `firsts`: the
     // cells the first pass must cover for the second to read only what it
     // wrote. Each field keeps its own region (fuel spreads wider than smoke),
@@ -324,6 +339,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 hull(traced.spans[r], firsts[c].spans[r]);
         traced.bounds = first;
         traced = grow(traced, 1, n_);
+        if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
         const Centred vel(centred_, n_, Vec3f(0.5f));
         forRows(traced.bounds, [&](int, int, int j, int k) {
             const Region::Span sp = traced.at(j, k);
@@ -335,6 +351,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         traceCells(s, grow(first, 1, n_));
     }
     const Centred displacement(displacement_, n_, off);
+    if (mac) takeSteps(count, g.size());
 
     // One MacCormack field (a velocity component, the bulk of the work) runs
     // four points at a time; the rest, and each row's last few, one at a time.

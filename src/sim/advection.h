@@ -47,7 +47,10 @@ class Advector {
     Advector() = default;
 
     // Samples `velocity` at the cell centres (cells dx metres wide); every
-    // advect() until the next call traces through these samples. The scratch
+    // advect() until the next call traces through these samples: calls that
+    // advect as many fields as the first, on grids no larger, over the
+    // cells the first traced (MacCormack's forward steps then take the
+    // samples' room; anything else throws std::logic_error). The scratch
     // comes from `lease`, which must stay open until the last advect() through
     // this velocity; without one, from the Advector's own arena.
     void setVelocity(const MacVelocity& velocity, float dx,
@@ -69,18 +72,15 @@ class Advector {
 
     // Bytes of scratch one lease takes: advecting the velocity (one field a
     // call, `fields` = 1), or `fields` cell-centred scalars in one call. The
-    // centred velocity and the traces, and for MacCormack a forward step per
-    // field (sized for the largest, face, grid) and, for one field, the
-    // limiter's bounds.
+    // centred velocity and the traces; for MacCormack a forward step per field
+    // and, for one field, the limiter's bounds, which reuse the centred
+    // velocity's bytes when they fit there (see advect()).
     static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
-        const std::uint64_t largest =
-            c + std::uint64_t(std::max({cells.y * cells.z, cells.x * cells.z, cells.x * cells.y}));
-        std::uint64_t bytes = 2 * ScratchArena::rounded(c * sizeof(simd::F4));
-        if (scheme != AdvectionScheme::MacCormack) return bytes;
-        bytes += std::uint64_t(fields) * ScratchArena::rounded(largest * sizeof(float));
-        if (fields == 1) bytes += ScratchArena::rounded(largest * sizeof(Range));
-        return bytes;
+        const std::uint64_t traces = 2 * ScratchArena::rounded(c * sizeof(simd::F4));
+        if (scheme != AdvectionScheme::MacCormack) return traces;
+        const std::uint64_t steps = stepBytes(cells, fields);
+        return steps <= ScratchArena::rounded(c * sizeof(simd::F4)) ? traces : traces + steps;
     }
 
     // One field through `velocity`: a convenience for tests.
@@ -96,9 +96,25 @@ class Advector {
     struct Range {
         float lo, hi;
     };
+    // Values per forward step: a face grid's for the velocity (the largest of
+    // the three), a cell grid's for scalars.
+    static std::uint64_t stepValues(Vec3i n, int fields) {
+        const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
+        if (fields > 1) return c;
+        return c + std::uint64_t(std::max({n.y * n.z, n.x * n.z, n.x * n.y}));
+    }
+    // Bytes of the forward steps and (one field) the limiter's bounds.
+    static std::uint64_t stepBytes(Vec3i n, int fields) {
+        const std::uint64_t v = stepValues(n, fields);
+        return std::uint64_t(fields) * ScratchArena::rounded(v * sizeof(float)) +
+               (fields == 1 ? ScratchArena::rounded(v * sizeof(Range)) : 0);
+    }
     // RK2 backtrace displacement of each cell centre in `displacementBox_`,
     // for s = dt / dx = displacementS_ (grid units; departure = x - d).
     void traceCells(float s, const Box3i& cells);
+    // Points hat_ (and range_ for one field) at room for `count` fields of
+    // up to `values` samples, on the first call through a velocity.
+    void takeSteps(int count, size_t values);
 
     Vec3i n_;  // cells per axis
     float dx_ = 1.0f;
@@ -106,6 +122,7 @@ class Advector {
     // Borrowed from the lease of the last setVelocity():
     ScratchArena::Lease* lease_ = nullptr;
     simd::F4* centred_ = nullptr;  // (u, v, w, 0) at each cell centre
+    bool centredSpent_ = false;    // its bytes now hold the forward steps
     simd::F4* displacement_ = nullptr;
     Box3i displacementBox_;
     float displacementS_ = 0.0f;
