@@ -47,6 +47,10 @@ struct Fields : MacVelocity {
     Vec3i n;          // cells per axis
     float dx = 1.0f;  // metres
     Vec3f origin{0, 0, 0};
+    // Where cell (0, 0, 0) is in the domain, in cells: not 0 when a sparse
+    // solve holds a box of the domain (sim/active_box.h); origin is then the
+    // domain's origin moved by offset * dx.
+    Vec3i offset{0, 0, 0};
     ScalarGrid density, temperature;  // cell-centred
     Grid3<uint8_t> solid;             // 1 where an obstacle covers the cell centre
     // The solids' velocity (m/s) on every face touching a solid cell: what
