@@ -290,10 +290,12 @@ int mgpcgIterations(int size) {
     MultigridPreconditioner mg;
     mg.build(g);
     PcgSolver pcg;
-    pcg.resize(g);
+    ScratchArena arena;
+    ScratchArena::Lease scratch(arena);
     PaddedField b = randomRhs(g, 42);
     std::vector<double> p(g.paddedSize(), 0.0);
-    SolveStats s = pcg.solve(g, mg, p.data(), b.data(), maxAbs(g, b.data()), kTolerance, 100);
+    SolveStats s =
+        pcg.solve(g, mg, p.data(), b.data(), maxAbs(g, b.data()), kTolerance, 100, scratch);
     EXPECT_LE(s.residual, kTolerance) << size << "^3";
     return s.iterations;
 }

@@ -27,8 +27,12 @@ ResumeStateSink::ResumeStateSink(std::string path, const Scene& scene)
 }
 
 void ResumeStateSink::consume(const Frame& frame) {
-    const SolverSnapshot state = frame.solver->snapshot();
-    writeSolverState(path_, state.fields, frame.number, sceneHash_, sceneName_, &state.pressure);
+    // The fields straight from the solver (a snapshot would copy them all at
+    // the moment the file's grids are built, the bake's peak); the pressure
+    // lives padded inside the projection, so that one is copied out.
+    const Grid3<double> pressure = frame.solver->projection().warmStart();
+    writeSolverState(path_, frame.solver->fields(), frame.number, sceneHash_, sceneName_,
+                     &pressure);
 }
 
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {

@@ -23,8 +23,7 @@ inline Vec3f xyz(F4 v) { return {v[0], v[1], v[2]}; }
 // between).
 class Centred {
   public:
-    Centred(const std::vector<F4>& c, Vec3i n, Vec3f sampleOffset)
-        : c_(c.data()), shape_(n.x, n.y, n.z, Vec3f(0.5f)) {
+    Centred(const F4* c, Vec3i n, Vec3f sampleOffset) : c_(c), shape_(n.x, n.y, n.z, Vec3f(0.5f)) {
         for (int a = 0; a < 3; ++a)
             if (sampleOffset[a] == 0.0f) face_ = a;
     }
@@ -195,10 +194,22 @@ void forRows(const Box3i& box, F&& body) {
 
 }  // namespace
 
-void Advector::setVelocity(const MacVelocity& f, float dx) {
+void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* lease) {
+    if (!lease) {
+        if (!ownArena_) ownArena_ = std::make_unique<ScratchArena>();
+        ownLease_.reset();  // close the last one first: one lease at a time
+        lease = &ownLease_.emplace(*ownArena_);
+    }
+    lease_ = lease;
     n_ = {f.u.nx() - 1, f.u.ny(), f.u.nz()};
     dx_ = dx;
-    centred_.resize(size_t(n_.x) * n_.y * n_.z);
+    const size_t cells = size_t(n_.x) * n_.y * n_.z;
+    centred_ = lease->take<F4>(cells);
+    displacement_ = lease->take<F4>(cells);
+    centredSpent_ = false;
+    for (float*& h : hat_) h = nullptr;
+    range_ = nullptr;
+    hatSize_ = rangeSize_ = 0;
     // Each slab's centred samples, and the largest component among them.
     auto centreSlab = [&](int k) {
         float m = 0.0f;
@@ -218,13 +229,39 @@ void Advector::setVelocity(const MacVelocity& f, float dx) {
 
 void Advector::traceCells(float s, const Box3i& cells) {
     if (s == displacementS_ && displacementBox_.contains(cells)) return;
-    displacement_.resize(centred_.size());
+    if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
     const Centred vel(centred_, n_, Vec3f(0.5f));
     forRows(cells, [&](int i0, int i1, int j, int k) {
         traceRow(vel, s, i0, i1, j, k, &displacement_[(size_t(k) * n_.y + j) * n_.x]);
     });
     displacementS_ = s;
     displacementBox_ = cells;
+}
+
+void Advector::takeSteps(int count, size_t values) {
+    if (hatSize_ == 0) {
+        // The first MacCormack call through this velocity: every forward step
+        // it and the calls after it need (the other two components, which
+        // trace nothing new). The traces now hold all the centred velocity
+        // gave, so the steps take its bytes when they fit, else the lease's.
+        hatSize_ = size_t(stepValues(n_, count));
+        rangeSize_ = count == 1 ? hatSize_ : 0;
+        const bool reuse = stepBytes(n_, count) <= ScratchArena::rounded(
+                                                      size_t(n_.x) * n_.y * n_.z * sizeof(F4));
+        auto* bytes = reinterpret_cast<std::byte*>(centred_);
+        auto take = [&](size_t size) -> std::byte* {
+            if (!reuse) return lease_->take<std::byte>(size);
+            std::byte* p = bytes;
+            bytes += ScratchArena::rounded(size);
+            return p;
+        };
+        for (int c = 0; c < count; ++c)
+            hat_[c] = reinterpret_cast<float*>(take(hatSize_ * sizeof(float)));
+        if (rangeSize_) range_ = reinterpret_cast<Range*>(take(rangeSize_ * sizeof(Range)));
+        centredSpent_ = reuse;
+    }
+    if (values > hatSize_ || (count == 1 && !range_) || !hat_[count - 1])
+        throw std::logic_error("Advector: a call through this velocity needs other forward steps");
 }
 
 void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
@@ -243,11 +280,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     if (count < 1 || count > kMaxFields)
         throw std::invalid_argument("Advector::advect: 1 to 4 fields per call");
     const bool keepRange = count == 1;
-    if (mac) {
-        for (int c = 0; c < count; ++c) hat_[c].resize(g.size());
-        if (keepRange) range_.resize(g.size());
-    }
-
+    if (!lease_) throw std::logic_error("Advector::advect before setVelocity");
     // Per field, `results`: the cells whose value can change; `firsts`: the
     // cells the first pass must cover for the second to read only what it
     // wrote. Each field keeps its own region (fuel spreads wider than smoke),
@@ -306,7 +339,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 hull(traced.spans[r], firsts[c].spans[r]);
         traced.bounds = first;
         traced = grow(traced, 1, n_);
-        displacement_.resize(centred_.size());
+        if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
         const Centred vel(centred_, n_, Vec3f(0.5f));
         forRows(traced.bounds, [&](int, int, int j, int k) {
             const Region::Span sp = traced.at(j, k);
@@ -318,6 +351,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         traceCells(s, grow(first, 1, n_));
     }
     const Centred displacement(displacement_, n_, off);
+    if (mac) takeSteps(count, g.size());
 
     // One MacCormack field (a velocity component, the bulk of the work) runs
     // four points at a time; the rest, and each row's last few, one at a time.
@@ -380,7 +414,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 for (; i + 4 <= i1; i += 4) {
                     const Stencil4 forward = movedStencils(i, j, k, 1.0f);
                     const F4 hat = simd::load(&hat_[0][row + i]);
-                    const F4 back = blend4(hat_[0].data(), forward, nullptr, nullptr);
+                    const F4 back = blend4(hat_[0], forward, nullptr, nullptr);
                     const F4 value = hat + 0.5f * (simd::load(&(*src[0])[row + i]) - back);
                     F4 lo, hi;
                     for (int l = 0; l < 4; ++l)
@@ -399,7 +433,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 for (int c = 0; c < count; ++c) {
                     if (i < part.lo[c] || i >= part.hi[c]) continue;
                     float hat = hat_[c][row + i];
-                    float back = blend(hat_[c].data(), forward);
+                    float back = blend(hat_[c], forward);
                     float value = hat + 0.5f * ((*src[c])[row + i] - back);
                     Range r;
                     if (keepRange)

@@ -21,17 +21,22 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <optional>
 
 #include "core/box.h"
 #include "core/grid3.h"
+#include "core/scratch_arena.h"
 #include "core/simd.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
 namespace plume {
 
-// Scratch for advection passes, sized once.
+// Advection passes. Their scratch (the centred velocity, the traces, the
+// forward steps and the limiter's bounds) is borrowed from a scratch arena,
+// one lease per velocity field: the solver's own arena, which vorticity and
+// the pressure solve share, or else one the Advector keeps.
 class Advector {
   public:
     enum class Limiter { Clamp, Revert };
@@ -42,8 +47,14 @@ class Advector {
     Advector() = default;
 
     // Samples `velocity` at the cell centres (cells dx metres wide); every
-    // advect() until the next call traces through these samples.
-    void setVelocity(const MacVelocity& velocity, float dx);
+    // advect() until the next call traces through these samples: calls that
+    // advect as many fields as the first, on grids no larger, over the
+    // cells the first traced (MacCormack's forward steps then take the
+    // samples' room; anything else throws std::logic_error). The scratch
+    // comes from `lease`, which must stay open until the last advect() through
+    // this velocity; without one, from the Advector's own arena.
+    void setVelocity(const MacVelocity& velocity, float dx,
+                     ScratchArena::Lease* lease = nullptr);
 
     // Advects `count` fields (1 to kMaxFields) sampled on the same points (same
     // shape and offset): dst[n] = advected src[n]. src and dst differ. The
@@ -59,17 +70,17 @@ class Advector {
                 int count, float dt, Limiter limiter = Limiter::Clamp,
                 const float* background = nullptr);
 
-    // Bytes of the scratch below once it has advected every field of a grid
-    // of `cells`, `scalars` (2 to kMaxFields) cell-centred ones in one call:
-    // centred velocity and displacement, two forward steps and the limiter
-    // bounds, each sized for the largest (face) grid, and a cell-sized forward
-    // step for each scalar beyond two.
-    static std::uint64_t bytesFor(Vec3i cells, int scalars = 2) {
+    // Bytes of scratch one lease takes: advecting the velocity (one field a
+    // call, `fields` = 1), or `fields` cell-centred scalars in one call. The
+    // centred velocity and the traces; for MacCormack a forward step per field
+    // and, for one field, the limiter's bounds, which reuse the centred
+    // velocity's bytes when they fit there (see advect()).
+    static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
-        const std::uint64_t largest =
-            c + std::uint64_t(std::max({cells.y * cells.z, cells.x * cells.z, cells.x * cells.y}));
-        return 2 * c * sizeof(simd::F4) + largest * (2 * sizeof(float) + sizeof(Range)) +
-               std::uint64_t(std::max(scalars - 2, 0)) * c * sizeof(float);
+        const std::uint64_t traces = 2 * ScratchArena::rounded(c * sizeof(simd::F4));
+        if (scheme != AdvectionScheme::MacCormack) return traces;
+        const std::uint64_t steps = stepBytes(cells, fields);
+        return steps <= ScratchArena::rounded(c * sizeof(simd::F4)) ? traces : traces + steps;
     }
 
     // One field through `velocity`: a convenience for tests.
@@ -82,22 +93,46 @@ class Advector {
     }
 
   private:
-    Vec3i n_;  // cells per axis
-    float dx_ = 1.0f;
-    float maxComponent_ = 0.0f;      // largest |component| of any centred sample, m/s
-    std::vector<simd::F4> centred_;  // (u, v, w, 0) at each cell centre
     struct Range {
         float lo, hi;
     };
+    // Values per forward step: a face grid's for the velocity (the largest of
+    // the three), a cell grid's for scalars.
+    static std::uint64_t stepValues(Vec3i n, int fields) {
+        const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
+        if (fields > 1) return c;
+        return c + std::uint64_t(std::max({n.y * n.z, n.x * n.z, n.x * n.y}));
+    }
+    // Bytes of the forward steps and (one field) the limiter's bounds.
+    static std::uint64_t stepBytes(Vec3i n, int fields) {
+        const std::uint64_t v = stepValues(n, fields);
+        return std::uint64_t(fields) * ScratchArena::rounded(v * sizeof(float)) +
+               (fields == 1 ? ScratchArena::rounded(v * sizeof(Range)) : 0);
+    }
     // RK2 backtrace displacement of each cell centre in `displacementBox_`,
     // for s = dt / dx = displacementS_ (grid units; departure = x - d).
     void traceCells(float s, const Box3i& cells);
+    // Points hat_ (and range_ for one field) at room for `count` fields of
+    // up to `values` samples, on the first call through a velocity.
+    void takeSteps(int count, size_t values);
 
-    std::vector<simd::F4> displacement_;
+    Vec3i n_;  // cells per axis
+    float dx_ = 1.0f;
+    float maxComponent_ = 0.0f;  // largest |component| of any centred sample, m/s
+    // Borrowed from the lease of the last setVelocity():
+    ScratchArena::Lease* lease_ = nullptr;
+    simd::F4* centred_ = nullptr;  // (u, v, w, 0) at each cell centre
+    bool centredSpent_ = false;    // its bytes now hold the forward steps
+    simd::F4* displacement_ = nullptr;
     Box3i displacementBox_;
     float displacementS_ = 0.0f;
-    std::vector<float> hat_[kMaxFields];  // forward semi-Lagrangian steps
-    std::vector<Range> range_;  // what a one-field step blended from: the limiter's bounds
+    float* hat_[kMaxFields] = {};  // forward semi-Lagrangian steps, `hatSize_` values each
+    size_t hatSize_ = 0;
+    Range* range_ = nullptr;  // what a one-field step blended from: the limiter's bounds
+    size_t rangeSize_ = 0;
+    // Without a lease from the caller: the Advector's own arena and lease.
+    std::unique_ptr<ScratchArena> ownArena_;
+    std::optional<ScratchArena::Lease> ownLease_;
 };
 
 }  // namespace plume

@@ -102,18 +102,28 @@ void addWind(Fields& f, Vec3f wind, float dt) {
     }
 }
 
-void addVorticityConfinement(Fields& f, float epsilon, float dt, VorticityScratch& s) {
+std::uint64_t vorticityScratchBytes(Vec3i n) {
+    const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
+    return ScratchArena::rounded(c * sizeof(Vec3f)) + ScratchArena::rounded(c * sizeof(float));
+}
+
+void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& arena) {
     if (epsilon == 0.0f) return;
     const Vec3i n = f.n;
     const float inv2dx = 0.5f / f.dx;
+    const size_t cells = f.cellCount();
+    ScratchArena::Lease scratch(arena);
+    Vec3f* curl = scratch.take<Vec3f>(cells);  // omega at cell centres, 1/s; then the force
+    float* magnitude = scratch.take<float>(cells);  // |omega|
+    auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
 
     // Curl of the centred velocity, by central differences (one-sided at the edges).
     parallelForSlabs(n.z, [&](int k) {
         for (int j = 0; j < n.y; ++j)
             for (int i = 0; i < n.x; ++i) {
                 if (f.solid(i, j, k)) {
-                    s.curl(i, j, k) = Vec3f(0.0f);
-                    s.magnitude(i, j, k) = 0.0f;
+                    curl[at(i, j, k)] = Vec3f(0.0f);
+                    magnitude[at(i, j, k)] = 0.0f;
                     continue;
                 }
                 auto vel = [&](int a, int b, int c) {
@@ -125,33 +135,34 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, VorticityScratc
                 Vec3f dY = vel(i, j + 1, k) - vel(i, j - 1, k);
                 Vec3f dZ = vel(i, j, k + 1) - vel(i, j, k - 1);
                 Vec3f w{(dY.z - dZ.y) * inv2dx, (dZ.x - dX.z) * inv2dx, (dX.y - dY.x) * inv2dx};
-                s.curl(i, j, k) = w;
-                s.magnitude(i, j, k) = length(w);
+                curl[at(i, j, k)] = w;
+                magnitude[at(i, j, k)] = length(w);
             }
     });
 
-    // Force eps * dx * (N x omega) at cells, N the normalised gradient of |omega|.
+    // Force eps * dx * (N x omega) at cells, N the normalised gradient of
+    // |omega|. A cell's force needs its own curl only (the gradient is of the
+    // magnitude), so it takes the curl's place.
     const float scale = epsilon * f.dx;
     parallelForSlabs(n.z, [&](int k) {
+        auto m = [&](int i, int j, int kk) {
+            return magnitude[at(std::clamp(i, 0, n.x - 1), std::clamp(j, 0, n.y - 1),
+                                std::clamp(kk, 0, n.z - 1))];
+        };
         for (int j = 0; j < n.y; ++j)
             for (int i = 0; i < n.x; ++i) {
-                const ScalarGrid& m = s.magnitude;
-                Vec3f grad{m.clamped(i + 1, j, k) - m.clamped(i - 1, j, k),
-                           m.clamped(i, j + 1, k) - m.clamped(i, j - 1, k),
-                           m.clamped(i, j, k + 1) - m.clamped(i, j, k - 1)};
+                Vec3f grad{m(i + 1, j, k) - m(i - 1, j, k), m(i, j + 1, k) - m(i, j - 1, k),
+                           m(i, j, k + 1) - m(i, j, k - 1)};
                 float len = length(grad);
+                Vec3f& c = curl[at(i, j, k)];
                 // No gradient, no direction: a uniform flow gets no force.
-                if (len == 0.0f) {
-                    s.force(i, j, k) = Vec3f(0.0f);
-                    continue;
-                }
-                s.force(i, j, k) = cross(grad / len, s.curl(i, j, k)) * scale;
+                c = len == 0.0f ? Vec3f(0.0f) : cross(grad / len, c) * scale;
             }
     });
 
     for (int axis = 0; axis < 3; ++axis)
         addCellAccelerationToFaces(f, axis, dt,
-                                   [&](int i, int j, int k) { return s.force(i, j, k)[axis]; });
+                                   [&](int i, int j, int k) { return curl[at(i, j, k)][axis]; });
 }
 
 }  // namespace plume

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/grid3.h"
+#include "core/scratch_arena.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
@@ -24,21 +25,13 @@ void addWind(Fields& f, Vec3f wind, float dt);
 // scale), and is hashed from position and time: the same for any thread count.
 void addTurbulence(Fields& f, float strength, float scale, double time, float dt);
 
-// Scratch for vorticity confinement, allocated once per solver.
-struct VorticityScratch {
-    Grid3<Vec3f> curl;     // omega at cell centres, 1/s
-    ScalarGrid magnitude;  // |omega|
-    Grid3<Vec3f> force;    // eps * dx * (N x omega), m/s^2
-    explicit VorticityScratch(Vec3i n = {})
-        : curl(n.x, n.y, n.z), magnitude(n.x, n.y, n.z), force(n.x, n.y, n.z) {}
-    static std::uint64_t bytesFor(Vec3i n) {
-        return std::uint64_t(n.x) * n.y * n.z * (2 * sizeof(Vec3f) + sizeof(float));
-    }
-};
-
 // Vorticity confinement (Fedkiw et al. 2001): eps * dx * (N x omega) with
 // N = grad|omega| / |grad|omega||, built from small operators:
 // centred velocity -> curl -> |curl| gradient -> force -> faces.
-void addVorticityConfinement(Fields& f, float epsilon, float dt, VorticityScratch& scratch);
+// The curl and its magnitude are borrowed from `scratch` for the call.
+void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& scratch);
+// Bytes of scratch that borrows for `cells`: the curl (which the force then
+// replaces, cell by cell) and its magnitude.
+std::uint64_t vorticityScratchBytes(Vec3i cells);
 
 }  // namespace plume

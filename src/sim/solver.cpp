@@ -55,8 +55,9 @@ bool allFinite(const ScalarGrid& g) {
 Solver::Solver(const Scene& scene)
     : scene_(scene),
       f_(scene.domain.cells(), scene.domain.dx()),
-      projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure),
-      vorticity_(scene.physics.vorticity != 0.0f ? f_.n : Vec3i{}),
+      scratch_(std::make_unique<ScratchArena>()),
+      projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure,
+                  scratch_.get()),
       velocitySrc_(f_.n),
       densitySrc_(f_.density),
       temperatureSrc_(f_.temperature) {
@@ -89,9 +90,7 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     // velocitySrc_, densitySrc_ and temperatureSrc_: the fields again but the solid mask.
     const std::uint64_t sources = Fields::bytesFor(n) - cells * sizeof(uint8_t);
-    std::uint64_t bytes =
-        Fields::bytesFor(n) + sources + Advector::bytesFor(n, scene.burns() ? 4 : 2);
-    if (scene.physics.vorticity != 0.0f) bytes += VorticityScratch::bytesFor(n);
+    std::uint64_t bytes = Fields::bytesFor(n) + sources + scratchBytesFor(scene);
     // Keyed obstacles: the solids' face velocities, a third set of face grids.
     const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                     [](const ObstacleSettings& o) { return !o.animation.empty(); });
@@ -99,6 +98,16 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
     // Fire: fuel, flame and expansion, and the sources fuel and flame advect from.
     if (scene.burns()) bytes += 5 * cells * sizeof(float);
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
+}
+
+std::uint64_t Solver::scratchBytesFor(const Scene& scene) {
+    const Vec3i n = scene.domain.cells();
+    const AdvectionScheme scheme = scene.solver.advection;
+    std::uint64_t bytes = std::max({Advector::scratchBytesFor(n, 1, scheme),
+                                    Advector::scratchBytesFor(n, scene.burns() ? 4 : 2, scheme),
+                                    Projection::scratchBytesFor(n, scene.solver.pressure)});
+    if (scene.physics.vorticity != 0.0f) bytes = std::max(bytes, vorticityScratchBytes(n));
+    return bytes;
 }
 
 float Solver::maxSpeed() const { return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)}); }
@@ -193,7 +202,8 @@ void Solver::advectVelocity(float dt) {
     ScopedTimer t(times_.advectVelocity);
     // Every component is traced through the same, old velocity field.
     velocitySrc_.swap(f_.velocity());
-    advector_.setVelocity(velocitySrc_, f_.dx);
+    ScratchArena::Lease scratch(*scratch_);
+    advector_.setVelocity(velocitySrc_, f_.dx, &scratch);
     for (int axis = 0; axis < 3; ++axis) {
         const ScalarGrid* src[] = {&velocitySrc_.component(axis)};
         ScalarGrid* dst[] = {&f_.component(axis)};
@@ -219,7 +229,7 @@ void Solver::addTurbulence(float dt) {
 
 void Solver::addVorticityConfinement(float dt) {
     ScopedTimer t(times_.vorticity);
-    plume::addVorticityConfinement(f_, scene_.physics.vorticity, dt, vorticity_);
+    plume::addVorticityConfinement(f_, scene_.physics.vorticity, dt, *scratch_);
 }
 
 void Solver::diffuseVelocity(float dt) {
@@ -252,7 +262,8 @@ void Solver::advectScalars(float dt) {
         dst[2] = &f_.fuel, dst[3] = &f_.flame;
         count = 4;
     }
-    advector_.setVelocity(f_, f_.dx);
+    ScratchArena::Lease scratch(*scratch_);
+    advector_.setVelocity(f_, f_.dx, &scratch);
     advector_.advect(scene_.solver.advection, src, dst, count, dt, Advector::Limiter::Clamp,
                      background);
     clearSolidScalars(f_, ambient);

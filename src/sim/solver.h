@@ -46,9 +46,14 @@ class Solver {
     explicit Solver(const Scene& scene);
 
     // Bytes a solver of this scene holds once it has run a substep: its
-    // fields, their advection sources and scratch, the vorticity scratch and
-    // the pressure solve (each counted by the type that owns the buffers).
+    // fields, their advection sources, the pressure solve's own grids, and
+    // the scratch arena, as large as the hungriest stage's need (each counted
+    // by the type that owns or borrows the buffers).
     static std::uint64_t bytesFor(const Scene& scene);
+    // The arena's part of that.
+    static std::uint64_t scratchBytesFor(const Scene& scene);
+    // Bytes the scratch arena holds now.
+    std::uint64_t scratchBytes() const { return scratch_->capacity(); }
 
     // Simulates frame `frame` (1-based): from time (frame-1)/fps to frame/fps.
     FrameStats advanceFrame(int frame);
@@ -91,9 +96,12 @@ class Solver {
 
     Scene scene_;
     Fields f_;
+    // Scratch that advection, vorticity confinement and the pressure solve
+    // borrow in turn (they never run at once): one block, the size of the
+    // hungriest. Held by pointer so the projection's reference survives a move.
+    std::unique_ptr<ScratchArena> scratch_;
     Projection projection_;
-    VorticityScratch vorticity_;
-    Advector advector_;        // scratch shared by every advection
+    Advector advector_;
     MacVelocity velocitySrc_;  // velocity before advection
     ScalarGrid densitySrc_, temperatureSrc_;
     ScalarGrid fuelSrc_, flameSrc_;  // fire only

@@ -61,18 +61,19 @@ double SymmetricGaussSeidel::apply(const float* r, float* z) {
     return sum;
 }
 
-void PcgSolver::resize(const PoissonGrid& g) {
-    for (PaddedField* v : {&r_, &z_, &d_, &q_}) v->assign(g.paddedSize(), 0.0f);
-    partial_.assign(size_t(g.nz()), 0.0);
-}
-
 SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b,
-                            float bMax, float tolerance, int maxIterations) {
+                            float bMax, float tolerance, int maxIterations,
+                            ScratchArena::Lease& scratch) {
     using namespace simd;
-    float* r = r_.data();
-    float* z = z_.data();
-    float* d = d_.data();
-    float* q = q_.data();
+    partial_.resize(size_t(g.nz()));
+    // The kernels write every interior cell of what they compute but read
+    // the ghost layer around it, and the direction must stay 0 on cells that
+    // are not unknowns: start all four at 0, as fresh vectors would.
+    float* r = scratch.take<float>(g.paddedSize());
+    float* z = scratch.take<float>(g.paddedSize());
+    float* d = scratch.take<float>(g.paddedSize());
+    float* q = scratch.take<float>(g.paddedSize());
+    for (float* v : {r, z, d, q}) clear(g, v);
     const float target = tolerance * bMax;
     const int nx = g.nx(), ny = g.ny();
 

@@ -8,6 +8,7 @@
 
 #include <vector>
 
+#include "core/scratch_arena.h"
 #include "sim/pressure/poisson.h"
 #include "sim/pressure/solve_stats.h"
 
@@ -36,21 +37,19 @@ class SymmetricGaussSeidel final : public Preconditioner {
 
 class PcgSolver {
   public:
-    // Bytes of the four scratch vectors for a grid of `cells`.
+    // Bytes of the four scratch vectors solve() takes for a grid of `cells`.
     static std::uint64_t bytesFor(Vec3i cells) {
-        return 4 * PoissonGrid::paddedCount(cells) * sizeof(float);
+        return 4 * ScratchArena::rounded(PoissonGrid::paddedCount(cells) * sizeof(float));
     }
-
-    // Allocates the scratch vectors for grid g (once).
-    void resize(const PoissonGrid& g);
 
     // Solves A p = b from the initial guess in p. bMax = max|b| > 0. The
     // iterate p is kept in double: see residual() in sim/pressure/poisson.h.
+    // The four scratch vectors (residual, preconditioned residual, direction,
+    // its product with A) come from `scratch`.
     SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b, float bMax,
-                     float tolerance, int maxIterations);
+                     float tolerance, int maxIterations, ScratchArena::Lease& scratch);
 
   private:
-    PaddedField r_, z_, d_, q_;
     std::vector<double> partial_;  // d . q per slab
 };
 

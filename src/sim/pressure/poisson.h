@@ -42,13 +42,13 @@ class PoissonGrid {
   public:
     PoissonGrid() = default;
 
-    // Padded cells of a grid of `cells`, and the bytes of its classes and
-    // inverse diagonal.
+    // Padded cells of a grid of `cells`, and the bytes of its classes (the
+    // diagonal, one byte a cell; kernels take 1 / diagonal from it).
     static std::uint64_t paddedCount(Vec3i cells) {
         return std::uint64_t(cells.x + 2) * std::uint64_t(cells.y + 2) * std::uint64_t(cells.z + 2);
     }
     static std::uint64_t bytesFor(Vec3i cells) {
-        return paddedCount(cells) * (sizeof(uint8_t) + sizeof(float));
+        return paddedCount(cells) * sizeof(uint8_t);
     }
 
     // Classes the cells of the finest level: fluid unless solid[index] != 0
@@ -77,7 +77,6 @@ class PoissonGrid {
     const uint8_t* diag() const { return diag_.data(); }
     // 1 / diag as floats (0 for non-unknowns): the smoother reads it instead of
     // dividing.
-    const float* inverseDiag() const { return inverse_.data(); }
     bool unknown(size_t n) const { return diag_[n] != 0 && diag_[n] != kDirichletGhost; }
 
     // Singular blocks (closed regions): projections onto the range of A.
@@ -103,7 +102,6 @@ class PoissonGrid {
     size_t sy_ = 0, sz_ = 0;
     std::array<bool, 6> open_{};
     std::vector<uint8_t> diag_;
-    std::vector<float> inverse_;
     size_t unknowns_ = 0;
     // Padded indices of the cells of each closed region, region after region.
     std::vector<uint32_t> singularCells_;

@@ -30,15 +30,17 @@ namespace plume {
 
 class PressureSolverImpl {
   public:
-    PressureSolverImpl(Vec3i n, const std::array<Boundary, 6>& boundary, PressureMethod method)
+    PressureSolverImpl(Vec3i n, const std::array<Boundary, 6>& boundary, PressureMethod method,
+                       ScratchArena* scratch)
         : method_(method), n_(n) {
+        if (!scratch) ownScratch_ = std::make_unique<ScratchArena>();
+        arena = scratch ? scratch : ownScratch_.get();
         for (int s = 0; s < 6; ++s) open_[s] = boundary[s] == Boundary::Open;
         const size_t padded = size_t(n.x + 2) * size_t(n.y + 2) * size_t(n.z + 2);
         if (method_ == PressureMethod::SOR)
             p.assign(padded, 0.0f);
         else
             pcgPressure.assign(padded, 0.0);
-        b.assign(padded, 0.0f);
     }
 
     // (Re)classes the cells when the solid mask changed since the last call.
@@ -56,11 +58,9 @@ class PressureSolverImpl {
                 sor.resize(grid);
                 break;
             case PressureMethod::PCG:
-                pcg.resize(grid);
                 sgs = std::make_unique<SymmetricGaussSeidel>(grid);
                 break;
             case PressureMethod::MGPCG:
-                pcg.resize(grid);
                 mg.build(grid);
                 break;
         }
@@ -84,7 +84,7 @@ class PressureSolverImpl {
     // Pressure, kept as the next warm start: float for SOR, double for CG.
     PaddedField p;
     std::vector<double> pcgPressure;
-    PaddedField b;  // right-hand side
+    ScratchArena* arena;  // where each solve borrows b and CG's vectors
     SorSolver sor;
     PcgSolver pcg;
     MultigridPreconditioner mg;
@@ -95,6 +95,7 @@ class PressureSolverImpl {
     std::array<bool, 6> open_{};
     std::vector<uint8_t> solid_;
     bool built_ = false;
+    std::unique_ptr<ScratchArena> ownScratch_;
 };
 
 namespace {
@@ -168,31 +169,36 @@ void subtractGradient(Fields& f, const PoissonGrid& g, const T* p) {
 }  // namespace
 
 Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
-                       PressureMethod method)
+                       PressureMethod method, ScratchArena* scratch)
     : n_(cells),
       boundary_(boundary),
       inflow_(inflowVelocity),
       method_(method),
-      impl_(std::make_unique<PressureSolverImpl>(cells, boundary, method)) {}
+      impl_(std::make_unique<PressureSolverImpl>(cells, boundary, method, scratch)) {}
 
 std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool solids) {
     const std::uint64_t padded = PoissonGrid::paddedCount(cells);
     const std::uint64_t cellCount = std::uint64_t(cells.x) * cells.y * cells.z;
     // PressureSolverImpl: the pressure (float for SOR, double for CG), the
-    // right-hand side, the solid mask it compares against, the Poisson grid.
+    // solid mask it compares against, the Poisson grid.
     std::uint64_t bytes =
-        padded * ((method == PressureMethod::SOR ? sizeof(float) : sizeof(double)) + sizeof(float));
+        padded * (method == PressureMethod::SOR ? sizeof(float) : sizeof(double));
     if (solids) bytes += cellCount * sizeof(uint8_t);
     bytes += PoissonGrid::bytesFor(cells);
     switch (method) {
         case PressureMethod::SOR:
             return bytes + SorSolver::bytesFor(cells);
         case PressureMethod::PCG:
-            return bytes + PcgSolver::bytesFor(cells);
+            return bytes;
         case PressureMethod::MGPCG:
-            return bytes + PcgSolver::bytesFor(cells) + MultigridPreconditioner::bytesFor(cells);
+            return bytes + MultigridPreconditioner::bytesFor(cells);
     }
     return bytes;
+}
+
+std::uint64_t Projection::scratchBytesFor(Vec3i cells, PressureMethod method) {
+    const std::uint64_t b = ScratchArena::rounded(PoissonGrid::paddedCount(cells) * sizeof(float));
+    return method == PressureMethod::SOR ? b : b + PcgSolver::bytesFor(cells);
 }
 
 Projection::~Projection() = default;
@@ -262,25 +268,29 @@ SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/
     s.prepare(f);
     const PoissonGrid& g = s.grid;
 
-    float bMax = computeRhs(f, g, s.b.data());
+    // The right-hand side and the solver's vectors, for this solve only.
+    ScratchArena::Lease scratch(*s.arena);
+    float* b = scratch.take<float>(g.paddedSize());
+    clear(g, b);  // computeRhs writes the cells; the ghost layer stays 0
+    float bMax = computeRhs(f, g, b);
     if (g.singular()) {  // closed regions: solve in the least-squares sense
-        g.removeSingularMean(s.b.data());
-        bMax = maxAbs(g, s.b.data());
+        g.removeSingularMean(b);
+        bMax = maxAbs(g, b);
     }
     if (bMax == 0.0f || !std::isfinite(bMax)) return {};
 
     SolveStats stats;
     switch (method_) {
         case PressureMethod::SOR:
-            stats = s.sor.solve(g, s.p.data(), s.b.data(), bMax, tolerance, maxIterations);
+            stats = s.sor.solve(g, s.p.data(), b, bMax, tolerance, maxIterations);
             break;
         case PressureMethod::PCG:
-            stats = s.pcg.solve(g, *s.sgs, s.pcgPressure.data(), s.b.data(), bMax, tolerance,
-                                maxIterations);
+            stats = s.pcg.solve(g, *s.sgs, s.pcgPressure.data(), b, bMax, tolerance,
+                                maxIterations, scratch);
             break;
         case PressureMethod::MGPCG:
-            stats = s.pcg.solve(g, s.mg, s.pcgPressure.data(), s.b.data(), bMax, tolerance,
-                                maxIterations);
+            stats = s.pcg.solve(g, s.mg, s.pcgPressure.data(), b, bMax, tolerance,
+                                maxIterations, scratch);
             break;
     }
     if (!std::isfinite(stats.residual)) {  // never keep a poisoned warm start

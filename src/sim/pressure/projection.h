@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/scratch_arena.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 #include "sim/pressure/solve_stats.h"
@@ -20,8 +21,11 @@ class PressureSolverImpl;  // the method's scratch memory, allocated once
 
 class Projection {
   public:
+    // The solve's vectors (right-hand side, CG's four) are borrowed from
+    // `scratch` for the length of each project(), or from an arena of the
+    // projection's own when none is given. `scratch` must outlive it.
     Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
-               PressureMethod method);
+               PressureMethod method, ScratchArena* scratch = nullptr);
     ~Projection();
     Projection(Projection&&) noexcept;
     Projection& operator=(Projection&&) noexcept;
@@ -43,9 +47,10 @@ class Projection {
     Grid3<double> warmStart() const;
     void setWarmStart(const Grid3<double>& pressure);
 
-    // Bytes a projection of this method allocates for `cells` (with a copy
-    // of the solid mask when there are solids).
+    // Bytes a projection of this method keeps for `cells` (with a copy of
+    // the solid mask when there are solids), and the scratch it borrows.
     static std::uint64_t bytesFor(Vec3i cells, PressureMethod method, bool solids);
+    static std::uint64_t scratchBytesFor(Vec3i cells, PressureMethod method);
 
     // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
     static float maxDivergence(const Fields& f);
