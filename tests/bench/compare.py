@@ -143,11 +143,13 @@ def render(a, runs, frame):
     out = os.path.join(a.work, "render")
     os.makedirs(out, exist_ok=True)
     png = os.path.join(out, "png")
-    commands = {
-        "render-vdb": [a.plume, "render-vdb", frame, "-o", os.path.join(out, "x.mp4"), "--quiet"],
-        "render-vdb --png": [a.plume, "render-vdb", frame, "-o", os.path.join(out, "x.mp4"),
-                             "--png", png, "--quiet"],
-    }
+    commands = {}
+    builds = [("", a.plume)] + ([(" (before)", a.before)] if a.before else [])
+    for tag, plume in builds:
+        commands["render-vdb" + tag] = [plume, "render-vdb", frame, "-o",
+                                        os.path.join(out, "x.mp4"), "--quiet"]
+        commands["render-vdb --png" + tag] = [plume, "render-vdb", frame, "-o",
+                                              os.path.join(out, "x.mp4"), "--png", png, "--quiet"]
     if not a.skip_vdb_render:
         commands["vdb_render"] = (["vdb_render", frame, os.path.join(out, "vdb_render.png"),
                                    "-name", "density", "-res", "1280x720"] + vdb_camera(frame))
@@ -173,8 +175,11 @@ def main():
     p.add_argument("--skip-mantaflow", action="store_true")
     p.add_argument("--skip-vdb-render", action="store_true")
     p.add_argument("--render-only", metavar="VDB", help="only the render comparison, of this frame")
+    p.add_argument("--before", metavar="PLUME",
+                   help="another build's plume, rendered interleaved with --plume's")
     a = p.parse_args()
     a.plume = os.path.abspath(a.plume)
+    a.before = os.path.abspath(a.before) if a.before else None
     a.manta_frames_128 = a.manta_frames_128 or a.frames
     os.makedirs(a.work, exist_ok=True)
     runs = Runs(os.path.join(a.work, "runs.csv"))
@@ -220,12 +225,12 @@ def main():
         print()
     print(f"The 128^3 frame ({frame}) at 1280x720, whole process, medians of "
           f"{a.render_reps} interleaved runs:\n")
-    print("| command | wall | CPU | peak RSS | vdb_render wall / this |")
-    print("|---|---|---|---|---|")
+    print("| command | wall | CPU | peak RSS | vdb_render / this, wall | CPU |")
+    print("|---|---|---|---|---|---|")
     for label in commands:
-        ratio = runs.med("vdb_render", 0) / runs.med(label, 0)
         print(f"| {label} | {runs.med(label, 0):.3f} s | {runs.med(label, 1):.3f} s | "
-              f"{runs.med(label, 2):.0f} MB | {ratio:.2f}x |")
+              f"{runs.med(label, 2):.0f} MB | {runs.med('vdb_render', 0) / runs.med(label, 0):.2f}x | "
+              f"{runs.med('vdb_render', 1) / runs.med(label, 1):.2f}x |")
     print("\nCommands:")
     for label, cmd in commands.items():
         print("  " + " ".join(cmd))
