@@ -1,5 +1,5 @@
 # Bakes scenes/bench.toml's setup with Blender's own Mantaflow, timed, for
-# tests/bench/compare.sh. A manual measurement, not a test.
+# tests/bench/compare.py. A manual measurement, not a test.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 \
 #            --python mantaflow_bench.py -- CACHE_DIR RES FRAMES
