@@ -176,15 +176,18 @@ const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
 }
 
 std::vector<float> Renderer::composite() const {
+    // Rows in parallel: serial, this was a visible share of a one-frame render-vdb.
     std::vector<float> out(frame_.rgb.size());
-    for (int y = 0; y < height_; ++y) {
-        const Vec3f behind = background(settings_, y, height_);
-        for (int x = 0; x < width_; ++x) {
-            const size_t i = size_t(y) * width_ + x;
-            const float t = frame_.transmittance[i];
-            for (int c = 0; c < 3; ++c) out[i * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
+    parallelForRange(height_, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y) {
+            const Vec3f behind = background(settings_, y, height_);
+            for (int x = 0; x < width_; ++x) {
+                const size_t i = size_t(y) * width_ + x;
+                const float t = frame_.transmittance[i];
+                for (int c = 0; c < 3; ++c) out[i * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
+            }
         }
-    }
+    });
     return out;
 }
 
@@ -192,10 +195,12 @@ std::vector<float> Renderer::rgba() const {
     const size_t pixels = size_t(width_) * height_;
     std::vector<float> out(pixels * 4);
     const std::vector<float> over = settings_.transparent ? frame_.rgb : composite();
-    for (size_t i = 0; i < pixels; ++i) {
-        for (int c = 0; c < 3; ++c) out[i * 4 + c] = over[i * 3 + c];
-        out[i * 4 + 3] = settings_.transparent ? 1.0f - frame_.transmittance[i] : 1.0f;
-    }
+    parallelForRange(height_, [&](int y0, int y1) {
+        for (size_t i = size_t(y0) * width_, end = size_t(y1) * width_; i < end; ++i) {
+            for (int c = 0; c < 3; ++c) out[i * 4 + c] = over[i * 3 + c];
+            out[i * 4 + 3] = settings_.transparent ? 1.0f - frame_.transmittance[i] : 1.0f;
+        }
+    });
     return out;
 }
 

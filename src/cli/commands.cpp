@@ -217,6 +217,9 @@ int runRenderVdb(const RunOptions& opt) {
     std::vector<std::string> velocityNames;
     if (scene.render.motionBlur > 0.0f)
         velocityNames = {scene.output.velocityName, "velocity", "vel", "v"};
+    // Temperature and flame only colour a render that glows (render.emission,
+    // set above for a fire cache): without it they are not read at all.
+    const bool withGlow = scene.render.emission > 0.0f;
     int index = 0;
     for (const SequenceFile& file : files) {
         ++index;
@@ -226,7 +229,7 @@ int runRenderVdb(const RunOptions& opt) {
             continue;
         }
         const auto start = Clock::now();
-        LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames);
+        LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames, withGlow);
         const double readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
         sinks.consume(file.frame, index, volume.view(), readSeconds);
         if (sinks.interrupted(file.frame)) return interruptedStatus();

@@ -56,17 +56,32 @@ bool PngSink::hasFrame(int frame) const {
     return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".png"));
 }
 
-void PngSink::consume(const Frame& frame) {
-    const std::string path = framePath(dir_, sceneName_, frame.number, ".png");
-    if (!transparent_) {
-        writePng(path, *frame.image);
-        return;
-    }
-    // PNG holds straight alpha: the colour is un-premultiplied before the curve.
-    Image image(width_, height_, 4);
-    toneMapStraightAlpha(*frame.rgba, exposure_, image);
-    writePng(path, image);
+PngSink::~PngSink() {
+    // After an error elsewhere: the write in flight still ends whole (or
+    // leaves only its temporary), and its own error is not reported twice.
+    if (pending_.valid()) pending_.wait();
 }
+
+void PngSink::waitForWrite() {
+    if (pending_.valid()) pending_.get();  // rethrows the write's error
+}
+
+void PngSink::consume(const Frame& frame) {
+    waitForWrite();
+    if (!transparent_) {
+        writing_ = *frame.image;
+    } else {
+        // PNG holds straight alpha: the colour is un-premultiplied before the curve.
+        writing_ = Image(width_, height_, 4);
+        toneMapStraightAlpha(*frame.rgba, exposure_, writing_);
+    }
+    pending_ = std::async(std::launch::async,
+                          [this, path = framePath(dir_, sceneName_, frame.number, ".png")] {
+                              writePng(path, writing_);
+                          });
+}
+
+void PngSink::finish() { waitForWrite(); }
 
 ExrSink::ExrSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),

@@ -3,6 +3,7 @@
 // simulation work and throws RunError naming it.
 #pragma once
 
+#include <future>
 #include <memory>
 #include <string>
 #include <vector>
@@ -33,15 +34,24 @@ class VdbCacheSink : public FrameSink {
 class PngSink : public FrameSink {
   public:
     PngSink(std::string dir, const Scene& scene);
+    ~PngSink() override;
     Takes takes() const override { return transparent_ ? Takes::Rgba : Takes::Image; }
+    // Compresses and writes the frame on a thread of its own, beside the
+    // video's encoding and the next frame's rendering (libspng is serial);
+    // a failed write is thrown by the next consume or by finish.
     void consume(const Frame& frame) override;
+    void finish() override;
     bool hasFrame(int frame) const override;
 
   private:
+    void waitForWrite();
+
     std::string dir_, sceneName_;
     bool transparent_;
     int width_, height_;
     float exposure_;
+    Image writing_;              // the frame being written
+    std::future<void> pending_;  // its write
 };
 
 // DIR/NAME_0001.exr per written frame: linear half-float RGBA, premultiplied,

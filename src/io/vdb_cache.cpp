@@ -199,7 +199,8 @@ std::string boxSize(const CoordBBox& box) {
 
 // readVdbVolume; box: the dense box, once it is known.
 LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
-                        const std::vector<std::string>& velocityNames, CoordBBox& box) {
+                        const std::vector<std::string>& velocityNames, bool withGlow,
+                        CoordBBox& box) {
     const std::string& path = file.path();
     LoadedVolume v;
     v.gridNames = file.names();
@@ -223,6 +224,7 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
 
     // Temperature: the first temperature-like float grid, on the density's voxels
     for (const char* name : kTemperatureNames) {
+        if (!withGlow) break;
         if (name == gridName || !file.has(name)) continue;
         auto heat = openvdb::gridPtrCast<openvdb::FloatGrid>(file.read(name));
         if (!heat) continue;
@@ -270,14 +272,14 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
 }  // namespace
 
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
-                           const std::vector<std::string>& velocityNames) {
+                           const std::vector<std::string>& velocityNames, bool withGlow) {
     vdb::Reader file(path);
     // The grids are dense over the density's active box: a sparse grid with
     // smoke far apart can need more than there is (render-vdb checks the box
     // against the machine first; this is the last line, one line naming the file).
     CoordBBox box;
     try {
-        return readVolume(file, gridName, velocityNames, box);
+        return readVolume(file, gridName, velocityNames, withGlow, box);
     } catch (const std::bad_alloc&) {
         throw RunError("cannot read '" + path + "': grid '" + gridName + "' spans " + boxSize(box) +
                        " voxels, more than can be allocated as a dense box");

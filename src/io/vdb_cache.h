@@ -59,9 +59,12 @@ struct LoadedVolume {
 // missing, truncated or corrupt file, a missing grid (listing the grids there),
 // or a grid that is not a float grid, and when the dense box cannot be
 // allocated (naming the box). With velocityNames, also the first vector grid
-// of those names (for motion blur), on the same voxels.
+// of those names (for motion blur), on the same voxels. withGlow false skips
+// the temperature and flame grids (a render without emission never reads
+// them): hasTemperature and hasFlame stay false.
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density",
-                           const std::vector<std::string>& velocityNames = {});
+                           const std::vector<std::string>& velocityNames = {},
+                           bool withGlow = true);
 
 // The world box readVdbVolume(path, gridName) covers, found without reading
 // the voxels when the file records the grid's active box (OpenVDB does by

@@ -4,14 +4,16 @@
 # premultiplied frames are compared in luminance over the smoke.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 --python cycles_reference.py -- \
-#            VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR [samples=N] [shift=S] [fov_scale=F]
+#            VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR [samples=N] [shift=S] [fov_scale=F] [reference=EXR]
 #
 # RESOLVED_TOML is `plume check SCENE` with the same --set as plume's render
 # (camera, lights, render.*). Optional: samples (Cycles samples, default 100);
 # shift (voxels added to the volume object's position on every axis, default
 # -0.5: Blender places voxel (i,j,k) half a voxel further along +x,+y,+z than
 # OpenVDB's cell-centre convention that plume writes; see README.md);
-# fov_scale (multiplies the Cycles camera's fov, 1; only to see the test fail).
+# fov_scale (multiplies the Cycles camera's fov, 1; only to see the test fail);
+# reference (a Cycles EXR of this scene rendered before, e.g. with more
+# samples, compared instead of rendering one).
 #
 # Writes OUT_DIR/cycles.exr (Cycles, linear premultiplied RGBA),
 # OUT_DIR/error.png (signed relative luminance error: red where plume is
@@ -46,11 +48,22 @@ from mathutils import Matrix, Vector
 # suns' 400-sample frames added). By light: the sky alone 32.6% -> 7.5%, the
 # suns alone 27.3% -> 12.7% (400 samples each): the old 11.3% was the sky's
 # excess hiding the suns' missing multiple scattering.
-MAX_MEAN_ABS_REL = 0.114
-# Per region, measured + 2 points the same way (800 samples: edges 10.9%,
-# stem 8.8%, lit 6.2%, shadowed 5.9%; the edges' 100-sample figure is about
-# 4 points of Cycles' noise). Goal: every region at most 10%.
-MAX_REGION_MEAN_ABS_REL = {"edges": 0.174, "stem": 0.122, "lit": 0.096, "shadowed": 0.099}
+# Measured 9.6% with the light the smoke around a sample sends back
+# (render/in_scattering.h: kSkyReturn 0.98, kLightReturn 0.3): each light
+# right on average (sky alone +4.1% -> -0.1%, suns alone -4.7% -> +0.9%),
+# the stem 10.2% -> 9.6%; 6.9% against one 800-sample frame (edges 9.8%,
+# stem 7.6%, lit 6.1%, shadowed 6.0%; 6.9% before). Per pixel, Cycles'
+# own noise at 100 samples is 6.7% (edges 12.6%) of a 1600-sample frame, so
+# these limits are regression guards; the 3x3 ones below hold the goal.
+MAX_MEAN_ABS_REL = 0.116
+# Per region, measured + 2 points the same way.
+MAX_REGION_MEAN_ABS_REL = {"edges": 0.178, "stem": 0.116, "lit": 0.098, "shadowed": 0.103}
+# In 3x3 neighbourhoods (below), measured 6.3% (edges 7.9%, stem 7.4%, lit
+# 5.8%, shadowed 5.5%); 5.9% against 800 samples. The limit overall is the
+# goal, 8% (measured + 1.7 points); each region measured + 2 points, all
+# within the goal's 10%.
+MAX_MEAN_ABS_REL_3X3 = 0.080
+MAX_REGION_MEAN_ABS_REL_3X3 = {"edges": 0.099, "stem": 0.094, "lit": 0.078, "shadowed": 0.075}
 # Coverage: intersection over union of the alpha > SMOKE_ALPHA masks (0.974
 # measured), and the distance between the two frames' alpha centroids (0.38
 # px measured with cubic density, 0.06 with linear; a half-voxel misplacement
@@ -66,9 +79,10 @@ args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 options = dict(a.split("=", 1) for a in args[4:] if "=" in a)
 if len(args) < 4 or len(options) != len(args) - 4:
     sys.exit("usage: ... cycles_reference.py -- VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR "
-             "[samples=N] [shift=S] [fov_scale=F]")
+             "[samples=N] [shift=S] [fov_scale=F] [reference=EXR]")
 vdb_file, plume_exr, resolved_toml, out_dir = (os.path.abspath(a) for a in args[:4])
 samples = int(options.pop("samples", 100))
+reference = options.pop("reference", None)
 shift_voxels = float(options.pop("shift", -0.5))
 fov_scale = float(options.pop("fov_scale", 1.0))
 if options:
@@ -205,10 +219,14 @@ scene.render.image_settings.color_mode = "RGBA"
 scene.render.image_settings.color_depth = "32"
 cycles_exr = os.path.join(out_dir, "cycles.exr")
 scene.render.filepath = cycles_exr
-t = time.monotonic()
-bpy.ops.render.render(write_still=True)
-render_s = time.monotonic() - t
-say(f"Cycles rendered {cycles_exr} ({samples} samples, {width}x{height}, 2 threads) in {render_s:.1f} s")
+if reference:
+    cycles_exr = os.path.abspath(reference)
+    say(f"comparing with {cycles_exr}, rendered before")
+else:
+    t = time.monotonic()
+    bpy.ops.render.render(write_still=True)
+    render_s = time.monotonic() - t
+    say(f"Cycles rendered {cycles_exr} ({samples} samples, {width}x{height}, 2 threads) in {render_s:.1f} s")
 
 
 # --- Both frames as premultiplied linear RGBA, bottom row first ---------------
@@ -279,18 +297,45 @@ for i in body:
     regions["lit" if lc[i] >= median else "shadowed"].append(i)
 
 
-def stats(pixels):
+def box3(v):
+    """Mean over each pixel's 3x3 neighbourhood (clipped at the frame's border)."""
+    rows = []
+    for y in range(height):
+        r = v[y * width:(y + 1) * width]
+        rows.append([sum(r[max(0, x - 1):x + 2]) / len(r[max(0, x - 1):x + 2]) for x in range(width)])
+    out = [0.0] * n_px
+    for y in range(height):
+        near = rows[max(0, y - 1):y + 2]
+        for x in range(width):
+            out[y * width + x] = sum(r[x] for r in near) / len(near)
+    return out
+
+
+def stats(pixels, lp, lc):
     rel = [(lp[i] - lc[i]) / lc[i] for i in pixels]
     n = max(1, len(rel))
     return (sum(abs(r) for r in rel) / n, sum(rel) / n,
             sum(lp[i] for i in pixels) / max(1e-12, sum(lc[i] for i in pixels)), len(rel))
 
 
-table = [("all smoke", stats(smoke))] + [(name, stats(px)) for name, px in regions.items()]
+def error_table(lp, lc):
+    return [("all smoke", stats(smoke, lp, lc))] + [(name, stats(px, lp, lc)) for name, px in regions.items()]
+
+
+# Per pixel, and in 3x3 neighbourhoods (both frames' luminance averaged over
+# each pixel's neighbours, the same pixels and regions): Cycles' own noise at
+# CI's samples is per pixel (6.7% of it against 1600 samples, edges 12.6%),
+# plume's error spreads over a voxel (2.4 px) or more, so the neighbourhood
+# table measures plume's error with a ninth of Cycles' noise variance (2.2%,
+# edges 3.8%).
+table = error_table(lp, lc)
+table3 = error_table(box3(lp), box3(lc))
 say(f"smoke screen box x {x0}..{x1}, y {y0}..{y1} (from the bottom); body median Cycles luminance {median:.4f}")
-say(f"{'region':<10} {'pixels':>7} {'mean |rel|':>11} {'mean rel':>9} {'sum Lp/Lc':>10}")
-for name, (mean_abs, mean_signed, ratio, count) in table:
-    say(f"{name:<10} {count:>7} {100 * mean_abs:>10.1f}% {100 * mean_signed:>+8.1f}% {ratio:>10.3f}")
+for title, t in (("per pixel", table), ("3x3 neighbourhoods", table3)):
+    say(f"{title}:")
+    say(f"{'region':<10} {'pixels':>7} {'mean |rel|':>11} {'mean rel':>9} {'sum Lp/Lc':>10}")
+    for name, (mean_abs, mean_signed, ratio, count) in t:
+        say(f"{name:<10} {count:>7} {100 * mean_abs:>10.1f}% {100 * mean_signed:>+8.1f}% {ratio:>10.3f}")
 say("colour: sum over smoke pixels plume / Cycles, R G B " + " ".join(
     f"{sum(plume_px[4 * i + c] for i in smoke) / max(1e-12, sum(cycles_px[4 * i + c] for i in smoke)):.3f}"
     for c in range(3)))
@@ -349,14 +394,17 @@ save_png(os.path.join(out_dir, "error.png"), width, height, err)
 
 # --- Regression guard ----------------------------------------------------------
 failures = 0
-mean_abs = table[0][1][0]
-if mean_abs > MAX_MEAN_ABS_REL:
-    say(f"FAIL mean |L_plume - L_cycles| / L_cycles {100 * mean_abs:.1f}% exceeds {100 * MAX_MEAN_ABS_REL:.1f}%")
-    failures += 1
-for name, (region_abs, _, _, _) in table[1:]:
-    if region_abs > MAX_REGION_MEAN_ABS_REL[name]:
-        say(f"FAIL {name}: mean |rel| {100 * region_abs:.1f}% exceeds {100 * MAX_REGION_MEAN_ABS_REL[name]:.1f}%")
+for title, t, max_all, max_region in (("per pixel", table, MAX_MEAN_ABS_REL, MAX_REGION_MEAN_ABS_REL),
+                                      ("3x3", table3, MAX_MEAN_ABS_REL_3X3, MAX_REGION_MEAN_ABS_REL_3X3)):
+    mean_abs = t[0][1][0]
+    if mean_abs > max_all:
+        say(f"FAIL {title}: mean |L_plume - L_cycles| / L_cycles {100 * mean_abs:.1f}% exceeds {100 * max_all:.1f}%")
         failures += 1
+    for name, (region_abs, _, _, _) in t[1:]:
+        if region_abs > max_region[name]:
+            say(f"FAIL {title} {name}: mean |rel| {100 * region_abs:.1f}% exceeds {100 * max_region[name]:.1f}%")
+            failures += 1
+mean_abs = table[0][1][0]
 if iou < MIN_ALPHA_IOU:
     say(f"FAIL coverage IoU {iou:.3f} below {MIN_ALPHA_IOU} (misplaced volume or camera?)")
     failures += 1
@@ -366,5 +414,6 @@ if offset > MAX_CENTROID_OFFSET_PX:
     failures += 1
 if failures:
     die(f"{failures} check(s) failed")
-say(f"PASS plume within {100 * mean_abs:.1f}% (limit {100 * MAX_MEAN_ABS_REL:.1f}%) of Cycles; coverage IoU {iou:.3f}, "
+say(f"PASS plume within {100 * mean_abs:.1f}% per pixel (limit {100 * MAX_MEAN_ABS_REL:.1f}%), "
+    f"{100 * table3[0][1][0]:.1f}% in 3x3 neighbourhoods (limit {100 * MAX_MEAN_ABS_REL_3X3:.1f}%) of Cycles; coverage IoU {iou:.3f}, "
     f"centroids {offset:.2f} px apart")
