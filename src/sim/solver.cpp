@@ -59,6 +59,7 @@ Fields boxFields(const Scene& scene, const Box3i& box) {
     const float dx = scene.domain.dx();
     Fields f(sizeOf(box), dx, Vec3f(float(box.lo.x), float(box.lo.y), float(box.lo.z)) * dx);
     f.offset = box.lo;
+    f.domainCells = scene.domain.cells();
     return f;
 }
 
