@@ -80,8 +80,9 @@ Box3i initialBox(const Scene& scene) {
         need = unite(need, cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), scene.domain.dx(),
                                            cells));
     }
-    // Nothing to hold (no sources): one tile, the solve is empty anyway.
-    if (need.empty()) need = {{0, 0, 0}, {1, 1, 1}};
+    // No sources: whatever moves was put there by hand (a test, a restored
+    // state); hold it all until there is smoke to fit the box to.
+    if (need.empty()) return domain;
     return tileAligned(need, 2 * kTileCells, cells);
 }
 
