@@ -47,6 +47,7 @@ Scene estimateScene(const std::string& overrides) {
     for (size_t at; (at = rest.find(' ')) != std::string::npos; rest = rest.substr(at + 1))
         sets.push_back(rest.substr(0, at));
     if (!rest.empty()) sets.push_back(rest);
+    sets.push_back("solver.sparse=false");  // the whole domain: what the estimate counts
     return loadScene(kSourceDir + "/scenes/plume.toml", sets);
 }
 

@@ -109,8 +109,14 @@ TEST(SceneDescribe, ListsEveryKeyAndTheGrid) {
         EXPECT_NE(text.find(leaf), std::string::npos) << k.dotted();
     }
     EXPECT_NE(text.find("# grid 40x40x64 = 102400 cells"), std::string::npos) << text;
-    EXPECT_NE(text.find("# memory estimate: about 123 MiB for bake and render"), std::string::npos);
+    EXPECT_NE(text.find("# memory estimate: at most about 123 MiB for bake and render (if the "
+                        "smoke fills the domain"),
+              std::string::npos);
     EXPECT_EQ(describeScene(s).find("# memory estimate"), std::string::npos);
+    s.solver.sparse = false;
+    EXPECT_NE(describeScene(s, 123ull << 20)
+                  .find("# memory estimate: about 123 MiB for bake and render\n"),
+              std::string::npos);
 }
 
 TEST(SceneReference, ListsEveryKey) {

@@ -4,6 +4,8 @@
 #include "io/vdb_cache.h"
 
 #include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
 #include <openvdb/io/File.h>
 #include <openvdb/openvdb.h>
 #include <sys/resource.h>
@@ -27,24 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // A fresh directory per test, removed afterwards.
-class TempDir {
-  public:
-    TempDir() {
-        static int counter = 0;
-        path_ = fs::temp_directory_path() /
-                ("plume_vdb_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string file(const std::string& name) const { return (path_ / name).string(); }
-    const fs::path& path() const { return path_; }
-
-  private:
-    fs::path path_;
+struct TempDir : test::TempDir {
+    TempDir() : test::TempDir("plume_vdb_test") {}
 };
 
 // A 16x12x20 domain with a soft blob of smoke, a warm core and a swirling flow.

@@ -11,6 +11,8 @@ namespace plume {
 struct Box3i {
     Vec3i lo{0, 0, 0}, hi{0, 0, 0};
 
+    bool operator==(const Box3i&) const = default;
+
     bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
     bool contains(int i, int j, int k) const {
         return i >= lo.x && j >= lo.y && k >= lo.z && i < hi.x && j < hi.y && k < hi.z;

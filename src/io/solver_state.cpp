@@ -160,13 +160,34 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
         throw RunError("'" + path +
                        "' is not a plume resume state (no resolution, frame or scene hash)");
     openvdb::Vec3i n = res->value();
-    if (n.x() != f.n.x || n.y() != f.n.y || n.z() != f.n.z)
+    const Vec3i domain = f.domainSize();
+    if (n.x() != domain.x || n.y() != domain.y || n.z() != domain.z)
         throw RunError("'" + path + "' holds a " + dims(n.x(), n.y(), n.z()) +
-                       " state; the scene has " + dims(f.n.x, f.n.y, f.n.z) + " cells");
+                       " state; the scene has " + dims(domain.x, domain.y, domain.z) + " cells");
     auto dx = meta.getMetadata<openvdb::FloatMetadata>(vdb::kMetaDx);
     if (dx && dx->value() != f.dx)
         throw RunError("'" + path + "' was saved with voxel size " + std::to_string(dx->value()) +
                        "; the scene has " + std::to_string(f.dx));
+    // A sparse solve's state holds its box: the fields take its shape.
+    Vec3i boxMin{0, 0, 0}, boxSize = domain;
+    auto lo = meta.getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxMin);
+    auto size = meta.getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxSize);
+    if (lo && size) {
+        boxMin = {lo->value().x(), lo->value().y(), lo->value().z()};
+        boxSize = {size->value().x(), size->value().y(), size->value().z()};
+        for (int a = 0; a < 3; ++a)
+            if (boxMin[a] < 0 || boxSize[a] < 1 || boxMin[a] + boxSize[a] > domain[a])
+                throw RunError("'" + path + "' holds a box outside its domain");
+    }
+    if (!(boxMin == f.offset) || !(boxSize == f.n)) {
+        Fields box(boxSize, f.dx,
+                   f.domainOrigin() +
+                       Vec3f(float(boxMin.x), float(boxMin.y), float(boxMin.z)) * f.dx);
+        box.offset = boxMin;
+        box.domainCells = f.domainCells;
+        if (f.burns()) box.enableFire();
+        f = std::move(box);
+    }
 
     // Grids, bit for bit
     for (int m = 0; m < scalarCount(f); ++m) {

@@ -41,11 +41,19 @@ CoordBBox cellBox(int nx, int ny, int nz) {
     return CoordBBox(Coord(0), Coord(nx - 1, ny - 1, nz - 1));
 }
 
-openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const ScalarGrid& g,
+// The voxels of a box of the domain that starts at cell `offset`.
+CoordBBox cellBox(Vec3i offset, int nx, int ny, int nz) {
+    return CoordBBox(Coord(offset.x, offset.y, offset.z),
+                     Coord(offset.x + nx - 1, offset.y + ny - 1, offset.z + nz - 1));
+}
+
+// A cell-centred field of a box at `offset` in the domain, in the domain's
+// voxel indices.
+openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const ScalarGrid& g, Vec3i offset,
                                 openvdb::math::Transform::Ptr xform, float tolerance, bool half) {
     auto grid = openvdb::FloatGrid::create(0.0f);
     // Dense only reads here; its constructor wants a mutable pointer.
-    DenseFloat dense(cellBox(g.nx(), g.ny(), g.nz()), const_cast<float*>(g.data()));
+    DenseFloat dense(cellBox(offset, g.nx(), g.ny(), g.nz()), const_cast<float*>(g.data()));
     openvdb::tools::copyFromDense(dense, *grid, tolerance);
     openvdb::tools::prune(grid->tree());
     grid->setName(name);
@@ -73,7 +81,9 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const Fields& f,
                     centred[(size_t(dz) * f.n.y + j) * f.n.x + i] = openvdb::Vec3s(v.x, v.y, v.z);
                 }
         });
-        DenseVec3 dense(CoordBBox(Coord(0, 0, z0), Coord(f.n.x - 1, f.n.y - 1, z1 - 1)),
+        const Vec3i o = f.offset;
+        DenseVec3 dense(CoordBBox(Coord(o.x, o.y, o.z + z0),
+                                  Coord(o.x + f.n.x - 1, o.y + f.n.y - 1, o.z + z1 - 1)),
                         centred.data());
         openvdb::tools::copyFromDense(dense, *grid, openvdb::Vec3s(tolerance));
     }
@@ -164,16 +174,19 @@ T metaOr(const openvdb::MetaMap& meta, const char* name, T fallback) {
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt) {
     vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
-        auto xform = cellCentredTransform(f.dx, f.origin);
-        grids.push_back(fogGrid("density", f.density, xform, opt.tolerance, opt.halfFloats));
+        // The domain's voxels, wherever a sparse solve's box lies in it, so
+        // every frame of a sequence shares one transform.
+        auto xform = cellCentredTransform(f.dx, f.domainOrigin());
+        const Vec3i o = f.offset;
+        grids.push_back(fogGrid("density", f.density, o, xform, opt.tolerance, opt.halfFloats));
         grids.push_back(
-            fogGrid("temperature", f.temperature, xform, opt.tolerance, opt.halfFloats));
+            fogGrid("temperature", f.temperature, o, xform, opt.tolerance, opt.halfFloats));
         grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, opt.halfFloats));
         // Fire: named as Blender's Mantaflow names them, so Blender's fire
         // shading (a Principled Volume's flame and blackbody) finds them.
         if (f.burns()) {
-            grids.push_back(fogGrid("flame", f.flame, xform, opt.tolerance, opt.halfFloats));
-            grids.push_back(fogGrid("fuel", f.fuel, xform, opt.tolerance, opt.halfFloats));
+            grids.push_back(fogGrid("flame", f.flame, o, xform, opt.tolerance, opt.halfFloats));
+            grids.push_back(fogGrid("fuel", f.fuel, o, xform, opt.tolerance, opt.halfFloats));
         }
         vdb::insertFrameMetadata(meta, f, frame, sceneName);
         if (!opt.halfFloats && opt.tolerance == 0.0f)
@@ -215,9 +228,17 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
     auto exact = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaExact);
     auto res = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaResolution);
     if (exact && exact->value() && res) {
+        // What plume render drew: the whole domain, or the box a sparse
+        // solve held that frame.
         const openvdb::Vec3i n = res->value();
-        const CoordBBox domain = cellBox(n.x(), n.y(), n.z());
-        if (!domain.empty() && domain.isInside(box)) box = domain;
+        CoordBBox held = cellBox(n.x(), n.y(), n.z());
+        auto boxMin = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxMin);
+        auto boxSize = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxSize);
+        if (boxMin && boxSize) {
+            const openvdb::Vec3i m = boxMin->value(), s = boxSize->value();
+            held = cellBox({m.x(), m.y(), m.z()}, s.x(), s.y(), s.z());
+        }
+        if (!held.empty() && held.isInside(box)) box = held;
     }
     copyBox(*density, box, v.density);
     v.origin = cellCorner(density->transform(), box.min());

@@ -99,7 +99,14 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
     meta.insertMeta(kMetaFrame, openvdb::Int32Metadata(frame));
     meta.insertMeta(kMetaDx, openvdb::FloatMetadata(f.dx));
     meta.insertMeta(kMetaScene, openvdb::StringMetadata(sceneName));
-    meta.insertMeta(kMetaResolution, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
+    const Vec3i domain = f.domainSize();
+    meta.insertMeta(kMetaResolution,
+                    openvdb::Vec3IMetadata(openvdb::Vec3i(domain.x, domain.y, domain.z)));
+    if (!f.holdsDomain()) {
+        meta.insertMeta(kMetaBoxMin,
+                        openvdb::Vec3IMetadata(openvdb::Vec3i(f.offset.x, f.offset.y, f.offset.z)));
+        meta.insertMeta(kMetaBoxSize, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
+    }
 }
 
 void writeFile(

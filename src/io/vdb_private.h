@@ -25,6 +25,10 @@ inline constexpr const char* kMetaResolution = "resolution";  // cells per axis 
 // True in a cache written exact (32-bit, nothing dropped): it is read back
 // over the whole domain, as the solver's fields are rendered.
 inline constexpr const char* kMetaExact = "plume_exact";
+// A sparse solve's frame: the box of the domain it held (voxels min to
+// min + size - 1; voxel indices are the domain's).
+inline constexpr const char* kMetaBoxMin = "plume_box_min";
+inline constexpr const char* kMetaBoxSize = "plume_box_size";
 
 void initialize();  // openvdb::initialize(), once per process
 

@@ -138,10 +138,15 @@ std::string describeScene(const Scene& scene, std::optional<std::uint64_t> memor
            " cells, dx = " + formatFloat(scene.domain.dx()) + " m\n";
     if (memoryBytes) {
         const std::uint64_t bytes = *memoryBytes;
-        out += "# memory estimate: about " +
-               (bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB"
-                                            : formatGiB(bytes) + " GiB") +
-               " for bake and render\n";
+        const std::string amount = bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB"
+                                                                : formatGiB(bytes) + " GiB";
+        // A sparse solve holds a box around the smoke, which only the smoke
+        // decides: the estimate is for the box at its largest.
+        out += scene.solver.sparse
+                   ? "# memory estimate: at most about " + amount +
+                         " for bake and render (if the smoke fills the domain; the sparse "
+                         "solve holds only a box around it)\n"
+                   : "# memory estimate: about " + amount + " for bake and render\n";
     }
 
     for (const SectionSpec& section : sceneSections()) {

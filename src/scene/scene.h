@@ -75,6 +75,7 @@ struct SolverSettings {
     float tolerance = 1e-4f;  // relative residual |r| / |b| to stop at
     int maxIterations = 200;
     AdvectionScheme advection = AdvectionScheme::MacCormack;
+    bool sparse = true;  // hold only the active box of the domain (sim/active_box.h)
 };
 
 struct LevelSet;      // core/level_set.h

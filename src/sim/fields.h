@@ -47,6 +47,11 @@ struct Fields : MacVelocity {
     Vec3i n;          // cells per axis
     float dx = 1.0f;  // metres
     Vec3f origin{0, 0, 0};
+    // Where cell (0, 0, 0) is in the domain, in cells: not 0 when a sparse
+    // solve holds a box of the domain (sim/active_box.h); origin is then the
+    // domain's origin moved by offset * dx.
+    Vec3i offset{0, 0, 0};
+    Vec3i domainCells{0, 0, 0};  // cells of the whole domain; 0 when these are all of it
     ScalarGrid density, temperature;  // cell-centred
     Grid3<uint8_t> solid;             // 1 where an obstacle covers the cell centre
     // The solids' velocity (m/s) on every face touching a solid cell: what
@@ -70,6 +75,12 @@ struct Fields : MacVelocity {
           solid(cells.x, cells.y, cells.z, Vec3f(0.5f), 0) {}
 
     size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
+    // The whole domain these fields are (part of): its cells and min corner.
+    Vec3i domainSize() const { return domainCells == Vec3i{} ? n : domainCells; }
+    Vec3f domainOrigin() const {
+        return origin - Vec3f(float(offset.x), float(offset.y), float(offset.z)) * dx;
+    }
+    bool holdsDomain() const { return offset == Vec3i{} && domainSize() == n; }
     bool solidsMove() const { return solidVelocity.u.size() == u.size(); }
     bool burns() const { return fuel.size() == density.size(); }
     void enableFire() {

@@ -7,11 +7,13 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "sim/active_box.h"
 #include "sim/advection.h"
 #include "sim/combustion.h"
 #include "sim/diffusion.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
+#include "sim/shapes.h"
 
 namespace plume {
 
@@ -50,14 +52,49 @@ bool allFinite(const ScalarGrid& g) {
     return deterministicReduce(g.nz(), true, slabFinite, [](bool a, bool b) { return a && b; });
 }
 
+Vec3i sizeOf(const Box3i& b) { return {b.hi.x - b.lo.x, b.hi.y - b.lo.y, b.hi.z - b.lo.z}; }
+
+// Fields over `box` of the domain of `scene`.
+Fields boxFields(const Scene& scene, const Box3i& box) {
+    const float dx = scene.domain.dx();
+    Fields f(sizeOf(box), dx, Vec3f(float(box.lo.x), float(box.lo.y), float(box.lo.z)) * dx);
+    f.offset = box.lo;
+    f.domainCells = scene.domain.cells();
+    return f;
+}
+
+// The box a solve of `scene` starts with: the domain, or for a sparse solve
+// what its sources need (the whole domain when air flows in through a side,
+// which moves all of it).
+Box3i initialBox(const Scene& scene) {
+    const Vec3i cells = scene.domain.cells();
+    const Box3i domain{{0, 0, 0}, cells};
+    if (!scene.solver.sparse) return domain;
+    for (Boundary b : scene.domain.boundary)
+        if (b == Boundary::Inflow) return domain;
+    Box3i need;
+    for (const EmitterSettings& e : scene.emitters) {
+        Vec3f lo, hi;
+        PlacedShape(e).worldBounds(lo, hi);
+        const float shell = e.mode == EmitMode::Surface ? 0.5f * e.thickness : 0.0f;
+        need = unite(need, cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), scene.domain.dx(),
+                                           cells));
+    }
+    // No sources: whatever moves was put there by hand (a test, a restored
+    // state); hold it all until there is smoke to fit the box to.
+    if (need.empty()) return domain;
+    return tileAligned(need, 2 * kTileCells, cells);
+}
+
 }  // namespace
 
 Solver::Solver(const Scene& scene)
     : scene_(scene),
-      f_(scene.domain.cells(), scene.domain.dx()),
+      box_(initialBox(scene)),
+      f_(boxFields(scene, box_)),
       scratch_(std::make_unique<ScratchArena>()),
-      projection_(f_.n, scene.domain.boundary, scene.domain.inflowVelocity, scene.solver.pressure,
-                  scratch_.get()),
+      projection_(f_.n, boxBoundary(box_, scene.domain.cells(), scene.domain.boundary),
+                  scene.domain.inflowVelocity, scene.solver.pressure, scratch_.get()),
       velocitySrc_(f_.n),
       densitySrc_(f_.density),
       temperatureSrc_(f_.temperature) {
@@ -80,6 +117,12 @@ Solver::Solver(const Scene& scene)
 SolverSnapshot Solver::snapshot() const { return {f_, projection_.warmStart()}; }
 
 void Solver::restore(const SolverSnapshot& snapshot) {
+    const Box3i box{snapshot.fields.offset, {snapshot.fields.offset.x + snapshot.fields.n.x,
+                                             snapshot.fields.offset.y + snapshot.fields.n.y,
+                                             snapshot.fields.offset.z + snapshot.fields.n.z}};
+    // A sparse solve takes the snapshot's box; a dense one holds the domain.
+    if (scene_.solver.sparse && Box3i{{0, 0, 0}, scene_.domain.cells()}.contains(box))
+        resizeBox(box);
     if (snapshot.fields.n != f_.n) throw RunError("solver: the snapshot is of another grid size");
     projection_.setWarmStart(snapshot.pressure);
     f_ = snapshot.fields;
@@ -145,6 +188,7 @@ FrameStats Solver::advanceFrame(int frame) {
 }
 
 SolveStats Solver::substep(float dt) {
+    fitActiveBox();
     moveSolidsAndEmitters(dt);
     applyEmitters(dt);
     burnFuel(dt);
@@ -159,6 +203,86 @@ SolveStats Solver::substep(float dt) {
     diffuseScalars(dt);
     dissipate(dt);
     return s;
+}
+
+Box3i Solver::neededBox(int margin) const {
+    const Vec3i cells = scene_.domain.cells();
+    const float dx = f_.dx;
+    Box3i need = scalarActivity(f_, scene_.physics.ambientTemperature);
+    if (!need.empty())  // f_'s cells to the domain's
+        need = {{need.lo.x + box_.lo.x, need.lo.y + box_.lo.y, need.lo.z + box_.lo.z},
+                {need.hi.x + box_.lo.x, need.hi.y + box_.lo.y, need.hi.z + box_.lo.z}};
+    for (const EmitterSettings& e : emitters_) {
+        if (frame_ < e.frames[0] || frame_ > e.frames[1]) continue;
+        Vec3f lo, hi;
+        PlacedShape(e).worldBounds(lo, hi);
+        const float shell = e.mode == EmitMode::Surface ? 0.5f * e.thickness : 0.0f;
+        need = unite(need, cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), dx, cells));
+    }
+    if (obstaclesMove_) {
+        // Where the moving solids are now (the margin covers a substep's travel).
+        const Scene now = scene_.atFrame(f_.time * scene_.time.fps);
+        for (size_t o = 0; o < now.obstacles.size(); ++o) {
+            if (scene_.obstacles[o].animation.empty()) continue;
+            Vec3f lo, hi;
+            PlacedShape(now.obstacles[o]).worldBounds(lo, hi);
+            need = unite(need, cellsOfWorldBox(lo, hi, dx, cells));
+        }
+    }
+    return need.empty() ? need : tileAligned(need, margin, cells);
+}
+
+void Solver::fitActiveBox() {
+    if (!scene_.solver.sparse) return;
+    // The smoke may move cfl cells a substep and a blend reads one beyond: it
+    // must stay that far inside the box. A new box leaves two tiles of room,
+    // so it holds for several substeps; it shrinks once the smoke needs less
+    // than half of it.
+    const int reach = int(std::ceil(scene_.time.cfl)) + 2;
+    const Box3i must = neededBox(reach);
+    const Box3i roomy = neededBox(2 * kTileCells);
+    if (must.empty()) return;
+    auto volume = [](const Box3i& b) {
+        return double(b.hi.x - b.lo.x) * double(b.hi.y - b.lo.y) * double(b.hi.z - b.lo.z);
+    };
+    if (!box_.contains(must))
+        resizeBox(unite(roomy, box_));
+    else if (2.0 * volume(roomy) < volume(box_))
+        resizeBox(roomy);
+}
+
+void Solver::resizeBox(const Box3i& box) {
+    if (box == box_) return;
+    Fields f = boxFields(scene_, box);
+    f.time = f_.time;
+    const Vec3f wind = scene_.physics.wind;
+    f.u.fill(wind.x), f.v.fill(wind.y), f.w.fill(wind.z);  // the still air moves with the wind
+    f.temperature.fill(scene_.physics.ambientTemperature);
+    if (f_.burns()) f.enableFire();
+    const Vec3i from = box_.lo, to = box.lo;
+    for (int axis = 0; axis < 3; ++axis) copyOverlap(f_.component(axis), from, f.component(axis), to);
+    copyOverlap(f_.density, from, f.density, to);
+    copyOverlap(f_.temperature, from, f.temperature, to);
+    if (f_.burns()) {
+        copyOverlap(f_.fuel, from, f.fuel, to);
+        copyOverlap(f_.flame, from, f.flame, to);
+        copyOverlap(f_.expansion, from, f.expansion, to);
+    }
+    if (!obstaclesMove_) rasterizeObstacles(f, scene_.obstacles);  // moving ones: every substep
+    // The pressure's warm start where the boxes overlap, 0 beyond.
+    const Grid3<double> oldPressure = projection_.warmStart();
+    Grid3<double> pressure(f.n.x, f.n.y, f.n.z);
+    copyOverlap(oldPressure, from, pressure, to);
+    projection_ = Projection(f.n, boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
+                             scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get());
+    projection_.setWarmStart(pressure);
+    velocitySrc_ = MacVelocity(f.n);
+    densitySrc_ = ScalarGrid(f.n.x, f.n.y, f.n.z);
+    temperatureSrc_ = ScalarGrid(f.n.x, f.n.y, f.n.z);
+    if (f.burns()) fuelSrc_ = flameSrc_ = ScalarGrid(f.n.x, f.n.y, f.n.z);
+    f_ = std::move(f);
+    box_ = box;
+    projection_.enforceBoundaries(f_);
 }
 
 void Solver::moveSolidsAndEmitters(float dt) {

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "core/box.h"
 #include "scene/scene.h"
 #include "sim/advection.h"
 #include "sim/fields.h"
@@ -79,7 +80,16 @@ class Solver {
     // Throws RunError naming the first field holding NaN or inf.
     void checkFinite(int frame, int substep) const;
 
+    // The cells of the domain the solver holds: all of them, or the active
+    // box of a sparse solve.
+    const Box3i& activeBox() const { return box_; }
+
   private:
+    // Sparse solves: the box the sources and the smoke need now, and moving
+    // the fields to another box.
+    Box3i neededBox(int margin) const;
+    void fitActiveBox();
+    void resizeBox(const Box3i& box);
     void moveSolidsAndEmitters(float dt);
     void applyEmitters(float dt);
     void burnFuel(float dt);
@@ -95,6 +105,7 @@ class Solver {
     void dissipate(float dt);
 
     Scene scene_;
+    Box3i box_;  // what f_ covers, in domain cells
     Fields f_;
     // Scratch that advection, vorticity confinement and the pressure solve
     // borrow in turn (they never run at once): one block, the size of the
