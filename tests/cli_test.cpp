@@ -39,8 +39,15 @@ TEST(Cli, BakeWritesABlenderStyleSequence) {
     std::getline(csv, header);
     EXPECT_EQ(header.rfind("frame,substeps,pressure_iterations,", 0), 0u) << header;
     EXPECT_NE(header.find("sim_s,render_s"), std::string::npos);
+    EXPECT_TRUE(header.ends_with(",cells")) << header;
     int rows = 0;
-    for (std::string line; std::getline(csv, line);) ++rows;
+    for (std::string line; std::getline(csv, line);) {
+        ++rows;
+        // The cells the solver held: some, at most the domain's.
+        const long long cells = std::stoll(line.substr(line.rfind(',') + 1));
+        EXPECT_GT(cells, 0) << line;
+        EXPECT_LE(cells, 16LL * 16 * 24) << line;  // rising.toml: 16x16x24
+    }
     EXPECT_EQ(rows, 4);  // frames 1-4 were simulated
 }
 

@@ -80,6 +80,60 @@ TEST(ScratchArena, OneLeaseAtATime) {
     EXPECT_THROW(ScratchArena::Lease second(arena), std::logic_error);
 }
 
+// A solver whose box changed size releases its arena: the next leases size
+// it for the new box alone, smaller as well as larger, instead of taking an
+// extra block beside the old one (and keeping the old size forever).
+TEST(ScratchArena, ReleaseLetsTheNextLeasesSizeItAnew) {
+    ScratchArena arena;
+    {
+        ScratchArena::Lease lease(arena);
+        lease.take<float>(40000);
+    }
+    EXPECT_EQ(arena.capacity(), ScratchArena::rounded(160000));
+    arena.release();
+    EXPECT_EQ(arena.capacity(), 0u);
+    {
+        ScratchArena::Lease lease(arena);
+        lease.take<float>(80000);
+        EXPECT_EQ(arena.capacity(), ScratchArena::rounded(320000));  // not 160000 + 320000
+    }
+    arena.release();
+    {
+        ScratchArena::Lease lease(arena);
+        lease.take<float>(20000);
+        lease.take<float>(20000);
+    }
+    {
+        ScratchArena::Lease lease(arena);  // merges the two blocks
+    }
+    EXPECT_EQ(arena.capacity(), 2 * ScratchArena::rounded(80000));  // smaller than before
+    ScratchArena::Lease lease(arena);
+    EXPECT_THROW(arena.release(), std::logic_error);
+}
+
+// Between frames the solver hands its scratch pages back: the block stays,
+// its pages read back as zeros (which the next stage overwrites anyway).
+TEST(ScratchArena, ReturnedPagesComeBackZeroed) {
+    ScratchArena arena;
+    constexpr size_t kCount = 1 << 20;  // 4 MiB: whole pages
+    float* first = nullptr;
+    {
+        ScratchArena::Lease lease(arena);
+        first = lease.take<float>(kCount);
+        std::fill(first, first + kCount, 7.0f);
+    }
+    const std::uint64_t held = arena.capacity();
+    arena.returnPages();
+    EXPECT_EQ(arena.capacity(), held);
+    ScratchArena::Lease lease(arena);
+    float* again = lease.take<float>(kCount);
+    EXPECT_EQ(again, first);
+    // All but the pages the block shares with the allocator are zero now.
+    const size_t zeros = size_t(std::count(again, again + kCount, 0.0f));
+    EXPECT_GT(zeros, kCount - 2048);
+    EXPECT_THROW(arena.returnPages(), std::logic_error);
+}
+
 // Advection, confinement and the pressure solve each take a grid's worth of
 // scratch; the solver holds the largest of them once, and its estimate says so.
 TEST(ScratchArena, SolverHoldsItsHungriestStageOnly) {

@@ -547,18 +547,17 @@ TEST(CacheResume, StateRoundTripsBitForBit) {
     f.time = 1.0 / 3.0;
 
     std::string path = resumeStatePath(dir.path().string(), "smoke");
-    writeSolverState(path, f, 17, "0123456789abcdef", "smoke");
-    std::vector<std::string> names = listGrids(path);
-    EXPECT_EQ(names, (std::vector<std::string>{"plume_state_density", "plume_state_solid",
-                                               "plume_state_temperature", "plume_state_u",
-                                               "plume_state_v", "plume_state_w"}));
+    Grid3<double> pressure(13, 9, 11);
+    for (size_t m = 0; m < pressure.size(); ++m) pressure[m] = std::ldexp(double(m) + 0.1, -40);
+    writeSolverState(path, f, 17, "0123456789abcdef", "smoke run", &pressure);
 
     Fields g({13, 9, 11}, 0.05f, {0.5f, -1.0f, 2.0f});
     g.density.fill(99.0f);  // reading must overwrite every sample
-    SolverState s = readSolverState(path, g);
+    Grid3<double> p;
+    SolverState s = readSolverState(path, g, &p);
     EXPECT_EQ(s.frame, 17);
     EXPECT_EQ(s.sceneHash, "0123456789abcdef");
-    EXPECT_EQ(s.sceneName, "smoke");
+    EXPECT_EQ(s.sceneName, "smoke run");
     EXPECT_EQ(g.time, f.time);
     EXPECT_TRUE(sameBits(f.u, g.u));
     EXPECT_TRUE(sameBits(f.v, g.v));
@@ -566,10 +565,71 @@ TEST(CacheResume, StateRoundTripsBitForBit) {
     EXPECT_TRUE(sameBits(f.density, g.density));
     EXPECT_TRUE(sameBits(f.temperature, g.temperature));
     EXPECT_EQ(f.solid.values(), g.solid.values());
+    EXPECT_EQ(p.values(), pressure.values());
 
-    // Full floats on disk, not half
-    auto u = readRaw(path, "plume_state_u");
-    EXPECT_FALSE(u->saveFloatAsHalf());
+    // Without a saved pressure the warm start reads back as zeros.
+    writeSolverState(path, f, 17, "0123456789abcdef", "smoke");
+    p.fill(5.0);
+    readSolverState(path, g, &p);
+    EXPECT_EQ(p.values(), std::vector<double>(pressure.size(), 0.0));
+}
+
+TEST(CacheResume, StateKeepsFireAndTheSparseBox) {
+    TempDir dir;
+    std::mt19937 rng(11);
+    // A 6x5x4 box at (3, 2, 1) of a 16x12x10 domain, burning.
+    Fields f({6, 5, 4}, 0.1f, Vec3f(0.3f, 0.2f, 0.1f));
+    f.offset = {3, 2, 1};
+    f.domainCells = {16, 12, 10};
+    f.enableFire();
+    for (ScalarGrid* g : {&f.u, &f.v, &f.w, &f.density, &f.temperature, &f.fuel, &f.flame})
+        fillAwkward(*g, rng);
+    std::string path = resumeStatePath(dir.path().string(), "fire");
+    writeSolverState(path, f, 4, "h");
+
+    // Read into fields of the whole domain: they take the file's box.
+    Fields g({16, 12, 10}, 0.1f);
+    g.domainCells = {16, 12, 10};
+    g.enableFire();
+    readSolverState(path, g);
+    EXPECT_EQ(g.n, f.n);
+    EXPECT_EQ(g.offset, f.offset);
+    EXPECT_EQ(g.origin.x, f.origin.x);
+    EXPECT_TRUE(sameBits(f.fuel, g.fuel));
+    EXPECT_TRUE(sameBits(f.flame, g.flame));
+    EXPECT_TRUE(sameBits(f.w, g.w));
+
+    // A scene without fire cannot take a burning state.
+    Fields cold({16, 12, 10}, 0.1f);
+    cold.domainCells = {16, 12, 10};
+    expectRunError([&] { readSolverState(path, cold); }, {path, "with fire"});
+}
+
+TEST(CacheResume, RefusesAForeignOrDamagedHeader) {
+    TempDir dir;
+    Fields f({4, 4, 4}, 0.1f);
+    std::string path = resumeStatePath(dir.path().string(), "smoke");
+    writeSolverState(path, f, 3, "hash");
+    std::string bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    auto rewrite = [&](const std::string& from, const std::string& to) {
+        std::string changed = bytes;
+        changed.replace(changed.find(from), from.size(), to);
+        std::ofstream(path, std::ios::binary) << changed;
+    };
+    rewrite("plume resume state 2", "plume resume state 1");
+    expectRunError([&] { readSolverState(path, f); }, {path, "another plume version"});
+    rewrite("box 0 0 0 4 4 4", "box 2 0 0 4 4 4");
+    expectRunError([&] { readSolverState(path, f); }, {path, "box outside its domain"});
+    rewrite("frame 3", "frame x");
+    expectRunError([&] { readSolverState(path, f); }, {path, "'frame' line is unreadable"});
+    rewrite("\ndata\n", "\nnodata\n");
+    expectRunError([&] { readSolverState(path, f); }, {path, "header has no end"});
+    std::ofstream(path, std::ios::binary) << bytes << "xx";
+    expectRunError([&] { readSolverState(path, f); }, {path, "runs on past its grids"});
 }
 
 TEST(CacheResume, RefusesAnotherGridSize) {
@@ -590,7 +650,7 @@ TEST(CacheResume, RefusesATruncatedState) {
     std::string path = resumeStatePath(dir.path().string(), "smoke");
     writeSolverState(path, f, 3, "hash");
     fs::resize_file(path, fs::file_size(path) - 10);
-    expectRunError([&] { readSolverState(path, f); }, {path, "is not a readable VDB file ("});
+    expectRunError([&] { readSolverState(path, f); }, {path, "is truncated"});
 }
 
 TEST(CacheResume, RefusesAFrameFileOrNothing) {

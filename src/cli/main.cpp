@@ -3,6 +3,7 @@
 // 0 success, 2 usage or scene error, 1 any other failure.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <malloc.h>
 #include <exception>
 
 #include "cli/commands.h"
@@ -38,6 +39,12 @@ void addChunkOptions(CLI::App* cmd, plume::RunOptions& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    // Grids of a megabyte or more get pages of their own, handed back to the
+    // system when freed. Left to itself glibc raises this threshold to the
+    // size of the largest block freed so far, after which a sparse solve's
+    // old grids (freed as its box moves) and a frame's VDB trees stay in the
+    // heap: 20 MB more peak resident memory in a 128^3 bake.
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     plume::RunOptions opt;
     CLI::App app{"plume " PLUME_VERSION ": simulate and render smoke from a scene file", "plume"};
     app.set_version_flag("--version", "plume " PLUME_VERSION);

@@ -123,16 +123,16 @@ std::string VideoSink::keptOnInterrupt() const { return path_ + " holds the fram
 
 StatsSink::StatsSink(std::string path)
     : path_(std::move(path)),
-      rows_("frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s\n") {
+      rows_("frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s,cells\n") {
     ensureWritableFile(path_);
 }
 
 void StatsSink::consume(const Frame& frame) {
     const FrameStats& s = frame.sim;
     char line[256];
-    std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f\n", frame.number, s.substeps,
-                  s.pressureIterations, double(s.pressureResidual), s.simSeconds,
-                  frame.renderSeconds, frame.writeSeconds);
+    std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f,%llu\n", frame.number,
+                  s.substeps, s.pressureIterations, double(s.pressureResidual), s.simSeconds,
+                  frame.renderSeconds, frame.writeSeconds, static_cast<unsigned long long>(s.cells));
     rows_ += line;
 }
 

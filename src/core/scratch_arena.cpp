@@ -5,6 +5,9 @@
 #include <new>
 #include <stdexcept>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 namespace plume {
 
 namespace {
@@ -30,6 +33,25 @@ std::uint64_t ScratchArena::capacity() const {
     std::uint64_t bytes = 0;
     for (const Block& b : blocks_) bytes += b.size;
     return bytes;
+}
+
+void ScratchArena::release() {
+    if (leased_) throw std::logic_error("ScratchArena: release() inside a lease");
+    blocks_.clear();
+    peak_ = 0;
+}
+
+void ScratchArena::returnPages() {
+    if (leased_) throw std::logic_error("ScratchArena: returnPages() inside a lease");
+    const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    for (Block& b : blocks_) {
+        // Whole pages inside the block only: the allocator's own bookkeeping
+        // sits just before its first byte.
+        const auto start = reinterpret_cast<std::uintptr_t>(b.bytes.get());
+        const std::uintptr_t lo = (start + page - 1) / page * page;
+        const std::uintptr_t hi = (start + b.size + kAlignment) / page * page;
+        if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+    }
 }
 
 void ScratchArena::open() {

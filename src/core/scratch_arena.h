@@ -49,6 +49,17 @@ class ScratchArena {
         ScratchArena& arena_;
     };
 
+    // Frees every block (outside a lease): the next lease allocates what it
+    // takes anew. For a solver whose grid changed size, so the block it
+    // outgrew is not held beside the larger one.
+    void release();
+
+    // Hands the blocks' pages back to the system (outside a lease), keeping
+    // the blocks: a solver's scratch is idle between frames, while the
+    // frame's files are written, and should not count then. The next lease
+    // touches the pages again and finds them zeroed.
+    void returnPages();
+
     // Bytes held now (the merged block once the first substep has run).
     std::uint64_t capacity() const;
     // Bytes the largest lease has taken so far.

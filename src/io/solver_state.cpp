@@ -1,12 +1,17 @@
 #include "io/solver_state.h"
 
-#include <openvdb/tools/Dense.h>
-
-#include <cmath>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <vector>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
-#include "io/vdb_private.h"
 
 namespace plume {
 
@@ -14,17 +19,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using openvdb::Coord;
-using openvdb::CoordBBox;
+// The first line of every state file; the number is the layout's version.
+constexpr const char* kMagic = "plume resume state 2";
+// A header line longer than this is not plume's.
+constexpr size_t kMaxLine = 4096;
 
-constexpr const char* kPrefix = "plume_state_";
-// Beside the metadata of every plume file (vdb_private.h):
-constexpr const char* kMetaTime = "time";
-constexpr const char* kMetaHash = "scene_hash";
-
-// The fields of a state: the last two only in a scene that burns fuel.
+// The fields of a state, in file order: the fire's two only in a scene that
+// burns fuel. Face grids hold (nx+1)·ny·nz and the like, scalars nx·ny·nz.
 const char* const kScalarNames[] = {"u", "v", "w", "density", "temperature", "fuel", "flame"};
-int scalarCount(const Fields& f) { return f.burns() ? 7 : 5; }
+int scalarCount(bool burns) { return burns ? 7 : 5; }
 
 const ScalarGrid& scalarField(const Fields& f, int m) {
     switch (m) {
@@ -48,75 +51,100 @@ ScalarGrid& scalarField(Fields& f, int m) {
     return const_cast<ScalarGrid&>(scalarField(static_cast<const Fields&>(f), m));
 }
 
-CoordBBox boxOf(int nx, int ny, int nz) {
-    return CoordBBox(Coord(0), Coord(nx - 1, ny - 1, nz - 1));
+std::string dims(Vec3i n) {
+    return std::to_string(n.x) + "x" + std::to_string(n.y) + "x" + std::to_string(n.z);
 }
 
-// Places samples where they live (faces or centres), so the file can be
-// inspected in Houdini or vdb_view; reading back ignores it.
-openvdb::math::Transform::Ptr sampleTransform(const Fields& f, Vec3f offset) {
-    auto xform = openvdb::math::Transform::createLinearTransform(double(f.dx));
-    xform->postTranslate(openvdb::Vec3d(f.origin.x + double(offset.x) * f.dx,
-                                        f.origin.y + double(offset.y) * f.dx,
-                                        f.origin.z + double(offset.z) * f.dx));
-    return xform;
+// %a prints a float or double exactly; strtod reads it back bit for bit.
+std::string exact(double value) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", value);
+    return buf;
 }
 
-// A state grid named kPrefix + name holding every value of g: tolerance 0
-// keeps all non-zero values active.
-template <typename GridT, typename T>
-typename GridT::Ptr stateGrid(const std::string& name, const Grid3<T>& g,
-                              openvdb::math::Transform::Ptr xform) {
-    using Value = typename GridT::ValueType;
-    auto grid = GridT::create(Value(0));
-    // Dense only reads here; its constructor wants a mutable pointer.
-    openvdb::tools::Dense<T, openvdb::tools::LayoutXYZ> dense(boxOf(g.nx(), g.ny(), g.nz()),
-                                                              const_cast<T*>(g.data()));
-    openvdb::tools::copyFromDense(dense, *grid, Value(0));
-    grid->setName(kPrefix + name);
-    grid->setTransform(xform);
-    return grid;
+struct FileCloser {
+    void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+RunError writeError(const std::string& path) {
+    return RunError("cannot write '" + path +
+                    "': " + (errno == ENOSPC ? "the disk is full" : std::strerror(errno)));
 }
 
-// A float field bit for bit, at full precision: -0.0 (which copyFromDense
-// folds into the +0 background) is set back by hand.
-openvdb::FloatGrid::Ptr exactGrid(const std::string& name, const ScalarGrid& g,
-                                  openvdb::math::Transform::Ptr xform) {
-    auto grid = stateGrid<openvdb::FloatGrid>(name, g, xform);
-    auto acc = grid->getAccessor();
-    for (int k = 0; k < g.nz(); ++k)
-        for (int j = 0; j < g.ny(); ++j)
-            for (int i = 0; i < g.nx(); ++i) {
-                float value = g(i, j, k);
-                if (value == 0.0f && std::signbit(value)) acc.setValueOn(Coord(i, j, k), value);
-            }
-    grid->setSaveFloatAsHalf(false);
-    return grid;
+void writeBytes(std::FILE* out, const void* data, size_t bytes, const std::string& path) {
+    if (bytes && std::fwrite(data, 1, bytes, out) != bytes) throw writeError(path);
 }
 
-std::string dims(int nx, int ny, int nz) {
-    return std::to_string(nx) + "x" + std::to_string(ny) + "x" + std::to_string(nz);
+// What a state file's header says.
+struct Header {
+    std::string creator, scene, hash;
+    int frame = 0;
+    double time = 0;
+    float dx = 0;
+    Vec3i domain{0, 0, 0}, boxMin{0, 0, 0}, box{0, 0, 0};
+    bool burns = false, pressure = false;
+};
+
+Header readHeader(std::istream& in, const std::string& path) {
+    auto notState = [&](const std::string& why) {
+        return RunError("'" + path + "' is not a plume resume state (" + why + ")");
+    };
+    std::string line;
+    std::getline(in, line);
+    if (!in || line != kMagic) {
+        if (line.rfind("plume resume state", 0) == 0)
+            throw RunError("'" + path + "' is a resume state of another plume version ('" + line +
+                           "'); bake without --resume to start over");
+        throw notState("it does not begin with '" + std::string(kMagic) + "'");
+    }
+    Header h;
+    bool ended = false;
+    while (!ended && std::getline(in, line)) {
+        if (line.size() > kMaxLine) throw notState("a header line is too long");
+        const size_t space = line.find(' ');
+        const std::string key = line.substr(0, space);
+        const std::string rest = space == std::string::npos ? "" : line.substr(space + 1);
+        std::istringstream value(rest);
+        bool ok = true;
+        if (key == "creator") h.creator = rest;
+        else if (key == "scene") h.scene = rest;
+        else if (key == "hash") h.hash = rest;
+        else if (key == "frame") ok = bool(value >> h.frame);
+        else if (key == "time") h.time = std::strtod(rest.c_str(), nullptr);
+        else if (key == "dx") h.dx = float(std::strtod(rest.c_str(), nullptr));
+        else if (key == "domain") ok = bool(value >> h.domain.x >> h.domain.y >> h.domain.z);
+        else if (key == "box")
+            ok = bool(value >> h.boxMin.x >> h.boxMin.y >> h.boxMin.z >> h.box.x >> h.box.y >>
+                      h.box.z);
+        else if (key == "fire") ok = bool(value >> h.burns);
+        else if (key == "pressure") ok = bool(value >> h.pressure);
+        else if (key == "data") ended = true;
+        // Other keys are a later version's notes: skipped.
+        if (!ok) throw notState("its '" + key + "' line is unreadable");
+    }
+    if (!ended) throw notState("its header has no end");
+    if (h.hash.empty() || h.frame < 1 || h.dx <= 0 || h.domain.x < 1 || h.domain.y < 1 ||
+        h.domain.z < 1)
+        throw notState("no scene hash, frame, voxel size or resolution");
+    for (int a = 0; a < 3; ++a)
+        if (h.boxMin[a] < 0 || h.box[a] < 1 || h.boxMin[a] + h.box[a] > h.domain[a])
+            throw RunError("'" + path + "' holds a box outside its domain");
+    return h;
 }
 
-// Reads one grid of the state file as GridT, or throws naming what is wrong.
-template <typename GridT>
-typename GridT::Ptr readStateGrid(vdb::Reader& file, const std::string& name) {
-    if (!file.has(name))
-        throw RunError("'" + file.path() + "' has no grid '" + name +
-                       "'; it is not a plume resume state");
-    return file.readAs<GridT>(name);
+// Bytes of the data after the header, for a box of `n` cells.
+std::uint64_t payloadBytes(Vec3i n, bool burns, bool pressure) {
+    const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
+    const std::uint64_t faces = 3 * c + std::uint64_t(n.y) * n.z + std::uint64_t(n.x) * n.z +
+                                std::uint64_t(n.x) * n.y;
+    return (faces + (scalarCount(burns) - 3) * c) * sizeof(float) + c * sizeof(uint8_t) +
+           (pressure ? c * sizeof(double) : 0);
 }
 
-// Copies grid into out over [0, size); refuses voxels outside (a different grid).
-template <typename GridT, typename T>
-void copyExact(const GridT& grid, const std::string& path, Grid3<T>& out) {
-    CoordBBox box = boxOf(out.nx(), out.ny(), out.nz());
-    CoordBBox active = grid.evalActiveVoxelBoundingBox();
-    if (!active.empty() && !box.isInside(active))
-        throw RunError("grid '" + grid.getName() + "' in '" + path + "' reaches outside " +
-                       dims(out.nx(), out.ny(), out.nz()) + " samples");
-    openvdb::tools::Dense<T, openvdb::tools::LayoutXYZ> dense(box, out.data());
-    openvdb::tools::copyToDense(grid, dense);
+template <typename T>
+void readValues(std::istream& in, Grid3<T>& g, const std::string& path) {
+    in.read(reinterpret_cast<char*>(g.data()), std::streamsize(g.size() * sizeof(T)));
+    if (!in) throw RunError("'" + path + "' is truncated; bake without --resume to start over");
 }
 
 }  // namespace
@@ -129,87 +157,97 @@ std::string resumeStatePath(const std::string& dir, const std::string& name) {
 void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName,
                       const Grid3<double>* pressure) {
-    vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
-        // Staggered components at their own offsets, then the cell-centred fields
-        for (int m = 0; m < scalarCount(f); ++m) {
-            const ScalarGrid& g = scalarField(f, m);
-            grids.push_back(exactGrid(kScalarNames[m], g, sampleTransform(f, g.offset())));
-        }
-        // Solid cells as integers, the warm-start pressure in double, at cell centres
-        grids.push_back(
-            stateGrid<openvdb::Int32Grid>("solid", f.solid, sampleTransform(f, Vec3f(0.5f))));
-        if (pressure)
-            grids.push_back(stateGrid<openvdb::DoubleGrid>("pressure", *pressure,
-                                                           sampleTransform(f, Vec3f(0.5f))));
+    // One line each; a name cannot break the header.
+    std::string name = sceneName;
+    for (char& c : name)
+        if (c == '\n' || c == '\r') c = ' ';
+    const Vec3i domain = f.domainSize();
+    std::string header = std::string(kMagic) + "\n";
+    header += "creator plume " PLUME_VERSION "\n";
+    header += "scene " + name + "\n";
+    header += "hash " + sceneHash + "\n";
+    header += "frame " + std::to_string(frame) + "\n";
+    header += "time " + exact(f.time) + "\n";
+    header += "dx " + exact(double(f.dx)) + "\n";
+    header += "domain " + std::to_string(domain.x) + " " + std::to_string(domain.y) + " " +
+              std::to_string(domain.z) + "\n";
+    header += "box " + std::to_string(f.offset.x) + " " + std::to_string(f.offset.y) + " " +
+              std::to_string(f.offset.z) + " " + std::to_string(f.n.x) + " " +
+              std::to_string(f.n.y) + " " + std::to_string(f.n.z) + "\n";
+    header += std::string("fire ") + (f.burns() ? "1" : "0") + "\n";
+    header += std::string("pressure ") + (pressure ? "1" : "0") + "\n";
+    header += "data\n";
 
-        vdb::insertFrameMetadata(meta, f, frame, sceneName);
-        meta.insertMeta(kMetaTime, openvdb::DoubleMetadata(f.time));
-        meta.insertMeta(kMetaHash, openvdb::StringMetadata(sceneHash));
+    // The grids go to the file straight from the solver: nothing is copied,
+    // so writing the state costs no memory beside the fields.
+    writeAtomically(path, [&](const std::string& tmp) {
+        std::unique_ptr<std::FILE, FileCloser> out(std::fopen(tmp.c_str(), "wb"));
+        if (!out) throw writeError(path);
+        writeBytes(out.get(), header.data(), header.size(), path);
+        for (int m = 0; m < scalarCount(f.burns()); ++m) {
+            const ScalarGrid& g = scalarField(f, m);
+            writeBytes(out.get(), g.data(), g.size() * sizeof(float), path);
+        }
+        writeBytes(out.get(), f.solid.data(), f.solid.size(), path);
+        if (pressure) {
+            if (pressure->size() != f.cellCount())
+                throw RunError("cannot write '" + path + "': the pressure is of another grid");
+            writeBytes(out.get(), pressure->data(), pressure->size() * sizeof(double), path);
+        }
+        if (std::fflush(out.get()) != 0) throw writeError(path);
+        if (std::fclose(out.release()) != 0) throw writeError(path);
     });
 }
 
 SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure) {
-    vdb::Reader file(path);
-    const openvdb::MetaMap& meta = file.meta();
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw RunError("'" + path + "': no such file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw RunError("cannot read '" + path + "': " + std::strerror(errno));
+    const Header h = readHeader(in, path);
 
     // The state must be of this very grid
-    auto res = meta.getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaResolution);
-    auto frame = meta.getMetadata<openvdb::Int32Metadata>(vdb::kMetaFrame);
-    auto hash = meta.getMetadata<openvdb::StringMetadata>(kMetaHash);
-    if (!res || !frame || !hash)
-        throw RunError("'" + path +
-                       "' is not a plume resume state (no resolution, frame or scene hash)");
-    openvdb::Vec3i n = res->value();
     const Vec3i domain = f.domainSize();
-    if (n.x() != domain.x || n.y() != domain.y || n.z() != domain.z)
-        throw RunError("'" + path + "' holds a " + dims(n.x(), n.y(), n.z()) +
-                       " state; the scene has " + dims(domain.x, domain.y, domain.z) + " cells");
-    auto dx = meta.getMetadata<openvdb::FloatMetadata>(vdb::kMetaDx);
-    if (dx && dx->value() != f.dx)
-        throw RunError("'" + path + "' was saved with voxel size " + std::to_string(dx->value()) +
+    if (!(h.domain == domain))
+        throw RunError("'" + path + "' holds a " + dims(h.domain) + " state; the scene has " +
+                       dims(domain) + " cells");
+    if (h.dx != f.dx)
+        throw RunError("'" + path + "' was saved with voxel size " + std::to_string(h.dx) +
                        "; the scene has " + std::to_string(f.dx));
+    if (h.burns != f.burns())
+        throw RunError("'" + path + "' was saved " + (h.burns ? "with" : "without") +
+                       " fire; the scene has " + (f.burns() ? "fuel" : "none"));
+    const std::uint64_t size = fs::file_size(path, ec);
+    const std::uint64_t want = std::uint64_t(in.tellg()) + payloadBytes(h.box, h.burns, h.pressure);
+    if (ec || size < want)
+        throw RunError("'" + path + "' is truncated (" + std::to_string(size) + " of " +
+                       std::to_string(want) + " bytes); bake without --resume to start over");
+    if (size > want) throw RunError("'" + path + "' is not a plume resume state (it runs on past its grids)");
+
     // A sparse solve's state holds its box: the fields take its shape.
-    Vec3i boxMin{0, 0, 0}, boxSize = domain;
-    auto lo = meta.getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxMin);
-    auto size = meta.getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxSize);
-    if (lo && size) {
-        boxMin = {lo->value().x(), lo->value().y(), lo->value().z()};
-        boxSize = {size->value().x(), size->value().y(), size->value().z()};
-        for (int a = 0; a < 3; ++a)
-            if (boxMin[a] < 0 || boxSize[a] < 1 || boxMin[a] + boxSize[a] > domain[a])
-                throw RunError("'" + path + "' holds a box outside its domain");
-    }
-    if (!(boxMin == f.offset) || !(boxSize == f.n)) {
-        Fields box(boxSize, f.dx,
+    if (!(h.boxMin == f.offset) || !(h.box == f.n)) {
+        Fields box(h.box, f.dx,
                    f.domainOrigin() +
-                       Vec3f(float(boxMin.x), float(boxMin.y), float(boxMin.z)) * f.dx);
-        box.offset = boxMin;
+                       Vec3f(float(h.boxMin.x), float(h.boxMin.y), float(h.boxMin.z)) * f.dx);
+        box.offset = h.boxMin;
         box.domainCells = f.domainCells;
         if (f.burns()) box.enableFire();
         f = std::move(box);
     }
 
     // Grids, bit for bit
-    for (int m = 0; m < scalarCount(f); ++m) {
-        auto grid = readStateGrid<openvdb::FloatGrid>(file, kPrefix + std::string(kScalarNames[m]));
-        copyExact(*grid, path, scalarField(f, m));
-    }
-    auto solid = readStateGrid<openvdb::Int32Grid>(file, std::string(kPrefix) + "solid");
-    copyExact(*solid, path, f.solid);
+    for (int m = 0; m < scalarCount(h.burns); ++m) readValues(in, scalarField(f, m), path);
+    readValues(in, f.solid, path);
     if (pressure) {
         *pressure = Grid3<double>(f.n.x, f.n.y, f.n.z);
-        const std::string name = std::string(kPrefix) + "pressure";
-        if (file.has(name))
-            copyExact(*readStateGrid<openvdb::DoubleGrid>(file, name), path, *pressure);
+        if (h.pressure) readValues(in, *pressure, path);
     }
 
     SolverState state;
-    state.frame = frame->value();
-    state.sceneHash = hash->value();
-    if (auto scene = meta.getMetadata<openvdb::StringMetadata>(vdb::kMetaScene))
-        state.sceneName = scene->value();
-    if (auto time = meta.getMetadata<openvdb::DoubleMetadata>(kMetaTime))
-        state.time = time->value();
+    state.frame = h.frame;
+    state.sceneHash = h.hash;
+    state.sceneName = h.scene;
+    state.time = h.time;
     f.time = state.time;
     return state;
 }

@@ -1,6 +1,10 @@
 // The resume state of `plume bake --resume`: the solver's full state
-// (Solver::snapshot, sim/solver.h) in one full-precision VDB file beside the
-// frames, with the hash of its scene, rewritten after every frame.
+// (Solver::snapshot, sim/solver.h) in one file beside the frames, with the
+// hash of its scene, rewritten after every frame. A few lines of text say
+// what it holds (scene, hash, frame, time, voxel size, domain, the sparse
+// solve's box); the grids follow as the solver holds them, native-endian.
+// Not VDB: building VDB trees of every field cost a bake a third of its
+// peak memory each frame, and nothing but plume reads this file.
 #pragma once
 
 #include <string>
@@ -9,8 +13,8 @@
 
 namespace plume {
 
-// DIR/NAME.resume: an OpenVDB file, but not named *.vdb, so importers that
-// take every .vdb in a folder (Blender's, with all files selected) skip it.
+// DIR/NAME.resume, not *.vdb, so importers that take every .vdb in a folder
+// (Blender's, with all files selected) skip it.
 std::string resumeStatePath(const std::string& dir, const std::string& name);
 
 // Writes the face velocities, density, temperature and solid cells of f bit for
@@ -29,9 +33,9 @@ struct SolverState {
     double time = 0;  // also stored in f.time
 };
 
-// Fills f (already sized for the scene) from a state file. Throws RunError for a
-// missing or corrupt file, missing grids, or a grid size or voxel size that
-// does not match f.
+// Fills f (already sized for the scene; reshaped to the file's box) from a
+// state file. Throws RunError for a missing, truncated or foreign file, or a
+// grid size, voxel size or fire that does not match f.
 // When `pressure` is given it is resized to the cells of f and filled with the
 // saved warm start (zero when the file has none).
 SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure = nullptr);

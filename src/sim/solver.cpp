@@ -175,6 +175,7 @@ FrameStats Solver::advanceFrame(int frame) {
         float dt = float(remaining / steps);
         SolveStats s = substep(dt);
         ++stats.substeps;
+        stats.cells = std::max<std::uint64_t>(stats.cells, f_.cellCount());
         stats.pressureIterations += s.iterations;
         stats.pressureResidual = std::max(stats.pressureResidual, s.residual);
         checkFinite(frame, stats.substeps);
@@ -183,6 +184,9 @@ FrameStats Solver::advanceFrame(int frame) {
         remaining = steps == 1 ? 0.0 : remaining - dt;
         f_.time += dt;
     }
+    // The scratch is idle until the next frame: while this one is written
+    // (its VDB trees are the bake's largest transient) it holds no pages.
+    scratch_->returnPages();
     stats.simSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     return stats;
 }
@@ -251,37 +255,62 @@ void Solver::fitActiveBox() {
         resizeBox(roomy);
 }
 
+namespace {
+
+// Moves g from the box at `from` to a box at `to` of `cells` cells (g's
+// staggering kept), keeping its values where the two overlap and `fill`
+// elsewhere. The old grid goes as soon as the new one is filled, so a resize
+// holds one spare grid at a time, not a second set of fields.
+template <typename T>
+void moveToBox(Grid3<T>& g, Vec3i from, Vec3i to, Vec3i cells, T fill) {
+    const Vec3f o = g.offset();
+    Grid3<T> next(cells.x + (o.x == 0.0f ? 1 : 0), cells.y + (o.y == 0.0f ? 1 : 0),
+                  cells.z + (o.z == 0.0f ? 1 : 0), o, fill);
+    copyOverlap(g, from, next, to);
+    g = std::move(next);
+}
+
+}  // namespace
+
 void Solver::resizeBox(const Box3i& box) {
     if (box == box_) return;
-    Fields f = boxFields(scene_, box);
-    f.time = f_.time;
-    const Vec3f wind = scene_.physics.wind;
-    f.u.fill(wind.x), f.v.fill(wind.y), f.w.fill(wind.z);  // the still air moves with the wind
-    f.temperature.fill(scene_.physics.ambientTemperature);
-    if (f_.burns()) f.enableFire();
-    const Vec3i from = box_.lo, to = box.lo;
-    for (int axis = 0; axis < 3; ++axis) copyOverlap(f_.component(axis), from, f.component(axis), to);
-    copyOverlap(f_.density, from, f.density, to);
-    copyOverlap(f_.temperature, from, f.temperature, to);
-    if (f_.burns()) {
-        copyOverlap(f_.fuel, from, f.fuel, to);
-        copyOverlap(f_.flame, from, f.flame, to);
-        copyOverlap(f_.expansion, from, f.expansion, to);
-    }
-    if (!obstaclesMove_) rasterizeObstacles(f, scene_.obstacles);  // moving ones: every substep
-    // The pressure's warm start where the boxes overlap, 0 beyond.
+    // The advection sources are rewritten before they are read: let them go
+    // first, so the fields' move below never holds more than the solver did.
+    velocitySrc_ = MacVelocity();
+    densitySrc_ = temperatureSrc_ = fuelSrc_ = flameSrc_ = ScalarGrid();
+    scratch_->release();  // sized anew by the next substep's leases
     const Grid3<double> oldPressure = projection_.warmStart();
-    Grid3<double> pressure(f.n.x, f.n.y, f.n.z);
+
+    const Vec3i from = box_.lo, to = box.lo, cells = sizeOf(box);
+    const Vec3f wind = scene_.physics.wind;  // the still air moves with the wind
+    for (int axis = 0; axis < 3; ++axis)
+        moveToBox(f_.component(axis), from, to, cells, wind[axis]);
+    moveToBox(f_.density, from, to, cells, 0.0f);
+    moveToBox(f_.temperature, from, to, cells, scene_.physics.ambientTemperature);
+    if (f_.burns()) {
+        moveToBox(f_.fuel, from, to, cells, 0.0f);
+        moveToBox(f_.flame, from, to, cells, 0.0f);
+        moveToBox(f_.expansion, from, to, cells, 0.0f);
+    }
+    // Solids are placed anew: static ones here, moving ones every substep.
+    f_.solid = Grid3<uint8_t>(cells.x, cells.y, cells.z, Vec3f(0.5f), 0);
+    f_.solidVelocity = MacVelocity();
+    f_.n = cells;
+    f_.offset = box.lo;
+    f_.origin = Vec3f(float(to.x), float(to.y), float(to.z)) * f_.dx;  // as boxFields() places it
+    box_ = box;
+    if (!obstaclesMove_) rasterizeObstacles(f_, scene_.obstacles);
+
+    // The pressure's warm start where the boxes overlap, 0 beyond.
+    Grid3<double> pressure(cells.x, cells.y, cells.z);
     copyOverlap(oldPressure, from, pressure, to);
-    projection_ = Projection(f.n, boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
+    projection_ = Projection(cells, boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
                              scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get());
     projection_.setWarmStart(pressure);
-    velocitySrc_ = MacVelocity(f.n);
-    densitySrc_ = ScalarGrid(f.n.x, f.n.y, f.n.z);
-    temperatureSrc_ = ScalarGrid(f.n.x, f.n.y, f.n.z);
-    if (f.burns()) fuelSrc_ = flameSrc_ = ScalarGrid(f.n.x, f.n.y, f.n.z);
-    f_ = std::move(f);
-    box_ = box;
+    velocitySrc_ = MacVelocity(cells);
+    densitySrc_ = ScalarGrid(cells.x, cells.y, cells.z);
+    temperatureSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
+    if (f_.burns()) fuelSrc_ = flameSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
     projection_.enforceBoundaries(f_);
 }
 

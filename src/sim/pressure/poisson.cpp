@@ -133,10 +133,15 @@ void PoissonGrid::labelClosedRegions() {
                 while (!stack.empty()) {
                     size_t n = stack.back();
                     stack.pop_back();
-                    region.push_back(uint32_t(n));
+                    // A grounded region's cells are not needed: an open
+                    // domain is one region of every cell (4 bytes each).
+                    if (!grounded) region.push_back(uint32_t(n));
                     for (ptrdiff_t s : step) {
                         size_t m = size_t(ptrdiff_t(n) + s);
-                        if (diag_[m] == kDirichletGhost) grounded = true;
+                        if (diag_[m] == kDirichletGhost && !grounded) {
+                            grounded = true;
+                            std::vector<uint32_t>().swap(region);
+                        }
                         if (unknown(m) && !seen[m]) {
                             seen[m] = 1;
                             stack.push_back(uint32_t(m));
