@@ -76,6 +76,30 @@ TEST(MemoryEstimate, SolverEstimateMatchesItsHeap) {
     setThreadCount(0);
 }
 
+// A sparse solve holds a box: its heap is the estimate for that box, and at
+// the start the box is the one around the emitters that `plume check` quotes
+// as the first figure.
+TEST(MemoryEstimate, SparseSolveEstimateMatchesItsHeap) {
+    setThreadCount(1);
+    const Scene scene = loadScene(kSourceDir + "/scenes/plume.toml", {"domain.resolution=64"});
+    ASSERT_TRUE(scene.solver.sparse);
+    const Vec3i start = Solver::startCells(scene), domain = scene.domain.cells();
+    EXPECT_LT(std::uint64_t(start.x) * start.y * start.z,
+              std::uint64_t(domain.x) * domain.y * domain.z);
+    const std::uint64_t before = heapBytes();
+    {
+        Solver solver(scene);
+        solver.advanceFrame(1);
+        const std::uint64_t used = heapBytes() - before;
+        EXPECT_EQ(solver.fields().n, start);  // the first frame stays in its first box
+        const std::uint64_t estimate = Solver::bytesFor(scene, solver.fields().n);
+        EXPECT_NEAR(double(estimate) / double(used), 1.0, 0.05)
+            << "estimate " << estimate << " bytes, heap " << used;
+        EXPECT_LT(estimateMemory(scene).start, estimateMemory(scene).most);
+    }
+    setThreadCount(0);
+}
+
 TEST(MemoryEstimate, RendererEstimateMatchesItsHeap) {
     setThreadCount(1);
     Scene scene = estimateScene("domain.resolution=48 render.width=320 render.height=180");

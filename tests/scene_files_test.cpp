@@ -102,19 +102,20 @@ TEST(SceneDescribe, ReparsesToTheSameScene) {
 
 TEST(SceneDescribe, ListsEveryKeyAndTheGrid) {
     Scene s = loadScene(kSourceDir + "/scenes/plume.toml");
-    std::string text = describeScene(s, 123ull << 20);
+    std::string text = describeScene(s, MemoryEstimate{45ull << 20, 123ull << 20, true});
     for (const KeySpec& k : sceneKeys()) {
         if (k.alias) continue;
         std::string leaf = std::string(k.key) + " = ";
         EXPECT_NE(text.find(leaf), std::string::npos) << k.dotted();
     }
     EXPECT_NE(text.find("# grid 40x40x64 = 102400 cells"), std::string::npos) << text;
-    EXPECT_NE(text.find("# memory estimate: at most about 123 MiB for bake and render (if the "
-                        "smoke fills the domain"),
-              std::string::npos);
+    EXPECT_NE(text.find("# memory estimate: about 45 MiB for bake and render at first (the "
+                        "sparse solve's box around the emitters), at most about 123 MiB if the "
+                        "smoke fills the domain\n"),
+              std::string::npos)
+        << text;
     EXPECT_EQ(describeScene(s).find("# memory estimate"), std::string::npos);
-    s.solver.sparse = false;
-    EXPECT_NE(describeScene(s, 123ull << 20)
+    EXPECT_NE(describeScene(s, MemoryEstimate{123ull << 20, 123ull << 20, false})
                   .find("# memory estimate: about 123 MiB for bake and render\n"),
               std::string::npos);
 }

@@ -158,7 +158,7 @@ int runCheck(const RunOptions& opt) {
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");
     Scene scene = loadSceneWithGeometry(opt);
-    std::fputs(describeScene(scene, estimateMemoryBytes(scene)).c_str(), stdout);
+    std::fputs(describeScene(scene, estimateMemory(scene)).c_str(), stdout);
     checkMemory(scene);
     return 0;
 }

@@ -26,20 +26,29 @@ constexpr std::int64_t kMaxGridAxis = std::numeric_limits<int>::max();
 }  // namespace
 
 std::uint64_t estimateMemoryBytes(const Scene& scene) {
-    const Vec3i n = scene.domain.cells();
+    return estimateMemoryBytes(scene, scene.domain.cells());
+}
+
+std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
-    // A bake's resume snapshot: the fields and the pressure warm start (double).
-    // A fire's snapshot holds fuel, flame and expansion too.
-    const std::uint64_t snapshot = Fields::bytesFor(n) + cells * sizeof(double) +
-                                   (scene.burns() ? 3 * cells * sizeof(float) : 0);
+    // A bake's resume state goes to its file straight from the fields; the
+    // pressure warm start is copied out of the projection (double). The
+    // frame's VDB trees take the place of the scratch, which the solver hands
+    // back between frames.
+    const std::uint64_t state = cells * sizeof(double);
     // Mesh shapes' dense SDFs (once loadSceneGeometry has made them).
     std::uint64_t levelSets = 0;
     for (const ShapeSettings& s : scene.emitters)
         if (s.levelSet) levelSets += s.levelSet->bytes();
     for (const ShapeSettings& s : scene.obstacles)
         if (s.levelSet) levelSets += s.levelSet->bytes();
-    return Solver::bytesFor(scene) + Renderer::bytesFor(scene, n) +
-           Renderer::writingBytesFor(scene) + snapshot + levelSets + kBaseline;
+    return Solver::bytesFor(scene, n) + Renderer::bytesFor(scene, n) +
+           Renderer::writingBytesFor(scene) + state + levelSets + kBaseline;
+}
+
+MemoryEstimate estimateMemory(const Scene& scene) {
+    return {estimateMemoryBytes(scene, Solver::startCells(scene)), estimateMemoryBytes(scene),
+            scene.solver.sparse};
 }
 
 std::uint64_t machineMemoryBytes() {

@@ -5,13 +5,18 @@
 #include <cstdint>
 #include <string>
 
+#include "scene/describe.h"
 #include "scene/scene.h"
 
 namespace plume {
 
 // Peak bytes of a bake plus render of this scene: the solver, the renderer,
-// the resume snapshot a bake writes each frame, and the program itself.
+// what writing a frame's files adds, and the program itself; for the whole
+// domain, or for a sparse solve's box of `cells`.
 std::uint64_t estimateMemoryBytes(const Scene& scene);
+std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i cells);
+// Both: at the start (the sparse solve's first box) and at most (the domain).
+MemoryEstimate estimateMemory(const Scene& scene);
 
 // Physical memory of this machine (0 when unknown).
 std::uint64_t machineMemoryBytes();

@@ -131,22 +131,24 @@ std::string formatGiB(std::uint64_t bytes) {
     return buf;
 }
 
-std::string describeScene(const Scene& scene, std::optional<std::uint64_t> memoryBytes) {
+std::string describeScene(const Scene& scene, std::optional<MemoryEstimate> memory) {
     std::string out;
     out += "# plume scene '" + scene.name + "', resolved: every key, defaults filled in\n";
     out += "# grid " + cellsText(scene) + " = " + std::to_string(cellCount(scene)) +
            " cells, dx = " + formatFloat(scene.domain.dx()) + " m\n";
-    if (memoryBytes) {
-        const std::uint64_t bytes = *memoryBytes;
-        const std::string amount = bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB"
-                                                                : formatGiB(bytes) + " GiB";
+    if (memory) {
+        auto amount = [](std::uint64_t bytes) {
+            return bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB"
+                                               : formatGiB(bytes) + " GiB";
+        };
         // A sparse solve holds a box around the smoke, which only the smoke
-        // decides: the estimate is for the box at its largest.
-        out += scene.solver.sparse
-                   ? "# memory estimate: at most about " + amount +
-                         " for bake and render (if the smoke fills the domain; the sparse "
-                         "solve holds only a box around it)\n"
-                   : "# memory estimate: about " + amount + " for bake and render\n";
+        // decides: it starts around the emitters and can grow to the domain.
+        out += memory->sparse && memory->start < memory->most
+                   ? "# memory estimate: about " + amount(memory->start) +
+                         " for bake and render at first (the sparse solve's box around the "
+                         "emitters), at most about " + amount(memory->most) +
+                         " if the smoke fills the domain\n"
+                   : "# memory estimate: about " + amount(memory->most) + " for bake and render\n";
     }
 
     for (const SectionSpec& section : sceneSections()) {

@@ -128,12 +128,15 @@ void Solver::restore(const SolverSnapshot& snapshot) {
     f_ = snapshot.fields;
 }
 
-std::uint64_t Solver::bytesFor(const Scene& scene) {
-    const Vec3i n = scene.domain.cells();
+Vec3i Solver::startCells(const Scene& scene) { return sizeOf(initialBox(scene)); }
+
+std::uint64_t Solver::bytesFor(const Scene& scene) { return bytesFor(scene, scene.domain.cells()); }
+
+std::uint64_t Solver::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     // velocitySrc_, densitySrc_ and temperatureSrc_: the fields again but the solid mask.
     const std::uint64_t sources = Fields::bytesFor(n) - cells * sizeof(uint8_t);
-    std::uint64_t bytes = Fields::bytesFor(n) + sources + scratchBytesFor(scene);
+    std::uint64_t bytes = Fields::bytesFor(n) + sources + scratchBytesFor(scene, n);
     // Keyed obstacles: the solids' face velocities, a third set of face grids.
     const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                     [](const ObstacleSettings& o) { return !o.animation.empty(); });
@@ -144,7 +147,10 @@ std::uint64_t Solver::bytesFor(const Scene& scene) {
 }
 
 std::uint64_t Solver::scratchBytesFor(const Scene& scene) {
-    const Vec3i n = scene.domain.cells();
+    return scratchBytesFor(scene, scene.domain.cells());
+}
+
+std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
     const AdvectionScheme scheme = scene.solver.advection;
     std::uint64_t bytes = std::max({Advector::scratchBytesFor(n, 1, scheme),
                                     Advector::scratchBytesFor(n, scene.burns() ? 4 : 2, scheme),

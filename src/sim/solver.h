@@ -52,8 +52,14 @@ class Solver {
     // the scratch arena, as large as the hungriest stage's need (each counted
     // by the type that owns or borrows the buffers).
     static std::uint64_t bytesFor(const Scene& scene);
+    // The same for a sparse solve holding a box of `cells`.
+    static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
+    // The cells a solve of this scene holds at its start: the domain, or for
+    // a sparse solve the box around its emitters.
+    static Vec3i startCells(const Scene& scene);
     // The arena's part of that.
     static std::uint64_t scratchBytesFor(const Scene& scene);
+    static std::uint64_t scratchBytesFor(const Scene& scene, Vec3i cells);
     // Bytes the scratch arena holds now.
     std::uint64_t scratchBytes() const { return scratch_->capacity(); }
 
