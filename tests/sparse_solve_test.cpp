@@ -81,6 +81,34 @@ TEST(SparseSolve, MakesTheSmokeADenseSolveMakesInAFractionOfTheCells) {
     EXPECT_EQ(sparse.fields().offset, box.lo);
 }
 
+double total(const ScalarGrid& g) {
+    double sum = 0;
+    for (float v : g.values()) sum += v;
+    return sum;
+}
+
+// Every field moves with the box: the fire golden scene in a box twice as
+// tall, whose box grows as the flames rise, and its fuel and flame must come
+// along (a resize that dropped them left no fire after it).
+TEST(SparseSolve, TheFireMovesWithTheBox) {
+    const std::string path = kSourceDir + "/tests/golden/scenes/fire.toml";
+    const std::vector<std::string> tall{"domain.size=[1.0, 1.0, 2.4]", "domain.resolution=48"};
+    std::vector<std::string> denseSets = tall;
+    denseSets.push_back("solver.sparse=false");
+    Solver dense(loadScene(path, denseSets)), sparse(loadScene(path, tall));
+    const Vec3i first = sparse.fields().n;
+    for (int frame = 1; frame <= 24; ++frame) {
+        dense.advanceFrame(frame);
+        sparse.advanceFrame(frame);
+    }
+    ASSERT_FALSE(sparse.fields().n == first) << "the box should have changed by frame 24";
+    const Fields &d = dense.fields(), &s = sparse.fields();
+    ASSERT_TRUE(s.burns());
+    EXPECT_NEAR(total(s.fuel) / total(d.fuel), 1.0, 0.05);
+    EXPECT_NEAR(total(s.flame) / total(d.flame), 1.0, 0.05);
+    EXPECT_NEAR(total(s.density) / total(d.density), 1.0, 0.05);
+}
+
 TEST(SparseSolve, TheBoxFollowsTheSmokeWithRoomToSpare) {
     const Scene scene = wideScene(true);
     const Vec3i cells = scene.domain.cells();

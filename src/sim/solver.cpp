@@ -288,12 +288,13 @@ void Solver::resizeBox(const Box3i& box) {
     const Grid3<double> oldPressure = projection_.warmStart();
 
     const Vec3i from = box_.lo, to = box.lo, cells = sizeOf(box);
+    const bool burns = f_.burns();  // asked before: it compares the grids' sizes
     const Vec3f wind = scene_.physics.wind;  // the still air moves with the wind
     for (int axis = 0; axis < 3; ++axis)
         moveToBox(f_.component(axis), from, to, cells, wind[axis]);
     moveToBox(f_.density, from, to, cells, 0.0f);
     moveToBox(f_.temperature, from, to, cells, scene_.physics.ambientTemperature);
-    if (f_.burns()) {
+    if (burns) {
         moveToBox(f_.fuel, from, to, cells, 0.0f);
         moveToBox(f_.flame, from, to, cells, 0.0f);
         moveToBox(f_.expansion, from, to, cells, 0.0f);
@@ -316,7 +317,7 @@ void Solver::resizeBox(const Box3i& box) {
     velocitySrc_ = MacVelocity(cells);
     densitySrc_ = ScalarGrid(cells.x, cells.y, cells.z);
     temperatureSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
-    if (f_.burns()) fuelSrc_ = flameSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
+    if (burns) fuelSrc_ = flameSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
     projection_.enforceBoundaries(f_);
 }
 
