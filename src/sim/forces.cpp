@@ -1,5 +1,6 @@
 #include "sim/forces.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/noise.h"
@@ -104,7 +105,7 @@ void addWind(Fields& f, Vec3f wind, float dt) {
 
 std::uint64_t vorticityScratchBytes(Vec3i n) {
     const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
-    return ScratchArena::rounded(c * sizeof(Vec3f)) + ScratchArena::rounded(c * sizeof(float));
+    return 2 * ScratchArena::rounded(c * sizeof(Vec3f)) + ScratchArena::rounded(c * sizeof(float));
 }
 
 void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& arena) {
@@ -113,31 +114,39 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
     const float inv2dx = 0.5f / f.dx;
     const size_t cells = f.cellCount();
     ScratchArena::Lease scratch(arena);
+    // Each cell's centred velocity is read by its six neighbours: made once.
+    Vec3f* centred = scratch.take<Vec3f>(cells);
     Vec3f* curl = scratch.take<Vec3f>(cells);  // omega at cell centres, 1/s; then the force
     float* magnitude = scratch.take<float>(cells);  // |omega|
     auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
 
-    // Curl of the centred velocity, by central differences (one-sided at the edges).
     parallelForSlabs(n.z, [&](int k) {
         for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) centred[at(i, j, k)] = f.centredVelocity(i, j, k);
+    });
+
+    // Curl of the centred velocity, by central differences (one-sided at the
+    // edges: a neighbour beyond the box is the edge cell itself).
+    parallelForSlabs(n.z, [&](int k) {
+        const int kLo = std::max(k - 1, 0), kHi = std::min(k + 1, n.z - 1);
+        for (int j = 0; j < n.y; ++j) {
+            const int jLo = std::max(j - 1, 0), jHi = std::min(j + 1, n.y - 1);
             for (int i = 0; i < n.x; ++i) {
-                if (f.solid(i, j, k)) {
-                    curl[at(i, j, k)] = Vec3f(0.0f);
-                    magnitude[at(i, j, k)] = 0.0f;
+                const size_t c = at(i, j, k);
+                if (f.solid[c]) {
+                    curl[c] = Vec3f(0.0f);
+                    magnitude[c] = 0.0f;
                     continue;
                 }
-                auto vel = [&](int a, int b, int c) {
-                    a = std::clamp(a, 0, n.x - 1), b = std::clamp(b, 0, n.y - 1),
-                    c = std::clamp(c, 0, n.z - 1);
-                    return f.centredVelocity(a, b, c);
-                };
-                Vec3f dX = vel(i + 1, j, k) - vel(i - 1, j, k);
-                Vec3f dY = vel(i, j + 1, k) - vel(i, j - 1, k);
-                Vec3f dZ = vel(i, j, k + 1) - vel(i, j, k - 1);
+                const int iLo = std::max(i - 1, 0), iHi = std::min(i + 1, n.x - 1);
+                Vec3f dX = centred[at(iHi, j, k)] - centred[at(iLo, j, k)];
+                Vec3f dY = centred[at(i, jHi, k)] - centred[at(i, jLo, k)];
+                Vec3f dZ = centred[at(i, j, kHi)] - centred[at(i, j, kLo)];
                 Vec3f w{(dY.z - dZ.y) * inv2dx, (dZ.x - dX.z) * inv2dx, (dX.y - dY.x) * inv2dx};
-                curl[at(i, j, k)] = w;
-                magnitude[at(i, j, k)] = length(w);
+                curl[c] = w;
+                magnitude[c] = length(w);
             }
+        }
     });
 
     // Force eps * dx * (N x omega) at cells, N the normalised gradient of
@@ -145,19 +154,20 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
     // magnitude), so it takes the curl's place.
     const float scale = epsilon * f.dx;
     parallelForSlabs(n.z, [&](int k) {
-        auto m = [&](int i, int j, int kk) {
-            return magnitude[at(std::clamp(i, 0, n.x - 1), std::clamp(j, 0, n.y - 1),
-                                std::clamp(kk, 0, n.z - 1))];
-        };
-        for (int j = 0; j < n.y; ++j)
+        const int kLo = std::max(k - 1, 0), kHi = std::min(k + 1, n.z - 1);
+        for (int j = 0; j < n.y; ++j) {
+            const int jLo = std::max(j - 1, 0), jHi = std::min(j + 1, n.y - 1);
             for (int i = 0; i < n.x; ++i) {
-                Vec3f grad{m(i + 1, j, k) - m(i - 1, j, k), m(i, j + 1, k) - m(i, j - 1, k),
-                           m(i, j, k + 1) - m(i, j, k - 1)};
+                const int iLo = std::max(i - 1, 0), iHi = std::min(i + 1, n.x - 1);
+                Vec3f grad{magnitude[at(iHi, j, k)] - magnitude[at(iLo, j, k)],
+                           magnitude[at(i, jHi, k)] - magnitude[at(i, jLo, k)],
+                           magnitude[at(i, j, kHi)] - magnitude[at(i, j, kLo)]};
                 float len = length(grad);
                 Vec3f& c = curl[at(i, j, k)];
                 // No gradient, no direction: a uniform flow gets no force.
                 c = len == 0.0f ? Vec3f(0.0f) : cross(grad / len, c) * scale;
             }
+        }
     });
 
     for (int axis = 0; axis < 3; ++axis)

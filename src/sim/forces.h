@@ -28,10 +28,11 @@ void addTurbulence(Fields& f, float strength, float scale, double time, float dt
 // Vorticity confinement (Fedkiw et al. 2001): eps * dx * (N x omega) with
 // N = grad|omega| / |grad|omega||, built from small operators:
 // centred velocity -> curl -> |curl| gradient -> force -> faces.
-// The curl and its magnitude are borrowed from `scratch` for the call.
+// The centred velocity, the curl and its magnitude are borrowed from
+// `scratch` for the call (28 bytes a cell: less than advection takes).
 void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& scratch);
-// Bytes of scratch that borrows for `cells`: the curl (which the force then
-// replaces, cell by cell) and its magnitude.
+// Bytes of scratch that borrows for `cells`: the centred velocity, the curl
+// (which the force then replaces, cell by cell) and its magnitude.
 std::uint64_t vorticityScratchBytes(Vec3i cells);
 
 }  // namespace plume
