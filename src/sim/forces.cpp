@@ -18,14 +18,20 @@ template <typename FaceIncrement>
 void addToInteriorFaces(Fields& f, int axis, FaceIncrement add) {
     ScalarGrid& c = f.component(axis);
     const Vec3i n = f.n;
+    // The first interior face along each axis: 1 along `axis`, 0 across it;
+    // the last is below n on every axis. Rows, not a bounds test per face.
+    const int di = axis == 0, dj = axis == 1, dk = axis == 2;
     parallelForSlabs(c.nz(), [&](int k) {
-        for (int j = 0; j < c.ny(); ++j)
-            for (int i = 0; i < c.nx(); ++i) {
-                int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
-                if (im < 0 || jm < 0 || km < 0 || i >= n.x || j >= n.y || k >= n.z) continue;
-                if (f.solid(i, j, k) || f.solid(im, jm, km)) continue;
-                c(i, j, k) += add(i, j, k, im, jm, km);
+        if (k < dk || k >= n.z) return;
+        for (int j = dj; j < n.y; ++j) {
+            float* face = &c(0, j, k);
+            const uint8_t* solid = &f.solid(0, j, k);
+            const uint8_t* behind = &f.solid(0, j - dj, k - dk);  // [i - di]: (i, j, k) - e_axis
+            for (int i = di; i < n.x; ++i) {
+                if (solid[i] || behind[i - di]) continue;
+                face[i] += add(i, j, k, i - di, j - dj, k - dk);
             }
+        }
     });
 }
 
