@@ -54,6 +54,14 @@ class Grid3 {
                        std::clamp(k, 0, nz_ - 1));
     }
     void fill(T value) { std::fill(data_.begin(), data_.end(), value); }
+    // Takes another shape in the same storage: no allocation while the new
+    // size is within what the grid has held (std::vector keeps its
+    // capacity). The values are then whatever was there.
+    void reshape(int nx, int ny, int nz, Vec3f offset) {
+        nx_ = nx, ny_ = ny, nz_ = nz;
+        offset_ = offset;
+        data_.resize(static_cast<size_t>(nx) * ny * nz);
+    }
     void swap(Grid3& other) noexcept {
         std::swap(nx_, other.nx_);
         std::swap(ny_, other.ny_);

@@ -95,13 +95,10 @@ Solver::Solver(const Scene& scene)
       scratch_(std::make_unique<ScratchArena>()),
       projection_(f_.n, boxBoundary(box_, scene.domain.cells(), scene.domain.boundary),
                   scene.domain.inflowVelocity, scene.solver.pressure, scratch_.get()),
-      velocitySrc_(f_.n),
-      densitySrc_(f_.density),
-      temperatureSrc_(f_.temperature) {
+      velocitySrc_(f_.n) {
     f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
     if (scene.burns()) {
         f_.enableFire();
-        fuelSrc_ = f_.fuel;
         flameSrc_ = f_.flame;
     }
     obstaclesMove_ = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
@@ -134,15 +131,15 @@ std::uint64_t Solver::bytesFor(const Scene& scene) { return bytesFor(scene, scen
 
 std::uint64_t Solver::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
-    // velocitySrc_, densitySrc_ and temperatureSrc_: the fields again but the solid mask.
-    const std::uint64_t sources = Fields::bytesFor(n) - cells * sizeof(uint8_t);
+    // velocitySrc_: the face grids again (they hold the scalars' sources in turn).
+    const std::uint64_t sources = Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
     std::uint64_t bytes = Fields::bytesFor(n) + sources + scratchBytesFor(scene, n);
     // Keyed obstacles: the solids' face velocities, a third set of face grids.
     const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                     [](const ObstacleSettings& o) { return !o.animation.empty(); });
     if (moving) bytes += Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
-    // Fire: fuel, flame and expansion, and the sources fuel and flame advect from.
-    if (scene.burns()) bytes += 5 * cells * sizeof(float);
+    // Fire: fuel, flame and expansion, and the source the flame advects from.
+    if (scene.burns()) bytes += 4 * cells * sizeof(float);
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 
@@ -286,7 +283,7 @@ void Solver::resizeBox(const Box3i& box) {
     // The advection sources are rewritten before they are read: let them go
     // first, so the fields' move below never holds more than the solver did.
     velocitySrc_ = MacVelocity();
-    densitySrc_ = temperatureSrc_ = fuelSrc_ = flameSrc_ = ScalarGrid();
+    flameSrc_ = ScalarGrid();
     scratch_->release();  // sized anew by the next substep's leases
     const Grid3<double> oldPressure = projection_.warmStart();
 
@@ -318,9 +315,7 @@ void Solver::resizeBox(const Box3i& box) {
                              scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get());
     projection_.setWarmStart(pressure);
     velocitySrc_ = MacVelocity(cells);
-    densitySrc_ = ScalarGrid(cells.x, cells.y, cells.z);
-    temperatureSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
-    if (burns) fuelSrc_ = flameSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
+    if (burns) flameSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
     projection_.enforceBoundaries(f_);
 }
 
@@ -408,27 +403,40 @@ SolveStats Solver::project(float dt) {
 
 void Solver::advectScalars(float dt) {
     ScopedTimer t(times_.advectScalars);
-    densitySrc_.swap(f_.density);
-    temperatureSrc_.swap(f_.temperature);
+    // The velocity's sources are idle until the next substep, and each of
+    // their face grids is larger than a cell grid: they hold the scalars'
+    // sources, copied in, instead of grids of their own (8 bytes a cell, 12
+    // with fire, for a copy of 2 or 3 fields).
+    ScalarGrid* fields[Advector::kMaxFields] = {&f_.density, &f_.temperature, &f_.fuel, &f_.flame};
+    ScalarGrid* sources[Advector::kMaxFields] = {&velocitySrc_.u, &velocitySrc_.v, &velocitySrc_.w,
+                                                 &flameSrc_};
+    const int count = f_.burns() ? 4 : 2;
+    const Vec3i n = f_.n;
+    for (int m = 0; m < count; ++m) {
+        ScalarGrid& from = *fields[m];
+        ScalarGrid& to = *sources[m];
+        to.reshape(n.x, n.y, n.z, from.offset());
+        parallelForSlabs(n.z, [&](int k) {
+            std::copy_n(&from(0, 0, k), from.strideZ(), &to(0, 0, k));
+        });
+    }
     // Density and temperature (and fuel and flame, in a fire) share their
     // departure points, in one pass; away from the smoke and the fire every
     // field holds its background and is left to it.
-    const ScalarGrid* src[Advector::kMaxFields] = {&densitySrc_, &temperatureSrc_};
-    ScalarGrid* dst[Advector::kMaxFields] = {&f_.density, &f_.temperature};
     const float ambient = scene_.physics.ambientTemperature;
     const float background[Advector::kMaxFields] = {0.0f, ambient, 0.0f, 0.0f};
-    int count = 2;
-    if (f_.burns()) {
-        fuelSrc_.swap(f_.fuel);
-        flameSrc_.swap(f_.flame);
-        src[2] = &fuelSrc_, src[3] = &flameSrc_;
-        dst[2] = &f_.fuel, dst[3] = &f_.flame;
-        count = 4;
+    {
+        const ScalarGrid* src[Advector::kMaxFields] = {sources[0], sources[1], sources[2],
+                                                       sources[3]};
+        ScratchArena::Lease scratch(*scratch_);
+        advector_.setVelocity(f_, f_.dx, &scratch);
+        advector_.advect(scene_.solver.advection, src, fields, count, dt, Advector::Limiter::Clamp,
+                         background);
     }
-    ScratchArena::Lease scratch(*scratch_);
-    advector_.setVelocity(f_, f_.dx, &scratch);
-    advector_.advect(scene_.solver.advection, src, dst, count, dt, Advector::Limiter::Clamp,
-                     background);
+    // Back to face grids, in the storage they had (MacVelocity's shapes).
+    velocitySrc_.u.reshape(n.x + 1, n.y, n.z, {0.0f, 0.5f, 0.5f});
+    velocitySrc_.v.reshape(n.x, n.y + 1, n.z, {0.5f, 0.0f, 0.5f});
+    velocitySrc_.w.reshape(n.x, n.y, n.z + 1, {0.5f, 0.5f, 0.0f});
     clearSolidScalars(f_, ambient);
 }
 
