@@ -138,8 +138,9 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const bool glows = scene.render.emission > 0.0f;
     const bool fire = glows && scene.burns();
     // Temperature; with a fire, the flame and its light on the smoke.
+    // and the light sent toward the camera (four).
     const std::uint64_t channels =
-        kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0);
+        kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0) + 4;
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t nx = std::uint64_t(n.x), ny = std::uint64_t(n.y), nz = std::uint64_t(n.z);
     const std::uint64_t slice = std::max({nx * ny, ny * nz, nx * nz});
@@ -241,6 +242,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // one (render.emission in a scene that burns nothing) is a colour ramp
     // on heat, as it always was, and lights nothing.
     fireChannel_ = flame ? channels++ : -1;
+    // The light each cell sends toward the camera: RGB and one unused, so
+    // the march reads it four-wide.
+    sourceChannel_ = channels;
+    channels += 4;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
     shading_.setGlow(temperature ? temperature->data() : nullptr, flame ? flame->data() : nullptr);
@@ -353,6 +358,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
+    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, sourceChannel_);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
     if (solids)
@@ -368,8 +374,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     auto traceAll = [&](const auto& marcher) {
         // One ray through image point (px, py): the smoke in front of the
         // nearest solid, then the solid; the hit's id says what was hit.
-        auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id,
-                              const SolidScene* solids, const SurfaceLight* surfaceLight) {
+        auto tracePoint = [&](float px, float py, float jitter, int& id, const SolidScene* solids,
+                              const SurfaceLight* surfaceLight) {
             const Vec3f d = camera.direction(px, py);
             const Ray ray(eye, d);
             SurfaceHit hit;
@@ -380,7 +386,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             float t0, t1;
             if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
                 if (solid) t1 = std::min(t1, hit.t / volume.dx);
-                if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter, light);
+                if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter);
             }
             if (solid) {
                 const Vec3f p = camera.position() + d * hit.t;
@@ -411,7 +417,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         // One jittered ray per pixel, tiles in parallel.
         if (solids) hitIds_.assign(size_t(width_) * height_, 0);
         parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-            InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
             for (int y = y0; y < y1; ++y) {
                 for (int x = x0; x < x1; ++x) {
                     const size_t pixel = size_t(y) * width_ + x;
@@ -423,7 +428,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                             int unused;
                             const float* o = kBlurOffsets[m % kBlurTimes];
                             const RaySum s = tracePoint(
-                                float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y), light,
+                                float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
                                 unused, blurred.scenes[m].get(), &blurred.lights[m]);
                             mean.radiance += s.radiance * share;
                             mean.transmittance += s.transmittance * share;
@@ -435,7 +440,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                     if (solids) {
                         int id;
                         store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
-                                                light, id, solids, &*surfaceLight));
+                                                id, solids, &*surfaceLight));
                         hitIds_[pixel] = id;
                         continue;
                     }
@@ -444,7 +449,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                     RaySum sum;
                     float t0, t1;
                     if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1))
-                        sum = marcher.march(ray, t0, t1, jitterOf(x, y), light);
+                        sum = marcher.march(ray, t0, t1, jitterOf(x, y));
                     store(pixel, sum);
                 }
             }
@@ -454,7 +459,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         // Anti-aliased silhouettes: a pixel whose centre sees something else
         // than a neighbour's is the mean of four rays spread over it.
         parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-            InScattering light = inScattering;
             for (int y = y0; y < y1; ++y)
                 for (int x = x0; x < x1; ++x) {
                     const size_t pixel = size_t(y) * width_ + x;
@@ -474,7 +478,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                         int unused;
                         const RaySum s =
                             tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
-                                       light, unused, solids, &*surfaceLight);
+                                       unused, solids, &*surfaceLight);
                         mean.radiance += s.radiance * 0.25f;
                         mean.transmittance += s.transmittance * 0.25f;
                     }
@@ -486,10 +490,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
         traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                         temperatureChannel_, flameChannel_, albedo_});
+                                         temperatureChannel_, flameChannel_, sourceChannel_});
     else
         traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                          temperatureChannel_, flameChannel_, albedo_});
+                                          temperatureChannel_, flameChannel_, sourceChannel_});
 }
 
 Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,

@@ -24,6 +24,20 @@ struct Trilinear {
     float density(const float* data) const { return blend(data, stencil); }
     // A glowing field (temperature, flame): trilinear from its channel.
     float glow(const float*, const float* channel) const { return blend(channel, stencil); }
+    // Four consecutive channels at once, lane by lane as four blends.
+    simd::F4 four(const float* channels) const {
+        const float* p = channels + stencil.at;
+        const Stencil& s = stencil;
+        const simd::F4 v[8] = {simd::load(p),
+                               simd::load(p + s.dx),
+                               simd::load(p + s.dy),
+                               simd::load(p + s.dy + s.dx),
+                               simd::load(p + s.dz),
+                               simd::load(p + s.dz + s.dx),
+                               simd::load(p + s.dz + s.dy),
+                               simd::load(p + s.dz + s.dy + s.dx)};
+        return trilinear(v, simd::splat(s.fx), simd::splat(s.fy), simd::splat(s.fz));
+    }
 };
 
 class ShadingGrid {
