@@ -33,7 +33,8 @@ struct CellValue {
 }  // namespace
 
 void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
-                              Vec3f eye, Vec3f albedo, int sourceChannel) const {
+                              Vec3f eye, Vec3f albedo) const {
+    grid.resizeSource(box);
     if (box.empty()) return;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         InScattering at = *this;  // holds the phases of the direction at hand
@@ -49,11 +50,13 @@ void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySp
                     const Vec3f toCell = p - eye;
                     const float distance = length(toCell);
                     at.startRay(distance > 0.0f ? toCell / distance : Vec3f(0.0f, 0.0f, 1.0f));
-                    float* cell = grid.cell(grid.cellIndex(i, j, k));
-                    const Vec3f source = at(CellValue{}, cell, p) * albedo;
-                    cell[sourceChannel + 0] = source.x;
-                    cell[sourceChannel + 1] = source.y;
-                    cell[sourceChannel + 2] = source.z;
+                    const Vec3f source =
+                        at(CellValue{}, grid.cell(grid.cellIndex(i, j, k)), p) * albedo;
+                    float* out = grid.source(i, j, k);
+                    out[0] = source.x;
+                    out[1] = source.y;
+                    out[2] = source.z;
+                    out[3] = 0.0f;
                 }
     });
 }

@@ -38,10 +38,19 @@ struct RaySum {
 // How a sample reads the ShadingGrid: the weights type and where to get them.
 // at() may first ask the empty space whether the lookup can see any density,
 // and returns false, without weights, when it cannot.
+struct LinearDensity {
+    Trilinear light;
+    GridPoint at;
+    float operator()(const float* channel) const { return light(channel); }
+    float density(const float* data) const { return light(data); }
+    float glow(const float*, const float* channel) const { return light(channel); }
+};
 struct LinearLookup {
-    using Weights = Trilinear;
-    static bool at(const ShadingGrid& grid, const EmptySpace&, Vec3f pGrid, Trilinear& w) {
-        w = grid.weights(pGrid);
+    using Weights = LinearDensity;
+    static bool at(const ShadingGrid& grid, const EmptySpace&, Vec3f pGrid, LinearDensity& w) {
+        // The GridPoint gives weights(pGrid) bit for bit, and the source's too.
+        w.at = grid.gridPoint(pGrid);
+        w.light = grid.weights(w.at);
         return true;
     }
 };
@@ -53,7 +62,6 @@ struct CubicDensity {
     GridPoint at;
     Vec3i n;
     float operator()(const float* channel) const { return light(channel); }
-    simd::F4 four(const float* channels) const { return light.four(channels); }
     float density(const float*) const { return rho; }
     // A glowing field through the B-spline, like density.
     float glow(const float* field, const float*) const { return bsplineSample(field, n, at); }
@@ -86,7 +94,6 @@ struct RayMarcher {
     float sigmaPerVoxel;     // extinction per unit density times dx
     int temperatureChannel;  // -1: no emission
     int flameChannel;        // -1: glow wherever it is hot; else only where the flame is
-    int sourceChannel;       // the light a cell sends toward the camera, RGB (InScattering::fillSource)
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
     // jittered offset inside it, until the smoke hides whatever is left.
@@ -153,7 +160,7 @@ struct RayMarcher {
     void addPart(const Weights& w, float rho, float ds, RaySum& sum) const {
         // Light the sample scatters and emits toward the camera.
         const float* data = shading.data();
-        const simd::F4 scattered = w.four(data + sourceChannel);
+        const simd::F4 scattered = shading.sourceAt(w.at);
         Vec3f source(scattered[0], scattered[1], scattered[2]);
         if (temperatureChannel >= 0) {
             // Blackbody light at the gas's temperature in kelvin; in a fire

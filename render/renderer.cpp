@@ -138,7 +138,8 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const bool glows = scene.render.emission > 0.0f;
     const bool fire = glows && scene.burns();
     // Temperature; with a fire, the flame and its light on the smoke.
-    // and the light sent toward the camera (four).
+    // and the light sent toward the camera (four floats; over the lit box,
+    // which may be the whole grid).
     const std::uint64_t channels =
         kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0) + 4;
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
@@ -242,10 +243,6 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // one (render.emission in a scene that burns nothing) is a colour ramp
     // on heat, as it always was, and lights nothing.
     fireChannel_ = flame ? channels++ : -1;
-    // The light each cell sends toward the camera: RGB and one unused, so
-    // the march reads it four-wide.
-    sourceChannel_ = channels;
-    channels += 4;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
     shading_.setGlow(temperature ? temperature->data() : nullptr, flame ? flame->data() : nullptr);
@@ -358,7 +355,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
-    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, sourceChannel_);
+    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
     if (solids)
@@ -490,10 +487,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
         traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                         temperatureChannel_, flameChannel_, sourceChannel_});
+                                         temperatureChannel_, flameChannel_});
     else
         traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                          temperatureChannel_, flameChannel_, sourceChannel_});
+                                          temperatureChannel_, flameChannel_});
 }
 
 Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,

@@ -88,7 +88,6 @@ class Renderer {
     int temperatureChannel_ = -1;
     int flameChannel_ = -1;
     int fireChannel_ = -1;  // the fire's light on the smoke, when anything glows
-    int sourceChannel_ = -1;  // the light each cell sends toward the camera (RGB)
     FireLight fire_;
     bool cubic_ = false;  // this frame reads the grid through the B-spline (render.filter)
     Box3i active_;        // cells with density above kEmptyDensity

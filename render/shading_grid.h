@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/box.h"
 #include "core/interpolation.h"
 #include "core/vec.h"
 #include "render/cubic.h"
@@ -24,20 +25,6 @@ struct Trilinear {
     float density(const float* data) const { return blend(data, stencil); }
     // A glowing field (temperature, flame): trilinear from its channel.
     float glow(const float*, const float* channel) const { return blend(channel, stencil); }
-    // Four consecutive channels at once, lane by lane as four blends.
-    simd::F4 four(const float* channels) const {
-        const float* p = channels + stencil.at;
-        const Stencil& s = stencil;
-        const simd::F4 v[8] = {simd::load(p),
-                               simd::load(p + s.dx),
-                               simd::load(p + s.dy),
-                               simd::load(p + s.dy + s.dx),
-                               simd::load(p + s.dz),
-                               simd::load(p + s.dz + s.dx),
-                               simd::load(p + s.dz + s.dy),
-                               simd::load(p + s.dz + s.dy + s.dx)};
-        return trilinear(v, simd::splat(s.fx), simd::splat(s.fy), simd::splat(s.fz));
-    }
 };
 
 class ShadingGrid {
@@ -81,6 +68,50 @@ class ShadingGrid {
     }
     GridPoint gridPoint(Vec3f pGrid) const { return plume::gridPoint(pGrid, n_); }
 
+    // The light each cell sends toward the camera (InScattering::fillSource):
+    // four floats per cell (RGB and one unused) over a box of cells, x
+    // fastest, apart from the channels so the march reads it four-wide from
+    // one line per corner, in a few MB of cache rather than the whole grid.
+    void resizeSource(const Box3i& box) {
+        sourceBox_ = box;
+        const Vec3i m{box.hi.x - box.lo.x, box.hi.y - box.lo.y, box.hi.z - box.lo.z};
+        const size_t count = box.empty() ? 0 : size_t(m.x) * m.y * m.z * 4;
+        if (source_.size() < count) source_.resize(count);
+    }
+    const Box3i& sourceBox() const { return sourceBox_; }
+    float* source(int i, int j, int k) {
+        const Vec3i m = sourceExtent();
+        return source_.data() +
+               ((size_t(k - sourceBox_.lo.z) * m.y + (j - sourceBox_.lo.y)) * m.x +
+                (i - sourceBox_.lo.x)) * 4;
+    }
+    // The source at g, blended like weights(g) blends a channel (the same
+    // clamp and fractions), four lanes at once. Every cell the blend reads
+    // must lie in the source box.
+    simd::F4 sourceAt(const GridPoint& g) const {
+        const Vec3i m = sourceExtent();
+        const ptrdiff_t stride[3] = {4, ptrdiff_t(4) * m.x, ptrdiff_t(4) * m.x * m.y};
+        float f[3] = {0.0f, 0.0f, 0.0f};
+        ptrdiff_t step[3] = {0, 0, 0}, at = 0;
+        for (int a = 0; a < 3; ++a) {
+            if (n_[a] <= 1) continue;
+            const int i = std::min(g.cell[a], n_[a] - 2);
+            f[a] = g.x[a] - float(i);
+            step[a] = stride[a];
+            at += ptrdiff_t(i - sourceBox_.lo[a]) * stride[a];
+        }
+        const float* p = source_.data() + at;
+        const simd::F4 v[8] = {simd::load(p),
+                               simd::load(p + step[0]),
+                               simd::load(p + step[1]),
+                               simd::load(p + step[1] + step[0]),
+                               simd::load(p + step[2]),
+                               simd::load(p + step[2] + step[0]),
+                               simd::load(p + step[2] + step[1]),
+                               simd::load(p + step[2] + step[1] + step[0])};
+        return trilinear(v, simd::splat(f[0]), simd::splat(f[1]), simd::splat(f[2]));
+    }
+
     // The frame's density (one float per cell, x fastest, like channel 0),
     // which the B-spline reads four cells at a time; set for each frame.
     void setDensity(const float* density) { density_ = density; }
@@ -100,12 +131,19 @@ class ShadingGrid {
     float cubicDensity(const GridPoint& g) const { return bsplineSample(density_, n_, g); }
 
   private:
+    Vec3i sourceExtent() const {
+        return {sourceBox_.hi.x - sourceBox_.lo.x, sourceBox_.hi.y - sourceBox_.lo.y,
+                sourceBox_.hi.z - sourceBox_.lo.z};
+    }
+
     Vec3i n_;
     int channels_ = 1;
     std::vector<float> data_;
     const float* density_ = nullptr;
     const float* temperature_ = nullptr;
     const float* flame_ = nullptr;
+    Box3i sourceBox_;
+    std::vector<float> source_;
 };
 
 }  // namespace plume
