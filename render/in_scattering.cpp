@@ -34,7 +34,6 @@ struct CellValue {
 
 void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
                               Vec3f eye, Vec3f albedo) const {
-    grid.resizeSource(box);
     if (box.empty()) return;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         InScattering at = *this;  // holds the phases of the direction at hand

@@ -155,8 +155,8 @@ class InScattering {
     void startRay(Vec3f d);
 
     // The light every cell of `box` sends toward a camera at `eye` (grid
-    // units), times the smoke's colour, into the grid's source (RGB; sized
-    // to the box here). Each cell sees
+    // units), times the smoke's colour, into the grid's source (RGB). Each
+    // cell sees
     // the camera along the line from the eye through its centre, which is
     // the direction of every camera ray through it, so a camera sample needs
     // only the trilinear blend of its cells' sources; the light channels

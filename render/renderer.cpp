@@ -138,8 +138,7 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const bool glows = scene.render.emission > 0.0f;
     const bool fire = glows && scene.burns();
     // Temperature; with a fire, the flame and its light on the smoke.
-    // and the light sent toward the camera (four floats; over the lit box,
-    // which may be the whole grid).
+    // and the light sent toward the camera (four floats).
     const std::uint64_t channels =
         kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0) + 4;
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
@@ -367,6 +366,36 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // one ray per moment, each at its own spot in the pixel.
     const BlurredSolids blurred = solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
 
+    // The pixels whose rays can meet the march box: around the image of its
+    // corners (two pixels to spare), all of them when a corner is behind
+    // the camera; none without smoke.
+    struct {
+        int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    } seen;
+    if (!active_.empty()) {
+        float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+        bool behind = false;
+        for (int c = 0; c < 8; ++c) {
+            const Vec3f corner(c & 1 ? marchHi.x : marchLo.x, c & 2 ? marchHi.y : marchLo.y,
+                               c & 4 ? marchHi.z : marchLo.z);
+            float px = 0.0f, py = 0.0f;
+            if (!camera.project(volume.origin + corner * volume.dx, px, py)) {
+                behind = true;
+                break;
+            }
+            x0 = std::min(x0, px), y0 = std::min(y0, py);
+            x1 = std::max(x1, px), y1 = std::max(y1, py);
+        }
+        if (behind) {
+            seen = {0, 0, width_, height_};
+        } else {
+            seen.x0 = int(std::clamp(std::floor(x0) - 2.0f, 0.0f, float(width_)));
+            seen.y0 = int(std::clamp(std::floor(y0) - 2.0f, 0.0f, float(height_)));
+            seen.x1 = int(std::clamp(std::ceil(x1) + 2.0f, 0.0f, float(width_)));
+            seen.y1 = int(std::clamp(std::ceil(y1) + 2.0f, 0.0f, float(height_)));
+        }
+    }
+
     // Everything below, for the density lookup this frame uses.
     auto traceAll = [&](const auto& marcher) {
         // One ray through image point (px, py): the smoke in front of the
@@ -441,12 +470,15 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                         hitIds_[pixel] = id;
                         continue;
                     }
-                    // Smoke only: clip the ray to the smoke and march the part inside.
-                    const Ray ray(eye, camera.direction(x, y));
+                    // Smoke only: clip the ray to the smoke and march the part
+                    // inside; a pixel away from the smoke's image misses it.
                     RaySum sum;
-                    float t0, t1;
-                    if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1))
-                        sum = marcher.march(ray, t0, t1, jitterOf(x, y));
+                    if (x >= seen.x0 && x < seen.x1 && y >= seen.y0 && y < seen.y1) {
+                        const Ray ray(eye, camera.direction(x, y));
+                        float t0, t1;
+                        if (clipRay(ray, marchLo, marchHi, t0, t1))
+                            sum = marcher.march(ray, t0, t1, jitterOf(x, y));
+                    }
                     store(pixel, sum);
                 }
             }

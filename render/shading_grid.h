@@ -10,7 +10,6 @@
 #include <cstddef>
 #include <vector>
 
-#include "core/box.h"
 #include "core/interpolation.h"
 #include "core/vec.h"
 #include "render/cubic.h"
@@ -34,6 +33,8 @@ class ShadingGrid {
         channels_ = channels;
         size_t count = size_t(n.x) * n.y * n.z * channels;
         if (data_.size() != count) data_.assign(count, 0.0f);
+        if (source_.size() != size_t(n.x) * n.y * n.z * 4)
+            source_.assign(size_t(n.x) * n.y * n.z * 4, 0.0f);
     }
 
     Vec3i n() const { return n_; }
@@ -69,28 +70,14 @@ class ShadingGrid {
     GridPoint gridPoint(Vec3f pGrid) const { return plume::gridPoint(pGrid, n_); }
 
     // The light each cell sends toward the camera (InScattering::fillSource):
-    // four floats per cell (RGB and one unused) over a box of cells, x
-    // fastest, apart from the channels so the march reads it four-wide from
-    // one line per corner, in a few MB of cache rather than the whole grid.
-    void resizeSource(const Box3i& box) {
-        sourceBox_ = box;
-        const Vec3i m{box.hi.x - box.lo.x, box.hi.y - box.lo.y, box.hi.z - box.lo.z};
-        const size_t count = box.empty() ? 0 : size_t(m.x) * m.y * m.z * 4;
-        if (source_.size() < count) source_.resize(count);
-    }
-    const Box3i& sourceBox() const { return sourceBox_; }
-    float* source(int i, int j, int k) {
-        const Vec3i m = sourceExtent();
-        return source_.data() +
-               ((size_t(k - sourceBox_.lo.z) * m.y + (j - sourceBox_.lo.y)) * m.x +
-                (i - sourceBox_.lo.x)) * 4;
-    }
+    // four floats per cell (RGB and one unused), x fastest, apart from the
+    // channels so the march reads it four-wide, one cache line per corner.
+    // Sized with resize; only the cells of the frame's lit box are set.
+    float* source(int i, int j, int k) { return source_.data() + cellIndex(i, j, k) * 4; }
     // The source at g, blended like weights(g) blends a channel (the same
-    // clamp and fractions), four lanes at once. Every cell the blend reads
-    // must lie in the source box.
+    // clamp and fractions), four lanes at once.
     simd::F4 sourceAt(const GridPoint& g) const {
-        const Vec3i m = sourceExtent();
-        const ptrdiff_t stride[3] = {4, ptrdiff_t(4) * m.x, ptrdiff_t(4) * m.x * m.y};
+        const ptrdiff_t stride[3] = {4, ptrdiff_t(4) * n_.x, ptrdiff_t(4) * n_.x * n_.y};
         float f[3] = {0.0f, 0.0f, 0.0f};
         ptrdiff_t step[3] = {0, 0, 0}, at = 0;
         for (int a = 0; a < 3; ++a) {
@@ -98,7 +85,7 @@ class ShadingGrid {
             const int i = std::min(g.cell[a], n_[a] - 2);
             f[a] = g.x[a] - float(i);
             step[a] = stride[a];
-            at += ptrdiff_t(i - sourceBox_.lo[a]) * stride[a];
+            at += ptrdiff_t(i) * stride[a];
         }
         const float* p = source_.data() + at;
         const simd::F4 v[8] = {simd::load(p),
@@ -131,18 +118,12 @@ class ShadingGrid {
     float cubicDensity(const GridPoint& g) const { return bsplineSample(density_, n_, g); }
 
   private:
-    Vec3i sourceExtent() const {
-        return {sourceBox_.hi.x - sourceBox_.lo.x, sourceBox_.hi.y - sourceBox_.lo.y,
-                sourceBox_.hi.z - sourceBox_.lo.z};
-    }
-
     Vec3i n_;
     int channels_ = 1;
     std::vector<float> data_;
     const float* density_ = nullptr;
     const float* temperature_ = nullptr;
     const float* flame_ = nullptr;
-    Box3i sourceBox_;
     std::vector<float> source_;
 };
 
