@@ -54,30 +54,29 @@ struct LinearLookup {
         return true;
     }
 };
-// Density through the B-spline, the light channels trilinear (render/cubic.h
-// says why).
+// Density through the B-spline, other channels trilinear (render/cubic.h
+// says why), read only when asked for: a plain smoke reads none.
 struct CubicDensity {
     float rho;
-    Trilinear light;
     GridPoint at;
-    Vec3i n;
-    float operator()(const float* channel) const { return light(channel); }
+    const ShadingGrid* grid;
+    float operator()(const float* channel) const { return grid->weights(at)(channel); }
     float density(const float*) const { return rho; }
     // A glowing field through the B-spline, like density.
-    float glow(const float* field, const float*) const { return bsplineSample(field, n, at); }
+    float glow(const float* field, const float*) const {
+        return bsplineSample(field, grid->n(), at);
+    }
 };
 struct CubicLookup {
     using Weights = CubicDensity;
     static bool at(const ShadingGrid& grid, const EmptySpace& e, Vec3f pGrid, CubicDensity& w) {
         // One clamp and cell per axis serves the empty-space flag, the
-        // B-spline and the trilinear weights; no light is read where there
-        // is no smoke.
+        // B-spline and the trilinear weights.
         const GridPoint g = grid.gridPoint(pGrid);
         if (!e.cubicSeesDensity(g)) return false;
         w.rho = grid.cubicDensity(g);
-        w.light = w.rho > kEmptyDensity ? grid.weights(g) : Trilinear{};
         w.at = g;
-        w.n = grid.n();
+        w.grid = &grid;
         return true;
     }
 };
@@ -127,7 +126,8 @@ struct RayMarcher {
     // The interval [tk, tk + ds] whose sample is at p. Dense smoke: split the
     // interval so no part is optically thicker than kMaxStepDepth; else the
     // jittered sample position shows as per-pixel noise on the surface of
-    // thick puffs.
+    // thick puffs. The parts are fresh lookups: reusing p as one of them
+    // (the sample that chose to split) showed as grain in a dense stem.
     void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p,
                            RaySum& sum) const {
         const float* data = shading.data();

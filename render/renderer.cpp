@@ -206,8 +206,16 @@ std::vector<float> Renderer::rgba() const {
 }
 
 Image Renderer::toneMapped() const {
+    // Over the background as composite() puts it, a row at a time.
     Image image(width_, height_);
-    toneMap(composite(), settings_.exposure, image);
+    toneMapRows(settings_.exposure, image, [&](int y, float* out) {
+        const Vec3f behind = background(settings_, y, height_);
+        for (int x = 0; x < width_; ++x) {
+            const size_t i = size_t(y) * width_ + x;
+            const float t = frame_.transmittance[i];
+            for (int c = 0; c < 3; ++c) out[x * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
+        }
+    });
     return image;
 }
 

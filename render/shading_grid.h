@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "core/interpolation.h"
@@ -33,8 +34,12 @@ class ShadingGrid {
         channels_ = channels;
         size_t count = size_t(n.x) * n.y * n.z * channels;
         if (data_.size() != count) data_.assign(count, 0.0f);
-        if (source_.size() != size_t(n.x) * n.y * n.z * 4)
-            source_.assign(size_t(n.x) * n.y * n.z * 4, 0.0f);
+        // Not cleared: only the cells fillSource sets are read, and the
+        // pages of the rest are never touched.
+        if (sourceSize_ != size_t(n.x) * n.y * n.z * 4) {
+            sourceSize_ = size_t(n.x) * n.y * n.z * 4;
+            source_.reset(new float[sourceSize_]);
+        }
     }
 
     Vec3i n() const { return n_; }
@@ -73,7 +78,7 @@ class ShadingGrid {
     // four floats per cell (RGB and one unused), x fastest, apart from the
     // channels so the march reads it four-wide, one cache line per corner.
     // Sized with resize; only the cells of the frame's lit box are set.
-    float* source(int i, int j, int k) { return source_.data() + cellIndex(i, j, k) * 4; }
+    float* source(int i, int j, int k) { return source_.get() + cellIndex(i, j, k) * 4; }
     // The source at g, blended like weights(g) blends a channel (the same
     // clamp and fractions), four lanes at once.
     simd::F4 sourceAt(const GridPoint& g) const {
@@ -87,7 +92,7 @@ class ShadingGrid {
             step[a] = stride[a];
             at += ptrdiff_t(i) * stride[a];
         }
-        const float* p = source_.data() + at;
+        const float* p = source_.get() + at;
         const simd::F4 v[8] = {simd::load(p),
                                simd::load(p + step[0]),
                                simd::load(p + step[1]),
@@ -124,7 +129,8 @@ class ShadingGrid {
     const float* density_ = nullptr;
     const float* temperature_ = nullptr;
     const float* flame_ = nullptr;
-    std::vector<float> source_;
+    std::unique_ptr<float[]> source_;
+    size_t sourceSize_ = 0;
 };
 
 }  // namespace plume

@@ -104,6 +104,21 @@ void toneMap(const std::vector<float>& linear, float exposure, Image& image) {
     });
 }
 
+void toneMapRows(float exposure, Image& image, FunctionRef<void(int, float*)> row) {
+    const int width = image.width;
+    parallelForRange(image.height, [&](int y0, int y1) {
+        PixelEncoder encode(exposure);
+        std::vector<float> linear(size_t(width) * 3);
+        for (int y = y0; y < y1; ++y) {
+            row(y, linear.data());
+            for (int x = 0; x < width; ++x) {
+                const size_t n = size_t(x) * 3;
+                encode({linear[n], linear[n + 1], linear[n + 2]}, x, y, image.pixel(x, y));
+            }
+        }
+    });
+}
+
 void toneMapStraightAlpha(const std::vector<float>& rgba, float exposure, Image& image) {
     const int width = image.width;
     parallelForRange(image.height, [&](int y0, int y1) {
