@@ -418,7 +418,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             id = solid ? hit.id : 0;
             RaySum sum;
             float t0, t1;
-            if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
+            if (px >= float(seen.x0) && px < float(seen.x1) && py >= float(seen.y0) &&
+                py < float(seen.y1) && clipRay(ray, marchLo, marchHi, t0, t1)) {
                 if (solid) t1 = std::min(t1, hit.t / volume.dx);
                 if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter);
             }
