@@ -82,9 +82,13 @@ void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
 // slice's (b, c) cell coordinates relative to the box, and the segment length
 // in voxels. Upstream of the box there is no density. store(cell, depth)
 // keeps what the cell needs of its optical depth.
+// aligned: the light runs along axis a (toLight gives offsets of 0), so a
+// cell's upstream point is the centre of the cell before it, read as it is
+// (what the bilinear lookup gives there, bit for bit, without its work).
 template <typename TowardLight, typename Store>
 void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sigmaPerVoxel,
-                 float spread, std::vector<float>& scratch, TowardLight toLight, Store store) {
+                 float spread, std::vector<float>& scratch, TowardLight toLight, Store store,
+                 bool aligned = false) {
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const Vec3i n = grid.n();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
@@ -116,14 +120,19 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
                     toLight(p, ub, uc, length);
                     ub += float(ib);
                     uc += float(ic);
+                    size_t s = size_t(ic) * nb + ib;
                     float upstreamDepth, upstreamDensity;
-                    bilinearOrZero2(prevDepth, prevDensity, nb, nc, ub, uc, upstreamDepth,
-                                    upstreamDensity);
+                    if (aligned) {
+                        upstreamDepth = prevDepth[s];
+                        upstreamDensity = prevDensity[s];
+                    } else {
+                        bilinearOrZero2(prevDepth, prevDensity, nb, nc, ub, uc, upstreamDepth,
+                                        upstreamDensity);
+                    }
                     float rho = cell[0];
                     // Trapezoid rule over the segment between the slices.
                     float tau =
                         upstreamDepth + 0.5f * sigmaPerVoxel * length * (rho + upstreamDensity);
-                    size_t s = size_t(ic) * nb + ib;
                     depth[s] = tau;
                     density[s] = rho;
                     store(cell, tau);
@@ -194,7 +203,7 @@ void sweepDirection(ShadingGrid& grid, const Box3i& box, Vec3f direction, float 
             uc = backC;
             length = invA;
         },
-        store);
+        store, backB == 0.0f && backC == 0.0f);
 }
 
 }  // namespace
