@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <memory>
 #include <vector>
 
 #include "core/interpolation.h"
@@ -34,12 +33,11 @@ class ShadingGrid {
         channels_ = channels;
         size_t count = size_t(n.x) * n.y * n.z * channels;
         if (data_.size() != count) data_.assign(count, 0.0f);
-        // Not cleared: only the cells fillSource sets are read, and the
-        // pages of the rest are never touched.
-        if (sourceSize_ != size_t(n.x) * n.y * n.z * 4) {
-            sourceSize_ = size_t(n.x) * n.y * n.z * 4;
-            source_.reset(new float[sourceSize_]);
-        }
+        // Zeros when allocated, then what earlier frames left: a blend reads
+        // only cells fillSource set this frame, with weights that may be 0
+        // at some of them, and 0 times anything finite stays 0.
+        if (source_.size() != size_t(n.x) * n.y * n.z * 4)
+            source_.assign(size_t(n.x) * n.y * n.z * 4, 0.0f);
     }
 
     Vec3i n() const { return n_; }
@@ -78,7 +76,7 @@ class ShadingGrid {
     // four floats per cell (RGB and one unused), x fastest, apart from the
     // channels so the march reads it four-wide, one cache line per corner.
     // Sized with resize; only the cells of the frame's lit box are set.
-    float* source(int i, int j, int k) { return source_.get() + cellIndex(i, j, k) * 4; }
+    float* source(int i, int j, int k) { return source_.data() + cellIndex(i, j, k) * 4; }
     // The source at g, blended like weights(g) blends a channel (the same
     // clamp and fractions), four lanes at once.
     simd::F4 sourceAt(const GridPoint& g) const {
@@ -92,7 +90,7 @@ class ShadingGrid {
             step[a] = stride[a];
             at += ptrdiff_t(i) * stride[a];
         }
-        const float* p = source_.get() + at;
+        const float* p = source_.data() + at;
         const simd::F4 v[8] = {simd::load(p),
                                simd::load(p + step[0]),
                                simd::load(p + step[1]),
@@ -129,8 +127,7 @@ class ShadingGrid {
     const float* density_ = nullptr;
     const float* temperature_ = nullptr;
     const float* flame_ = nullptr;
-    std::unique_ptr<float[]> source_;
-    size_t sourceSize_ = 0;
+    std::vector<float> source_;
 };
 
 }  // namespace plume
