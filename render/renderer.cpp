@@ -514,9 +514,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                     mean.transmittance = 0.0f;
                     for (const auto& o : kEdgeOffsets) {
                         int unused;
-                        const RaySum s =
-                            tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
-                                       unused, solids, &*surfaceLight);
+                        const RaySum s = tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1],
+                                                    jitterOf(x, y), unused, solids, &*surfaceLight);
                         mean.radiance += s.radiance * 0.25f;
                         mean.transmittance += s.transmittance * 0.25f;
                     }

@@ -105,7 +105,8 @@ SurfaceLight::SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
       volume_(volume),
       solids_(solids),
       fire_(fire && !fire->empty() ? fire : nullptr) {
-    for (const LightSettings& light : directional_) towardLight_.emplace_back(Vec3f(0.0f), -light.direction);
+    for (const LightSettings& light : directional_)
+        towardLight_.emplace_back(Vec3f(0.0f), -light.direction);
     if (!lit.empty()) {
         sampleLo_ = Vec3f(float(lit.lo.x), float(lit.lo.y), float(lit.lo.z)) + Vec3f(0.5f);
         sampleHi_ = Vec3f(float(lit.hi.x), float(lit.hi.y), float(lit.hi.z)) - Vec3f(0.5f);
@@ -186,8 +187,7 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
     // surface faces, through the smoke (and solids) above; a dimmer world
     // below, which the sky lights.
     float entry;
-    const float sky =
-        shadows ? channelToward(lookup, up_, kSkyChannel, 1.0f, entry) : 1.0f;
+    const float sky = shadows ? channelToward(lookup, up_, kSkyChannel, 1.0f, entry) : 1.0f;
     const float facingSky = 0.5f * (1.0f + n.z) * sky + 0.5f * (1.0f - n.z) * skyBelow_;
     e += render_.ambient * (kPi * facingSky);
     return e;
