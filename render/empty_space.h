@@ -58,11 +58,11 @@ class EmptySpace {
         return t;
     }
 
-  private:
-    void buildCubicReach(const ScalarGrid& density);
-
     static constexpr int kBlockShift = 3;
     static constexpr int kBlockSize = 1 << kBlockShift;
+
+  private:
+    void buildCubicReach(const ScalarGrid& density);
 
     Vec3i blocks_;
     std::vector<float> blockMax_;

@@ -1,5 +1,6 @@
 #include "render/in_scattering.h"
 
+#include "core/parallel.h"
 #include "render/light_transmittance.h"
 
 namespace plume {
@@ -20,6 +21,43 @@ constexpr float kSkySpread = 0.25f;
 void sweepSkyOpenness(ShadingGrid& grid, const Box3i& box, float sigmaPerVoxel,
                       std::vector<float>& scratch) {
     sweepOpenness(grid, box, kSkyDirections, sigmaPerVoxel, kSkySpread, kSkyChannel, scratch);
+}
+
+namespace {
+
+// Reads a cell's own channels: InScattering's weights for one cell centre.
+struct CellValue {
+    float operator()(const float* channel) const { return *channel; }
+};
+
+}  // namespace
+
+void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
+                              Vec3f eye, Vec3f albedo) const {
+    if (box.empty()) return;
+    parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
+        InScattering at = *this;  // holds the phases of the direction at hand
+        for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
+            for (int j = box.lo.y; j < box.hi.y; ++j)
+                for (int i = box.lo.x; i < box.hi.x; ++i) {
+                    const Vec3f p(float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f);
+                    if (emptySpace.empty(emptySpace.blockAt(p))) {
+                        i |= EmptySpace::kBlockSize - 1;  // to the block's last cell
+                        continue;
+                    }
+                    // The camera's direction through the cell centre.
+                    const Vec3f toCell = p - eye;
+                    const float distance = length(toCell);
+                    at.startRay(distance > 0.0f ? toCell / distance : Vec3f(0.0f, 0.0f, 1.0f));
+                    const Vec3f source =
+                        at(CellValue{}, grid.cell(grid.cellIndex(i, j, k)), p) * albedo;
+                    float* out = grid.source(i, j, k);
+                    out[0] = source.x;
+                    out[1] = source.y;
+                    out[2] = source.z;
+                    out[3] = 0.0f;
+                }
+    });
 }
 
 InScattering::InScattering(std::span<const LightSettings> directional,

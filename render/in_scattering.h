@@ -22,6 +22,7 @@
 #include "core/box.h"
 #include "core/vec.h"
 #include "core/volume.h"
+#include "render/empty_space.h"
 #include "render/shading_grid.h"
 #include "scene/scene.h"
 
@@ -152,6 +153,17 @@ class InScattering {
     // Starts a ray along unit direction d: a distant light's phase is the
     // same at every sample of it.
     void startRay(Vec3f d);
+
+    // The light every cell of `box` sends toward a camera at `eye` (grid
+    // units), times the smoke's colour, into the grid's source (RGB). Each
+    // cell sees
+    // the camera along the line from the eye through its centre, which is
+    // the direction of every camera ray through it, so a camera sample needs
+    // only the trilinear blend of its cells' sources; the light channels
+    // must hold this frame's light. Cells of blocks empty space says no
+    // lookup can see density from are skipped (a sample never reads them).
+    void fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace, Vec3f eye,
+                    Vec3f albedo) const;
 
     // Light arriving at pGrid (w: the weights a RayMarcher reads the
     // ShadingGrid's data with), sent toward the camera; per unit albedo.

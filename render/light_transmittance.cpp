@@ -13,17 +13,32 @@ namespace {
 // Optical depth beyond which a cell is in full shadow (T < 1e-3).
 constexpr float kOpaqueDepth = 6.9f;
 
-// Bilinear lookup in an nb x nc slice; samples outside the slice are zero.
-float bilinearOrZero(const float* slice, int nb, int nc, float ub, float uc) {
+// Bilinear lookups at (ub, uc) in two nb x nc slices with the same weights;
+// samples outside the slices are zero. Inside, the four corners are read
+// without a check each.
+void bilinearOrZero2(const float* sliceA, const float* sliceB, int nb, int nc, float ub, float uc,
+                     float& a, float& b) {
     float fb = std::floor(ub), fc = std::floor(uc);
     int b0 = int(fb), c0 = int(fc);
     float wb = ub - fb, wc = uc - fc;
-    auto at = [&](int b, int c) {
-        return (b >= 0 && b < nb && c >= 0 && c < nc) ? slice[size_t(c) * nb + b] : 0.0f;
+    auto blend = [&](float v00, float v10, float v01, float v11) {
+        float v0 = v00 + (v10 - v00) * wb;
+        float v1 = v01 + (v11 - v01) * wb;
+        return v0 + (v1 - v0) * wc;
     };
-    float v0 = at(b0, c0) + (at(b0 + 1, c0) - at(b0, c0)) * wb;
-    float v1 = at(b0, c0 + 1) + (at(b0 + 1, c0 + 1) - at(b0, c0 + 1)) * wb;
-    return v0 + (v1 - v0) * wc;
+    if (b0 >= 0 && b0 + 1 < nb && c0 >= 0 && c0 + 1 < nc) {
+        const size_t i = size_t(c0) * nb + b0;
+        a = blend(sliceA[i], sliceA[i + 1], sliceA[i + nb], sliceA[i + nb + 1]);
+        b = blend(sliceB[i], sliceB[i + 1], sliceB[i + nb], sliceB[i + nb + 1]);
+        return;
+    }
+    auto at = [&](const float* slice, int ib, int ic) {
+        return (ib >= 0 && ib < nb && ic >= 0 && ic < nc) ? slice[size_t(ic) * nb + ib] : 0.0f;
+    };
+    a = blend(at(sliceA, b0, c0), at(sliceA, b0 + 1, c0), at(sliceA, b0, c0 + 1),
+              at(sliceA, b0 + 1, c0 + 1));
+    b = blend(at(sliceB, b0, c0), at(sliceB, b0 + 1, c0), at(sliceB, b0, c0 + 1),
+              at(sliceB, b0 + 1, c0 + 1));
 }
 
 int dominantAxis(Vec3f d) {
@@ -67,9 +82,13 @@ void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
 // slice's (b, c) cell coordinates relative to the box, and the segment length
 // in voxels. Upstream of the box there is no density. store(cell, depth)
 // keeps what the cell needs of its optical depth.
+// aligned: the light runs along axis a (toLight gives offsets of 0), so a
+// cell's upstream point is the centre of the cell before it, read as it is
+// (what the bilinear lookup gives there, bit for bit, without its work).
 template <typename TowardLight, typename Store>
 void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sigmaPerVoxel,
-                 float spread, std::vector<float>& scratch, TowardLight toLight, Store store) {
+                 float spread, std::vector<float>& scratch, TowardLight toLight, Store store,
+                 bool aligned = false) {
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const Vec3i n = grid.n();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
@@ -101,13 +120,19 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
                     toLight(p, ub, uc, length);
                     ub += float(ib);
                     uc += float(ic);
-                    float upstreamDepth = bilinearOrZero(prevDepth, nb, nc, ub, uc);
-                    float upstreamDensity = bilinearOrZero(prevDensity, nb, nc, ub, uc);
+                    size_t s = size_t(ic) * nb + ib;
+                    float upstreamDepth, upstreamDensity;
+                    if (aligned) {
+                        upstreamDepth = prevDepth[s];
+                        upstreamDensity = prevDensity[s];
+                    } else {
+                        bilinearOrZero2(prevDepth, prevDensity, nb, nc, ub, uc, upstreamDepth,
+                                        upstreamDensity);
+                    }
                     float rho = cell[0];
                     // Trapezoid rule over the segment between the slices.
                     float tau =
                         upstreamDepth + 0.5f * sigmaPerVoxel * length * (rho + upstreamDensity);
-                    size_t s = size_t(ic) * nb + ib;
                     depth[s] = tau;
                     density[s] = rho;
                     store(cell, tau);
@@ -178,7 +203,7 @@ void sweepDirection(ShadingGrid& grid, const Box3i& box, Vec3f direction, float 
             uc = backC;
             length = invA;
         },
-        store);
+        store, backB == 0.0f && backC == 0.0f);
 }
 
 }  // namespace

@@ -21,6 +21,9 @@ struct Ray {
           d(direction),
           invD(reciprocal(direction.x), reciprocal(direction.y), reciprocal(direction.z)) {}
 
+    // From another origin along the same direction (its reciprocal reused).
+    Ray(Vec3f origin, const Ray& along) : o(origin), d(along.d), invD(along.invD) {}
+
     Vec3f at(float t) const { return o + d * t; }
 
   private:

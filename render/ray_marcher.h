@@ -3,7 +3,10 @@
 // one jittered offset, dense intervals split so none is optically thick. A
 // sample reads density trilinear, or through the tricubic B-spline
 // (render/cubic.h) where a voxel covers several pixels, and then temperature
-// and flame the same way; the light channels trilinear.
+// and flame the same way; the light it sends toward the camera, worked out
+// per cell once a frame (InScattering::fillSource), trilinear. That light
+// per sample instead (two exps and two divisions for a sun and the sky) was
+// a fifth of render-vdb's CPU time on the 128^3 bench frame.
 #pragma once
 
 #include <algorithm>
@@ -35,37 +38,45 @@ struct RaySum {
 // How a sample reads the ShadingGrid: the weights type and where to get them.
 // at() may first ask the empty space whether the lookup can see any density,
 // and returns false, without weights, when it cannot.
+struct LinearDensity {
+    Trilinear light;
+    GridPoint at;
+    float operator()(const float* channel) const { return light(channel); }
+    float density(const float* data) const { return light(data); }
+    float glow(const float*, const float* channel) const { return light(channel); }
+};
 struct LinearLookup {
-    using Weights = Trilinear;
-    static bool at(const ShadingGrid& grid, const EmptySpace&, Vec3f pGrid, Trilinear& w) {
-        w = grid.weights(pGrid);
+    using Weights = LinearDensity;
+    static bool at(const ShadingGrid& grid, const EmptySpace&, Vec3f pGrid, LinearDensity& w) {
+        // The GridPoint gives weights(pGrid) bit for bit, and the source's too.
+        w.at = grid.gridPoint(pGrid);
+        w.light = grid.weights(w.at);
         return true;
     }
 };
-// Density through the B-spline, the light channels trilinear (render/cubic.h
-// says why).
+// Density through the B-spline, other channels trilinear (render/cubic.h
+// says why), read only when asked for: a plain smoke reads none.
 struct CubicDensity {
     float rho;
-    Trilinear light;
     GridPoint at;
-    Vec3i n;
-    float operator()(const float* channel) const { return light(channel); }
+    const ShadingGrid* grid;
+    float operator()(const float* channel) const { return grid->weights(at)(channel); }
     float density(const float*) const { return rho; }
     // A glowing field through the B-spline, like density.
-    float glow(const float* field, const float*) const { return bsplineSample(field, n, at); }
+    float glow(const float* field, const float*) const {
+        return bsplineSample(field, grid->n(), at);
+    }
 };
 struct CubicLookup {
     using Weights = CubicDensity;
     static bool at(const ShadingGrid& grid, const EmptySpace& e, Vec3f pGrid, CubicDensity& w) {
         // One clamp and cell per axis serves the empty-space flag, the
-        // B-spline and the trilinear weights; no light is read where there
-        // is no smoke.
+        // B-spline and the trilinear weights.
         const GridPoint g = grid.gridPoint(pGrid);
         if (!e.cubicSeesDensity(g)) return false;
         w.rho = grid.cubicDensity(g);
-        w.light = w.rho > kEmptyDensity ? grid.weights(g) : Trilinear{};
         w.at = g;
-        w.n = grid.n();
+        w.grid = &grid;
         return true;
     }
 };
@@ -82,17 +93,14 @@ struct RayMarcher {
     float sigmaPerVoxel;     // extinction per unit density times dx
     int temperatureChannel;  // -1: no emission
     int flameChannel;        // -1: glow wherever it is hot; else only where the flame is
-    Vec3f albedo;            // the smoke's colour: render.albedo, or the fire's smoke colour
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
     // jittered offset inside it, until the smoke hides whatever is left.
     // Flattened: a call left on the per-sample path (trilinear weights,
     // in-scattering) spills every live float register and cost a quarter of
     // the frame time.
-    [[gnu::flatten]] RaySum march(const Ray& ray, float t0, float t1, float jitter,
-                                  InScattering& light) const {
+    [[gnu::flatten]] RaySum march(const Ray& ray, float t0, float t1, float jitter) const {
         RaySum sum;
-        light.startRay(ray.d);
         const float step = settings.step;
         for (int k = 0;;) {
             const float tk = t0 + float(k) * step;
@@ -109,7 +117,7 @@ struct RayMarcher {
             const float ds = std::min(step, t1 - tk);
             ++k;
 
-            integrateInterval(ray, tk, ds, jitter, p, light, sum);
+            integrateInterval(ray, tk, ds, jitter, p, sum);
             if (sum.transmittance < kMinTransmittance) break;
         }
         return sum;
@@ -118,9 +126,10 @@ struct RayMarcher {
     // The interval [tk, tk + ds] whose sample is at p. Dense smoke: split the
     // interval so no part is optically thicker than kMaxStepDepth; else the
     // jittered sample position shows as per-pixel noise on the surface of
-    // thick puffs.
+    // thick puffs. The parts are fresh lookups: reusing p as one of them
+    // (the sample that chose to split) showed as grain in a dense stem.
     void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p,
-                           const InScattering& light, RaySum& sum) const {
+                           RaySum& sum) const {
         const float* data = shading.data();
         Weights w0;
         if (!Lookup::at(shading, emptySpace, p, w0)) return;
@@ -134,7 +143,7 @@ struct RayMarcher {
         // jittered sample per step shows its hot cores as grain.
         if (flameChannel >= 0 && w0(data + flameChannel) > kFlameSplitAbove)
             parts = std::max(parts, kFlameSubsamples);
-        if (parts == 1) return addPart(w0, rho0, p, ds, light, sum);
+        if (parts == 1) return addPart(w0, rho0, ds, sum);
         const float dsPart = ds / float(parts);
         for (int part = 0; part < parts; ++part) {
             const Vec3f pp = ray.at(tk + (float(part) + jitter) * dsPart);
@@ -142,17 +151,17 @@ struct RayMarcher {
             if (!Lookup::at(shading, emptySpace, pp, w)) continue;
             const float rho = w.density(data);
             if (rho <= kEmptyDensity) continue;
-            addPart(w, rho, pp, dsPart, light, sum);
+            addPart(w, rho, dsPart, sum);
             if (sum.transmittance < kMinTransmittance) break;
         }
     }
 
-    // One part of length ds with density rho at pp, read through weights w.
-    void addPart(const Weights& w, float rho, Vec3f pp, float ds, const InScattering& light,
-                 RaySum& sum) const {
+    // One part of length ds with density rho, read through weights w.
+    void addPart(const Weights& w, float rho, float ds, RaySum& sum) const {
         // Light the sample scatters and emits toward the camera.
         const float* data = shading.data();
-        Vec3f source = light(w, data, pp) * albedo;
+        const simd::F4 scattered = shading.sourceAt(w.at);
+        Vec3f source(scattered[0], scattered[1], scattered[2]);
         if (temperatureChannel >= 0) {
             // Blackbody light at the gas's temperature in kelvin; in a fire
             // only where the flame burns, so cooled smoke stops glowing.

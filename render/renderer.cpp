@@ -138,8 +138,9 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const bool glows = scene.render.emission > 0.0f;
     const bool fire = glows && scene.burns();
     // Temperature; with a fire, the flame and its light on the smoke.
+    // and the light sent toward the camera (four floats).
     const std::uint64_t channels =
-        kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0);
+        kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0) + 4;
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t nx = std::uint64_t(n.x), ny = std::uint64_t(n.y), nz = std::uint64_t(n.z);
     const std::uint64_t slice = std::max({nx * ny, ny * nz, nx * nz});
@@ -205,8 +206,16 @@ std::vector<float> Renderer::rgba() const {
 }
 
 Image Renderer::toneMapped() const {
+    // Over the background as composite() puts it, a row at a time.
     Image image(width_, height_);
-    toneMap(composite(), settings_.exposure, image);
+    toneMapRows(settings_.exposure, image, [&](int y, float* out) {
+        const Vec3f behind = background(settings_, y, height_);
+        for (int x = 0; x < width_; ++x) {
+            const size_t i = size_t(y) * width_ + x;
+            const float t = frame_.transmittance[i];
+            for (int c = 0; c < 3; ++c) out[x * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
+        }
+    });
     return image;
 }
 
@@ -353,6 +362,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
+    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
     if (solids)
@@ -364,12 +374,42 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // one ray per moment, each at its own spot in the pixel.
     const BlurredSolids blurred = solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
 
+    // The pixels whose rays can meet the march box: around the image of its
+    // corners (two pixels to spare), all of them when a corner is behind
+    // the camera; none without smoke.
+    struct {
+        int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+    } seen;
+    if (!active_.empty()) {
+        float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
+        bool behind = false;
+        for (int c = 0; c < 8; ++c) {
+            const Vec3f corner(c & 1 ? marchHi.x : marchLo.x, c & 2 ? marchHi.y : marchLo.y,
+                               c & 4 ? marchHi.z : marchLo.z);
+            float px = 0.0f, py = 0.0f;
+            if (!camera.project(volume.origin + corner * volume.dx, px, py)) {
+                behind = true;
+                break;
+            }
+            x0 = std::min(x0, px), y0 = std::min(y0, py);
+            x1 = std::max(x1, px), y1 = std::max(y1, py);
+        }
+        if (behind) {
+            seen = {0, 0, width_, height_};
+        } else {
+            seen.x0 = int(std::clamp(std::floor(x0) - 2.0f, 0.0f, float(width_)));
+            seen.y0 = int(std::clamp(std::floor(y0) - 2.0f, 0.0f, float(height_)));
+            seen.x1 = int(std::clamp(std::ceil(x1) + 2.0f, 0.0f, float(width_)));
+            seen.y1 = int(std::clamp(std::ceil(y1) + 2.0f, 0.0f, float(height_)));
+        }
+    }
+
     // Everything below, for the density lookup this frame uses.
     auto traceAll = [&](const auto& marcher) {
         // One ray through image point (px, py): the smoke in front of the
         // nearest solid, then the solid; the hit's id says what was hit.
-        auto tracePoint = [&](float px, float py, float jitter, InScattering& light, int& id,
-                              const SolidScene* solids, const SurfaceLight* surfaceLight) {
+        auto tracePoint = [&](float px, float py, float jitter, int& id, const SolidScene* solids,
+                              const SurfaceLight* surfaceLight) {
             const Vec3f d = camera.direction(px, py);
             const Ray ray(eye, d);
             SurfaceHit hit;
@@ -378,9 +418,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             id = solid ? hit.id : 0;
             RaySum sum;
             float t0, t1;
-            if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1)) {
+            if (px >= float(seen.x0) && px < float(seen.x1) && py >= float(seen.y0) &&
+                py < float(seen.y1) && clipRay(ray, marchLo, marchHi, t0, t1)) {
                 if (solid) t1 = std::min(t1, hit.t / volume.dx);
-                if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter, light);
+                if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter);
             }
             if (solid) {
                 const Vec3f p = camera.position() + d * hit.t;
@@ -411,7 +452,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         // One jittered ray per pixel, tiles in parallel.
         if (solids) hitIds_.assign(size_t(width_) * height_, 0);
         parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-            InScattering light = inScattering;  // per tile: it holds the phases of the ray at hand
             for (int y = y0; y < y1; ++y) {
                 for (int x = x0; x < x1; ++x) {
                     const size_t pixel = size_t(y) * width_ + x;
@@ -423,7 +463,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                             int unused;
                             const float* o = kBlurOffsets[m % kBlurTimes];
                             const RaySum s = tracePoint(
-                                float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y), light,
+                                float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
                                 unused, blurred.scenes[m].get(), &blurred.lights[m]);
                             mean.radiance += s.radiance * share;
                             mean.transmittance += s.transmittance * share;
@@ -435,16 +475,19 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                     if (solids) {
                         int id;
                         store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
-                                                light, id, solids, &*surfaceLight));
+                                                id, solids, &*surfaceLight));
                         hitIds_[pixel] = id;
                         continue;
                     }
-                    // Smoke only: clip the ray to the smoke and march the part inside.
-                    const Ray ray(eye, camera.direction(x, y));
+                    // Smoke only: clip the ray to the smoke and march the part
+                    // inside; a pixel away from the smoke's image misses it.
                     RaySum sum;
-                    float t0, t1;
-                    if (!active_.empty() && clipRay(ray, marchLo, marchHi, t0, t1))
-                        sum = marcher.march(ray, t0, t1, jitterOf(x, y), light);
+                    if (x >= seen.x0 && x < seen.x1 && y >= seen.y0 && y < seen.y1) {
+                        const Ray ray(eye, camera.direction(x, y));
+                        float t0, t1;
+                        if (clipRay(ray, marchLo, marchHi, t0, t1))
+                            sum = marcher.march(ray, t0, t1, jitterOf(x, y));
+                    }
                     store(pixel, sum);
                 }
             }
@@ -454,7 +497,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         // Anti-aliased silhouettes: a pixel whose centre sees something else
         // than a neighbour's is the mean of four rays spread over it.
         parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-            InScattering light = inScattering;
             for (int y = y0; y < y1; ++y)
                 for (int x = x0; x < x1; ++x) {
                     const size_t pixel = size_t(y) * width_ + x;
@@ -472,9 +514,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                     mean.transmittance = 0.0f;
                     for (const auto& o : kEdgeOffsets) {
                         int unused;
-                        const RaySum s =
-                            tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
-                                       light, unused, solids, &*surfaceLight);
+                        const RaySum s = tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1],
+                                                    jitterOf(x, y), unused, solids, &*surfaceLight);
                         mean.radiance += s.radiance * 0.25f;
                         mean.transmittance += s.transmittance * 0.25f;
                     }
@@ -486,10 +527,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
         traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                         temperatureChannel_, flameChannel_, albedo_});
+                                         temperatureChannel_, flameChannel_});
     else
         traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                          temperatureChannel_, flameChannel_, albedo_});
+                                          temperatureChannel_, flameChannel_});
 }
 
 Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,

@@ -33,6 +33,11 @@ class ShadingGrid {
         channels_ = channels;
         size_t count = size_t(n.x) * n.y * n.z * channels;
         if (data_.size() != count) data_.assign(count, 0.0f);
+        // Zeros when allocated, then what earlier frames left: a blend reads
+        // only cells fillSource set this frame, with weights that may be 0
+        // at some of them, and 0 times anything finite stays 0.
+        if (source_.size() != size_t(n.x) * n.y * n.z * 4)
+            source_.assign(size_t(n.x) * n.y * n.z * 4, 0.0f);
     }
 
     Vec3i n() const { return n_; }
@@ -67,6 +72,36 @@ class ShadingGrid {
     }
     GridPoint gridPoint(Vec3f pGrid) const { return plume::gridPoint(pGrid, n_); }
 
+    // The light each cell sends toward the camera (InScattering::fillSource):
+    // four floats per cell (RGB and one unused), x fastest, apart from the
+    // channels so the march reads it four-wide, one cache line per corner.
+    // Sized with resize; only the cells of the frame's lit box are set.
+    float* source(int i, int j, int k) { return source_.data() + cellIndex(i, j, k) * 4; }
+    // The source at g, blended like weights(g) blends a channel (the same
+    // clamp and fractions), four lanes at once.
+    simd::F4 sourceAt(const GridPoint& g) const {
+        const ptrdiff_t stride[3] = {4, ptrdiff_t(4) * n_.x, ptrdiff_t(4) * n_.x * n_.y};
+        float f[3] = {0.0f, 0.0f, 0.0f};
+        ptrdiff_t step[3] = {0, 0, 0}, at = 0;
+        for (int a = 0; a < 3; ++a) {
+            if (n_[a] <= 1) continue;
+            const int i = std::min(g.cell[a], n_[a] - 2);
+            f[a] = g.x[a] - float(i);
+            step[a] = stride[a];
+            at += ptrdiff_t(i) * stride[a];
+        }
+        const float* p = source_.data() + at;
+        const simd::F4 v[8] = {simd::load(p),
+                               simd::load(p + step[0]),
+                               simd::load(p + step[1]),
+                               simd::load(p + step[1] + step[0]),
+                               simd::load(p + step[2]),
+                               simd::load(p + step[2] + step[0]),
+                               simd::load(p + step[2] + step[1]),
+                               simd::load(p + step[2] + step[1] + step[0])};
+        return trilinear(v, simd::splat(f[0]), simd::splat(f[1]), simd::splat(f[2]));
+    }
+
     // The frame's density (one float per cell, x fastest, like channel 0),
     // which the B-spline reads four cells at a time; set for each frame.
     void setDensity(const float* density) { density_ = density; }
@@ -92,6 +127,7 @@ class ShadingGrid {
     const float* density_ = nullptr;
     const float* temperature_ = nullptr;
     const float* flame_ = nullptr;
+    std::vector<float> source_;
 };
 
 }  // namespace plume

@@ -64,7 +64,9 @@ struct DiscPattern {
 
 // The fraction of a light's disc, seen from `from` in direction `toward`,
 // that no solid hides.
-float unshadowed(const SolidScene& solids, Vec3f from, Vec3f toward, float tMax) {
+// `along`: the direction toward the light (and its reciprocal).
+float unshadowed(const SolidScene& solids, Vec3f from, const Ray& along, float tMax) {
+    const Vec3f toward = along.d;
     if (!solids.hasObstacles()) return 1.0f;
     // Most points are nowhere near a solid's shadow: when the cone of rays
     // misses the solids' box grown by the cone's width there, all of them do.
@@ -72,7 +74,7 @@ float unshadowed(const SolidScene& solids, Vec3f from, Vec3f toward, float tMax)
     const float far = length(vmax(vmax(from - lo, hi - from), Vec3f(0.0f)));
     const Vec3f margin(1.01f * kLightRadius * far + 1e-4f);
     float t0, t1;
-    if (!clipRay(Ray(from, toward), lo - margin, hi + margin, t0, t1) || t0 >= tMax) return 1.0f;
+    if (!clipRay(Ray(from, along), lo - margin, hi + margin, t0, t1) || t0 >= tMax) return 1.0f;
 
     static const DiscPattern disc;
     const Vec3f helper = std::fabs(toward.z) < 0.9f ? Vec3f(0, 0, 1) : Vec3f(1, 0, 0);
@@ -103,14 +105,17 @@ SurfaceLight::SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
       volume_(volume),
       solids_(solids),
       fire_(fire && !fire->empty() ? fire : nullptr) {
+    for (const LightSettings& light : directional_)
+        towardLight_.emplace_back(Vec3f(0.0f), -light.direction);
     if (!lit.empty()) {
         sampleLo_ = Vec3f(float(lit.lo.x), float(lit.lo.y), float(lit.lo.z)) + Vec3f(0.5f);
         sampleHi_ = Vec3f(float(lit.hi.x), float(lit.hi.y), float(lit.hi.z)) - Vec3f(0.5f);
     }
 }
 
-float SurfaceLight::channelToward(Vec3f p, Vec3f toward, int channel, float clear,
+float SurfaceLight::channelToward(Vec3f p, const Ray& along, int channel, float clear,
                                   float& entry) const {
+    const Vec3f toward = along.d;
     entry = kInf;
     if (lit_.empty()) return clear;
     Vec3f g = (p - volume_.origin) / volume_.dx;
@@ -119,7 +124,7 @@ float SurfaceLight::channelToward(Vec3f p, Vec3f toward, int channel, float clea
     entry = 0.0f;
     if (!inside) {
         float t0, t1;
-        if (!clipRay(Ray(g, toward), sampleLo_, sampleHi_, t0, t1)) {
+        if (!clipRay(Ray(g, along), sampleLo_, sampleHi_, t0, t1)) {
             entry = kInf;
             return clear;
         }
@@ -146,12 +151,12 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
     const Vec3f lookup = p + n * (kLookupOffsetVoxels * volume_.dx);
     // Through the light grids (smoke, and the solids inside them), then soft
     // shadow rays over the part of the way to the light outside them.
-    auto seenThrough = [&](Vec3f toward, int channel, float dist) {
+    auto seenThrough = [&](const Ray& along, int channel, float dist) {
         float entry;
-        const float depth = channelToward(lookup, toward, channel, 0.0f, entry);
+        const float depth = channelToward(lookup, along, channel, 0.0f, entry);
         float seen = std::exp(-depth);
         if (entry > 0.0f && seen > 0.0f)
-            seen *= unshadowed(solids_, off, toward, std::min(entry, dist));
+            seen *= unshadowed(solids_, off, along, std::min(entry, dist));
         return seen;
     };
     Vec3f e(0.0f);
@@ -160,7 +165,8 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
         const Vec3f toward = -light.direction;
         const float cosine = dot(n, toward);
         if (cosine <= 0.0f) continue;
-        const float seen = shadows ? seenThrough(toward, kFirstLightChannel + int(l), kInf) : 1.0f;
+        const float seen =
+            shadows ? seenThrough(towardLight_[l], kFirstLightChannel + int(l), kInf) : 1.0f;
         e += light.color * (light.intensity * cosine * seen);
     }
     const int firstPoint = kFirstLightChannel + int(directional_.size());
@@ -172,7 +178,8 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
         const Vec3f toward = to / dist;
         const float cosine = dot(n, toward);
         if (cosine <= 0.0f) continue;
-        const float seen = shadows ? seenThrough(toward, firstPoint + int(l), dist) : 1.0f;
+        const float seen =
+            shadows ? seenThrough(Ray(Vec3f(0.0f), toward), firstPoint + int(l), dist) : 1.0f;
         e += light.color * (light.intensity * cosine * seen / dist2);
     }
     if (fire_) e += fire_->irradiance((p - volume_.origin) / volume_.dx, n, shadows);
@@ -180,8 +187,7 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
     // surface faces, through the smoke (and solids) above; a dimmer world
     // below, which the sky lights.
     float entry;
-    const float sky =
-        shadows ? channelToward(lookup, {0.0f, 0.0f, 1.0f}, kSkyChannel, 1.0f, entry) : 1.0f;
+    const float sky = shadows ? channelToward(lookup, up_, kSkyChannel, 1.0f, entry) : 1.0f;
     const float facingSky = 0.5f * (1.0f + n.z) * sky + 0.5f * (1.0f - n.z) * skyBelow_;
     e += render_.ambient * (kPi * facingSky);
     return e;

@@ -19,6 +19,7 @@
 #include "core/vec.h"
 #include "core/volume.h"
 #include "render/fire_light.h"
+#include "render/ray.h"
 #include "render/shading_grid.h"
 #include "render/solid_scene.h"
 #include "scene/scene.h"
@@ -50,12 +51,16 @@ class SurfaceLight {
     // A light channel at world point p: inside the lit box, its value there;
     // outside, its value where the way from p toward the light enters the box
     // (`entry`, metres; infinite and `clear` when it misses the box).
-    float channelToward(Vec3f p, Vec3f toward, int channel, float clear, float& entry) const;
+    float channelToward(Vec3f p, const Ray& along, int channel, float clear, float& entry) const;
 
     const ShadingGrid& grid_;
     Box3i lit_;
     Vec3f sampleLo_, sampleHi_;  // the lit box's cell centres, grid units
     std::span<const LightSettings> directional_, point_;
+    // Toward each distant light and straight up, with the reciprocals a box
+    // clip divides by: the same for every surface point.
+    std::vector<Ray> towardLight_;
+    Ray up_{Vec3f(0.0f), Vec3f(0.0f, 0.0f, 1.0f)};
     const RenderSettings& render_;
     float skyBelow_;  // what the lower half of a surface's view gives, per unit of sky
     const VolumeView& volume_;

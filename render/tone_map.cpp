@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/parallel.h"
 #include "render/hash.h"
@@ -61,34 +62,67 @@ float srgbEncode(float v) {
 
 namespace {
 
-// One pixel's colour, tone-mapped, dithered and quantised into out[0..2].
-void encodePixel(Vec3f linear, float exposure, int x, int y, uint8_t* out) {
-    static const SrgbTable srgb;
-    Vec3f c = filmic(linear, exposure);
-    float dither = hashToUnit(hashPixel(x, y, 0, kDitherSeed)) - 0.5f;
-    for (int ch = 0; ch < 3; ++ch) {
-        float level = srgb(c[ch]) * 255.0f + dither + 0.5f;
-        out[ch] = uint8_t(std::clamp(level, 0.0f, 255.0f));
+// Pixels' colours, tone-mapped, dithered and quantised. Remembers the last
+// colour it mapped: the background repeats along a row, and its tone curve
+// and sRGB levels are then reused as they are (the same bits).
+class PixelEncoder {
+  public:
+    explicit PixelEncoder(float exposure) : exposure_(exposure) {}
+
+    // One pixel into out[0..2].
+    void operator()(Vec3f linear, int x, int y, uint8_t* out) {
+        static const SrgbTable srgb;
+        if (!(linear == last_)) {
+            const Vec3f c = filmic(linear, exposure_);
+            for (int ch = 0; ch < 3; ++ch) levels_[ch] = srgb(c[ch]) * 255.0f;
+            last_ = linear;
+        }
+        float dither = hashToUnit(hashPixel(x, y, 0, kDitherSeed)) - 0.5f;
+        for (int ch = 0; ch < 3; ++ch) {
+            float level = levels_[ch] + dither + 0.5f;
+            out[ch] = uint8_t(std::clamp(level, 0.0f, 255.0f));
+        }
     }
-}
+
+  private:
+    float exposure_;
+    Vec3f last_{std::numeric_limits<float>::quiet_NaN()};  // equal to nothing
+    float levels_[3] = {0.0f, 0.0f, 0.0f};
+};
 
 }  // namespace
 
 void toneMap(const std::vector<float>& linear, float exposure, Image& image) {
     const int width = image.width;
     parallelForRange(image.height, [&](int y0, int y1) {
+        PixelEncoder encode(exposure);
         for (int y = y0; y < y1; ++y)
             for (int x = 0; x < width; ++x) {
                 size_t n = (size_t(y) * width + x) * 3;
-                encodePixel({linear[n], linear[n + 1], linear[n + 2]}, exposure, x, y,
-                            image.pixel(x, y));
+                encode({linear[n], linear[n + 1], linear[n + 2]}, x, y, image.pixel(x, y));
             }
+    });
+}
+
+void toneMapRows(float exposure, Image& image, FunctionRef<void(int, float*)> row) {
+    const int width = image.width;
+    parallelForRange(image.height, [&](int y0, int y1) {
+        PixelEncoder encode(exposure);
+        std::vector<float> linear(size_t(width) * 3);
+        for (int y = y0; y < y1; ++y) {
+            row(y, linear.data());
+            for (int x = 0; x < width; ++x) {
+                const size_t n = size_t(x) * 3;
+                encode({linear[n], linear[n + 1], linear[n + 2]}, x, y, image.pixel(x, y));
+            }
+        }
     });
 }
 
 void toneMapStraightAlpha(const std::vector<float>& rgba, float exposure, Image& image) {
     const int width = image.width;
     parallelForRange(image.height, [&](int y0, int y1) {
+        PixelEncoder encode(exposure);
         for (int y = y0; y < y1; ++y)
             for (int x = 0; x < width; ++x) {
                 const size_t n = (size_t(y) * width + x) * 4;
@@ -101,7 +135,7 @@ void toneMapStraightAlpha(const std::vector<float>& rgba, float exposure, Image&
                     continue;
                 }
                 const Vec3f straight = Vec3f(rgba[n], rgba[n + 1], rgba[n + 2]) * (1.0f / alpha);
-                encodePixel(straight, exposure, x, y, out);
+                encode(straight, x, y, out);
             }
     });
 }

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/parallel.h"
 #include "core/vec.h"
 #include "render/image.h"
 
@@ -17,6 +18,9 @@ float srgbEncode(float v);
 // before quantisation breaks up banding in smooth gradients; it depends only on
 // the pixel, so it is identical between frames and runs.
 void toneMap(const std::vector<float>& linear, float exposure, Image& image);
+// The same, with the linear RGB of row y written by row(y, rgb) into a
+// row-sized buffer: no frame-sized copy of a composite.
+void toneMapRows(float exposure, Image& image, FunctionRef<void(int, float*)> row);
 
 // Premultiplied linear RGBA (Renderer::rgba) to 8-bit sRGB RGBA with straight
 // alpha, as PNG stores it: the colour is divided by alpha before the curve (a
