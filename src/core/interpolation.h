@@ -164,11 +164,23 @@ struct Stencil4 {
 [[gnu::always_inline]] inline simd::F4 blend4(const float* base, const Stencil4& s, simd::F4* lo,
                                               simd::F4* hi) {
     const float* p[4] = {base + s.at[0], base + s.at[1], base + s.at[2], base + s.at[3]};
-    const ptrdiff_t corner[8] = {0,    s.dx,        s.dy,        s.dy + s.dx,
-                                 s.dz, s.dz + s.dx, s.dz + s.dy, s.dz + s.dy + s.dx};
     simd::F4 v[8];
-    for (int c = 0; c < 8; ++c)
-        v[c] = simd::F4{p[0][corner[c]], p[1][corner[c]], p[2][corner[c]], p[3][corner[c]]};
+    if (s.dx == 1) {
+        // Each corner's x neighbour is the next float: one 8-byte load per
+        // pair, and two shuffles give four lanes of both.
+        const ptrdiff_t pair[4] = {0, s.dy, s.dz, s.dz + s.dy};
+        for (int c = 0; c < 4; ++c) {
+            const simd::F4 a = simd::loadPairs(p[0] + pair[c], p[1] + pair[c]);
+            const simd::F4 b = simd::loadPairs(p[2] + pair[c], p[3] + pair[c]);
+            v[2 * c] = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+            v[2 * c + 1] = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+        }
+    } else {
+        const ptrdiff_t corner[8] = {0,    s.dx,        s.dy,        s.dy + s.dx,
+                                     s.dz, s.dz + s.dx, s.dz + s.dy, s.dz + s.dy + s.dx};
+        for (int c = 0; c < 8; ++c)
+            v[c] = simd::F4{p[0][corner[c]], p[1][corner[c]], p[2][corner[c]], p[3][corner[c]]};
+    }
     if (lo) cornerRange(v, *lo, *hi);
     return trilinear(v, s.fx, s.fy, s.fz);
 }

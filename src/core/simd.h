@@ -20,6 +20,14 @@ inline F4 load(const float* p) {
     return v;
 }
 inline void store(float* p, F4 v) { __builtin_memcpy(p, &v, sizeof v); }
+// {a[0], a[1], b[0], b[1]}: two 8-byte loads.
+inline F4 loadPairs(const float* a, const float* b) {
+    typedef float F2 __attribute__((vector_size(8)));
+    F2 lo, hi;
+    __builtin_memcpy(&lo, a, sizeof lo);
+    __builtin_memcpy(&hi, b, sizeof hi);
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3);
+}
 inline F4 splat(float s) { return F4{s, s, s, s}; }
 
 // a where mask is set, else b.

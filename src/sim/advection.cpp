@@ -32,23 +32,52 @@ class Centred {
     }
     [[gnu::always_inline]] Vec3f at(int i, int j, int k) const { return xyz(at4(i, j, k)); }
     [[gnu::always_inline]] F4 at4(int i, int j, int k) const {
-        int lo[3] = {i, j, k}, hi[3] = {i, j, k};
-        if (face_ >= 0) {
-            const int n = face_ == 0 ? shape_.nx : (face_ == 1 ? shape_.ny : shape_.nz);
-            lo[face_] = std::max(lo[face_] - 1, 0);
-            hi[face_] = std::min(hi[face_], n - 1);
+        // The two cells a face lies between (clamped at the grid's ends), or
+        // the cell twice for a centre.
+        const ptrdiff_t n = k * shape_.sz + j * shape_.sy + i;
+        ptrdiff_t lo = n, hi = n;
+        if (face_ == 0) {
+            lo -= i > 0;
+            hi -= i >= shape_.nx;
+        } else if (face_ == 1) {
+            lo -= j > 0 ? shape_.sy : 0;
+            hi -= j >= shape_.ny ? shape_.sy : 0;
+        } else if (face_ == 2) {
+            lo -= k > 0 ? shape_.sz : 0;
+            hi -= k >= shape_.nz ? shape_.sz : 0;
         }
-        F4 a = c_[lo[2] * shape_.sz + lo[1] * shape_.sy + lo[0]];
-        F4 b = c_[hi[2] * shape_.sz + hi[1] * shape_.sy + hi[0]];
-        return 0.5f * (a + b);
+        return 0.5f * (c_[lo] + c_[hi]);
     }
     // The samples at points i..i+3 of row (j, k), one coordinate per vector.
     [[gnu::always_inline]] void at4(int i, int j, int k, F4& x, F4& y, F4& z) const {
-        const F4 d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k),
-                 d3 = at4(i + 3, j, k);
-        x = F4{d0[0], d1[0], d2[0], d3[0]};
-        y = F4{d0[1], d1[1], d2[1], d3[1]};
-        z = F4{d0[2], d1[2], d2[2], d3[2]};
+        F4 d0, d1, d2, d3;
+        if (face_ == 0 && (i < 1 || i + 3 >= shape_.nx)) {
+            d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k), d3 = at4(i + 3, j, k);
+        } else {
+            // Four neighbouring points of a row read two runs of cells.
+            const ptrdiff_t n = k * shape_.sz + j * shape_.sy + i;
+            ptrdiff_t lo = n, hi = n;
+            if (face_ == 0) {
+                lo -= 1;
+            } else if (face_ == 1) {
+                lo -= j > 0 ? shape_.sy : 0;
+                hi -= j >= shape_.ny ? shape_.sy : 0;
+            } else if (face_ == 2) {
+                lo -= k > 0 ? shape_.sz : 0;
+                hi -= k >= shape_.nz ? shape_.sz : 0;
+            }
+            const F4 *a = c_ + lo, *b = c_ + hi;
+            d0 = 0.5f * (a[0] + b[0]), d1 = 0.5f * (a[1] + b[1]);
+            d2 = 0.5f * (a[2] + b[2]), d3 = 0.5f * (a[3] + b[3]);
+        }
+        // Transpose: (x, y, z, 0) per point to one coordinate per vector.
+        const F4 t0 = __builtin_shufflevector(d0, d1, 0, 4, 1, 5);  // x0 x1 y0 y1
+        const F4 t1 = __builtin_shufflevector(d2, d3, 0, 4, 1, 5);  // x2 x3 y2 y3
+        const F4 t2 = __builtin_shufflevector(d0, d1, 2, 6, 3, 7);  // z0 z1 . .
+        const F4 t3 = __builtin_shufflevector(d2, d3, 2, 6, 3, 7);  // z2 z3 . .
+        x = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+        y = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+        z = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
     }
 
   private:
