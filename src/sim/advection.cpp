@@ -211,6 +211,99 @@ void fillOutside(ScalarGrid& g, const Region& region, float value) {
     }
 }
 
+// ---- one MacCormack field, four or eight points at a time -------------------
+// The passes' arithmetic in the order of the one-point code, lane by lane.
+
+// What the wide passes over one field read and write.
+struct WideField {
+    const Centred* displacement;
+    SampleLayout shape;
+    Vec3f off;
+    const float* src;
+    float* hat;
+    float *lo, *hi;  // the limiter's bounds
+    float* dst;
+    bool revert;  // Limiter::Revert
+};
+
+// Stencils of points i.. of row (j, k) moved back (sign -1) or forward (+1)
+// by their displacement; the sign flip is exact, and so are the lane
+// positions (small integers).
+template <typename V>
+[[gnu::always_inline]] inline StencilN<V> movedStencils(const WideField& f, int i, int j, int k,
+                                                        float sign) {
+    V dx, dy, dz;
+    if constexpr (simd::kLanes<V> == 4) {
+        f.displacement->at4(i, j, k, dx, dy, dz);
+    } else {
+        F4 x0, y0, z0, x1, y1, z1;
+        f.displacement->at4(i, j, k, x0, y0, z0);
+        f.displacement->at4(i + 4, j, k, x1, y1, z1);
+        dx = simd::concat(x0, x1), dy = simd::concat(y0, y1), dz = simd::concat(z0, z1);
+    }
+    V lane;
+    for (int l = 0; l < simd::kLanes<V>; ++l) lane[l] = float(l);
+    return stencilN(f.shape, (simd::broadcast<V>(float(i)) + lane + f.off.x) + dx * sign,
+                    simd::broadcast<V>(j + f.off.y) + dy * sign,
+                    simd::broadcast<V>(k + f.off.z) + dz * sign);
+}
+
+// The backtrace of points i.. of row (j, k) while a whole vector fits
+// before i1; returns the first point left.
+template <typename V>
+[[gnu::always_inline]] inline int firstPassN(const WideField& f, int i, int i1, int j, int k,
+                                             size_t row) {
+    for (; i + simd::kLanes<V> <= i1; i += simd::kLanes<V>) {
+        const StencilN<V> st = movedStencils<V>(f, i, j, k, -1.0f);
+        V lo, hi;
+        simd::storeN(f.hat + row + i, blendN(f.src, st, &lo, &hi));
+        simd::storeN(f.lo + row + i, lo);
+        simd::storeN(f.hi + row + i, hi);
+    }
+    return i;
+}
+
+// The forward step and the limiter, likewise.
+template <typename V>
+[[gnu::always_inline]] inline int secondPassN(const WideField& f, int i, int i1, int j, int k,
+                                              size_t row) {
+    for (; i + simd::kLanes<V> <= i1; i += simd::kLanes<V>) {
+        const StencilN<V> forward = movedStencils<V>(f, i, j, k, 1.0f);
+        const V hat = simd::loadN<V>(f.hat + row + i);
+        const V back = blendN<V>(f.hat, forward, nullptr, nullptr);
+        const V value = hat + 0.5f * (simd::loadN<V>(f.src + row + i) - back);
+        const V lo = simd::loadN<V>(f.lo + row + i), hi = simd::loadN<V>(f.hi + row + i);
+        const V clamped = simd::clamp(value, lo, hi);
+        simd::storeN(f.dst + row + i, f.revert ? ((value < lo) | (hi < value) ? hat : clamped)
+                                               : clamped);
+    }
+    return i;
+}
+
+int firstPass(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return firstPassN<F4>(f, i, i1, j, k, row);
+}
+int secondPass(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return secondPassN<F4>(f, i, i1, j, k, row);
+}
+#if PLUME_HAS_AVX2_PATHS
+PLUME_AVX2 int firstPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    i = firstPassN<simd::F8>(f, i, i1, j, k, row);
+    return firstPassN<F4>(f, i, i1, j, k, row);
+}
+PLUME_AVX2 int secondPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    i = secondPassN<simd::F8>(f, i, i1, j, k, row);
+    return secondPassN<F4>(f, i, i1, j, k, row);
+}
+#else
+int firstPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return firstPass(f, i, i1, j, k, row);
+}
+int secondPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return secondPass(f, i, i1, j, k, row);
+}
+#endif
+
 // Calls body(i0, i1, j, k) for each row segment of `box`, slabs in parallel.
 template <typename F>
 void forRows(const Box3i& box, F&& body) {
@@ -237,7 +330,7 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
     displacement_ = lease->take<F4>(cells);
     centredSpent_ = false;
     for (float*& h : hat_) h = nullptr;
-    range_ = nullptr;
+    rangeLo_ = rangeHi_ = nullptr;
     hatSize_ = rangeSize_ = 0;
     // Each slab's centred samples, and the largest component among them.
     auto centreSlab = [&](int k) {
@@ -286,10 +379,13 @@ void Advector::takeSteps(int count, size_t values) {
         };
         for (int c = 0; c < count; ++c)
             hat_[c] = reinterpret_cast<float*>(take(hatSize_ * sizeof(float)));
-        if (rangeSize_) range_ = reinterpret_cast<Range*>(take(rangeSize_ * sizeof(Range)));
+        if (rangeSize_) {
+            rangeLo_ = reinterpret_cast<float*>(take(rangeSize_ * 2 * sizeof(float)));
+            rangeHi_ = rangeLo_ + rangeSize_;
+        }
         centredSpent_ = reuse;
     }
-    if (values > hatSize_ || (count == 1 && !range_) || !hat_[count - 1])
+    if (values > hatSize_ || (count == 1 && !rangeLo_) || !hat_[count - 1])
         throw std::logic_error("Advector: a call through this velocity needs other forward steps");
 }
 
@@ -385,15 +481,10 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // One MacCormack field (a velocity component, the bulk of the work) runs
     // four points at a time; the rest, and each row's last few, one at a time.
     const bool fourWide = mac && count == 1;
-    const F4 lane{0.0f, 1.0f, 2.0f, 3.0f};
-    // Stencils of points i..i+3 of row (j, k) moved back (sign -1) or forward
-    // (+1) by their displacement; the sign flip is exact.
-    auto movedStencils = [&](int i, int j, int k, float sign) {
-        F4 dx, dy, dz;
-        displacement.at4(i, j, k, dx, dy, dz);
-        return stencil4(shape, (simd::splat(float(i)) + lane + off.x) + dx * sign,
-                        simd::splat(j + off.y) + dy * sign, simd::splat(k + off.z) + dz * sign);
-    };
+    const bool avx2 = simd::avx2();
+    const WideField wide{&displacement, shape,     off,       src[0]->data(),
+                         hat_[0],       rangeLo_,  rangeHi_,  fourWide ? dst[0]->data() : nullptr,
+                         limiter == Limiter::Revert};
 
     // Backtrace each sample point; every field reads the same stencil.
     forRows(first, [&](int i0, int i1, int j, int k) {
@@ -401,13 +492,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         const RowParts part = rowParts(firsts, i0, i1, j, k);
         int i = part.spanLo;
         i1 = part.spanHi;
-        if (fourWide)
-            for (; i + 4 <= i1; i += 4) {
-                const Stencil4 st = movedStencils(i, j, k, -1.0f);
-                F4 lo, hi;
-                simd::store(&hat_[0][row + i], blend4(src[0]->data(), st, &lo, &hi));
-                for (int l = 0; l < 4; ++l) range_[row + i + l] = Range{lo[l], hi[l]};
-            }
+        if (fourWide) i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
         for (; i < i1; ++i) {
             const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
             const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
@@ -418,8 +503,8 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                     continue;
                 }
                 if (keepRange) {
-                    Range& r = range_[row + i];
-                    hat_[c][row + i] = blendWithRange(src[c]->data(), st, r.lo, r.hi);
+                    hat_[c][row + i] =
+                        blendWithRange(src[c]->data(), st, rangeLo_[row + i], rangeHi_[row + i]);
                 } else {
                     hat_[c][row + i] = blend(src[c]->data(), st);
                 }
@@ -440,20 +525,8 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
             int i = part.spanLo;
             i1 = part.spanHi;
             if (fourWide)
-                for (; i + 4 <= i1; i += 4) {
-                    const Stencil4 forward = movedStencils(i, j, k, 1.0f);
-                    const F4 hat = simd::load(&hat_[0][row + i]);
-                    const F4 back = blend4(hat_[0], forward, nullptr, nullptr);
-                    const F4 value = hat + 0.5f * (simd::load(&(*src[0])[row + i]) - back);
-                    F4 lo, hi;
-                    for (int l = 0; l < 4; ++l)
-                        lo[l] = range_[row + i + l].lo, hi[l] = range_[row + i + l].hi;
-                    const F4 clamped = simd::clamp(value, lo, hi);
-                    simd::store(&(*dst[0])[row + i],
-                                limiter == Limiter::Revert
-                                    ? ((value < lo) | (hi < value) ? hat : clamped)
-                                    : clamped);
-                }
+                i = avx2 ? secondPassAvx2(wide, i, i1, j, k, row)
+                         : secondPass(wide, i, i1, j, k, row);
             for (; i < i1; ++i) {
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
                 const Vec3f d = displacement.at(i, j, k);
@@ -464,15 +537,14 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                     float hat = hat_[c][row + i];
                     float back = blend(hat_[c], forward);
                     float value = hat + 0.5f * ((*src[c])[row + i] - back);
-                    Range r;
+                    float lo, hi;
                     if (keepRange)
-                        r = range_[row + i];
+                        lo = rangeLo_[row + i], hi = rangeHi_[row + i];
                     else
-                        blendWithRange(src[c]->data(), from, r.lo, r.hi);
-                    (*dst[c])[row + i] =
-                        (limiter == Limiter::Revert && (value < r.lo || value > r.hi))
-                            ? hat
-                            : std::clamp(value, r.lo, r.hi);
+                        blendWithRange(src[c]->data(), from, lo, hi);
+                    (*dst[c])[row + i] = (limiter == Limiter::Revert && (value < lo || value > hi))
+                                             ? hat
+                                             : std::clamp(value, lo, hi);
                 }
             }
         });
