@@ -10,6 +10,7 @@
 
 #include "core/simd.h"
 #include "sim/advection.h"
+#include "sim/pressure/poisson.h"
 #include "sim/solver.h"
 
 namespace plume {
@@ -98,6 +99,62 @@ TEST(SimdPaths, AdvectionIsTheSameOnEveryPath) {
         advector.advect(AdvectionScheme::MacCormack, src, d, 2, 0.1f, limiter);
         expectSameBits(wide4[3], one, "four-wide against one point");
     }
+}
+
+// The Poisson kernels on a grid with awkward rows (29 cells: an eight-wide
+// block, a four-wide one and single cells) and solids.
+TEST(SimdPaths, PoissonKernelsAreTheSameOnEveryPath) {
+    if (!cpuHasAvx2()) GTEST_SKIP() << "no AVX2 on this CPU";
+    const Vec3i n{29, 13, 11};
+    std::vector<uint8_t> solid(size_t(n.x) * n.y * n.z, 0);
+    for (int k = 3; k < 7; ++k)
+        for (int j = 4; j < 9; ++j)
+            for (int i = 9; i < 14; ++i) solid[(size_t(k) * n.y + j) * n.x + i] = 1;
+    PoissonGrid g;
+    g.build(n, {true, false, false, true, false, true}, solid.data());
+    std::vector<float> b(g.paddedSize(), 0.0f), x0 = b;
+    for (int k = 0; k < n.z; ++k)
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                const size_t c = g.index(i, j, k);
+                if (!g.unknown(c)) continue;
+                b[c] = std::sin(0.7f * i + 0.3f * j) * std::cos(0.5f * k + 0.1f * i);
+                x0[c] = 0.3f * std::cos(0.9f * j - 0.4f * k + 0.2f * i);
+            }
+    struct Out {
+        std::vector<float> smoothed, relaxed, r, y;
+        float rMax;
+        double xy;
+    };
+    auto run = [&](bool allow) {
+        Out o;
+        withAvx2(allow, [&] {
+            o.smoothed = x0;
+            smoothColour(g, o.smoothed.data(), b.data(), 0);
+            smoothColour(g, o.smoothed.data(), b.data(), 1);
+            o.relaxed = x0;
+            smoothColour(g, o.relaxed.data(), b.data(), 1, 1.7f);
+            o.r.assign(g.paddedSize(), 0.0f);
+            o.rMax = residual(g, x0.data(), b.data(), o.r.data());
+            o.y.assign(g.paddedSize(), 0.0f);
+            o.xy = applyAndDot(g, x0.data(), o.y.data());
+        });
+        return o;
+    };
+    const Out a = run(true), c = run(false);
+    auto same = [](const std::vector<float>& u, const std::vector<float>& v, const char* what) {
+        ASSERT_EQ(u.size(), v.size());
+        for (size_t i = 0; i < u.size(); ++i)
+            ASSERT_EQ(std::memcmp(&u[i], &v[i], sizeof(float)), 0) << what << ", value " << i;
+    };
+    same(a.smoothed, c.smoothed, "Gauss-Seidel");
+    same(a.relaxed, c.relaxed, "over-relaxed");
+    same(a.r, c.r, "residual");
+    same(a.y, c.y, "A x");
+    EXPECT_EQ(std::memcmp(&a.rMax, &c.rMax, sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(&a.xy, &c.xy, sizeof(double)), 0);
+    EXPECT_NE(a.smoothed, x0);
+    EXPECT_GT(a.rMax, 0.0f);
 }
 
 // A few substeps of a plume (advection, the pressure solve and the rest) give
