@@ -89,7 +89,7 @@ TEST(SimdPaths, AdvectionIsTheSameOnEveryPath) {
             for (size_t n = 0; n < src.size(); ++n) moved += wide8[c][n] != src[n];
             EXPECT_GT(moved, src.size() / 2) << "it should have moved";
         }
-        // Two scalars a call take the one-point code.
+        // Two scalars a call take other code: the same trace, no bounds kept.
         if (limiter != Advector::Limiter::Clamp) continue;
         Advector advector;
         advector.setVelocity(f, f.dx);
@@ -97,7 +97,7 @@ TEST(SimdPaths, AdvectionIsTheSameOnEveryPath) {
         const ScalarGrid* src[] = {&scalar, &scalar};
         ScalarGrid* d[] = {&one, &copy};
         advector.advect(AdvectionScheme::MacCormack, src, d, 2, 0.1f, limiter);
-        expectSameBits(wide4[3], one, "four-wide against one point");
+        expectSameBits(wide4[3], one, "one field against two");
     }
 }
 

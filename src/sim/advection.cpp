@@ -280,6 +280,62 @@ template <typename V>
     return i;
 }
 
+// Several fields sharing one trace: each reads its own values through the
+// same stencils, and keeps no bounds (the second pass blends them again).
+struct WideFields {
+    WideField at;  // the displacement, the grid shape and offset; revert
+    int count;
+    const float* src[Advector::kMaxFields];
+    float* out[Advector::kMaxFields];  // the forward steps, or the results without MacCormack
+    float* dst[Advector::kMaxFields];
+};
+
+// The fields in `fields` (bit c for field c) at points i..i+W-1 of row (j, k).
+template <typename V>
+[[gnu::always_inline]] inline void firstPassFieldsN(const WideFields& f, unsigned fields, int i,
+                                                    int j, int k, size_t row) {
+    const StencilN<V> st = movedStencils<V>(f.at, i, j, k, -1.0f);
+    for (int c = 0; c < f.count; ++c)
+        if (fields >> c & 1) simd::storeN(f.out[c] + row + i, blendN<V>(f.src[c], st, nullptr, nullptr));
+}
+template <typename V>
+[[gnu::always_inline]] inline void secondPassFieldsN(const WideFields& f, unsigned fields, int i,
+                                                     int j, int k, size_t row) {
+    const StencilN<V> forward = movedStencils<V>(f.at, i, j, k, 1.0f);
+    const StencilN<V> from = movedStencils<V>(f.at, i, j, k, -1.0f);
+    for (int c = 0; c < f.count; ++c) {
+        if (!(fields >> c & 1)) continue;
+        const V hat = simd::loadN<V>(f.out[c] + row + i);
+        const V back = blendN<V>(f.out[c], forward, nullptr, nullptr);
+        const V value = hat + 0.5f * (simd::loadN<V>(f.src[c] + row + i) - back);
+        V lo, hi;
+        blendN<V>(f.src[c], from, &lo, &hi);
+        const V clamped = simd::clamp(value, lo, hi);
+        simd::storeN(f.dst[c] + row + i, f.at.revert ? ((value < lo) | (hi < value) ? hat : clamped)
+                                                     : clamped);
+    }
+}
+
+void firstPassFields4(const WideFields& f, unsigned fields, int i, int j, int k, size_t row) {
+    firstPassFieldsN<F4>(f, fields, i, j, k, row);
+}
+void secondPassFields4(const WideFields& f, unsigned fields, int i, int j, int k, size_t row) {
+    secondPassFieldsN<F4>(f, fields, i, j, k, row);
+}
+#if PLUME_HAS_AVX2_PATHS
+PLUME_AVX2 void firstPassFields8(const WideFields& f, unsigned fields, int i, int j, int k,
+                                 size_t row) {
+    firstPassFieldsN<simd::F8>(f, fields, i, j, k, row);
+}
+PLUME_AVX2 void secondPassFields8(const WideFields& f, unsigned fields, int i, int j, int k,
+                                  size_t row) {
+    secondPassFieldsN<simd::F8>(f, fields, i, j, k, row);
+}
+#else
+void firstPassFields8(const WideFields&, unsigned, int, int, int, size_t) {}
+void secondPassFields8(const WideFields&, unsigned, int, int, int, size_t) {}
+#endif
+
 int firstPass(const WideField& f, int i, int i1, int j, int k, size_t row) {
     return firstPassN<F4>(f, i, i1, j, k, row);
 }
@@ -486,14 +542,59 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                          hat_[0],       rangeLo_,  rangeHi_,  fourWide ? dst[0]->data() : nullptr,
                          limiter == Limiter::Revert};
 
+    // Several fields (or one without MacCormack) run four or eight points at
+    // a time where each field's part of the row holds all of them or none.
+    const bool manyWide = !keepRange || !mac;
+    WideFields many{wide, count, {}, {}, {}};
+    for (int c = 0; c < count; ++c) {
+        many.src[c] = src[c]->data();
+        many.out[c] = mac ? hat_[c] : dst[c]->data();
+        many.dst[c] = dst[c]->data();
+    }
+    // The points a block at i takes (8 with AVX2, else 4; 0 for none): as
+    // many as fit before i1 without cutting across a field's part.
+    auto blockLanes = [&](const RowParts& part, int i, int i1) {
+        for (int lanes = avx2 ? 8 : 4; lanes >= 4; lanes -= 4) {
+            if (i + lanes > i1) continue;
+            bool whole = true;
+            for (int c = 0; c < count; ++c) {
+                const bool none =
+                    part.hi[c] <= part.lo[c] || part.hi[c] <= i || i + lanes <= part.lo[c];
+                const bool all = part.lo[c] <= i && i + lanes <= part.hi[c];
+                whole = whole && (none || all);
+            }
+            if (whole) return lanes;
+        }
+        return 0;
+    };
+    auto blockFields = [&](const RowParts& part, int i, int lanes) {
+        unsigned fields = 0;
+        for (int c = 0; c < count; ++c)
+            if (part.lo[c] <= i && i + lanes <= part.hi[c]) fields |= 1u << c;
+        return fields;
+    };
+
     // Backtrace each sample point; every field reads the same stencil.
     forRows(first, [&](int i0, int i1, int j, int k) {
         const size_t row = g.index(0, j, k);
         const RowParts part = rowParts(firsts, i0, i1, j, k);
         int i = part.spanLo;
         i1 = part.spanHi;
-        if (fourWide) i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
+        if (fourWide)
+            i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
         for (; i < i1; ++i) {
+            if (manyWide) {
+                const int lanes = blockLanes(part, i, i1);
+                if (lanes) {
+                    const unsigned fields = blockFields(part, i, lanes);
+                    if (lanes == 8)
+                        firstPassFields8(many, fields, i, j, k, row);
+                    else
+                        firstPassFields4(many, fields, i, j, k, row);
+                    i += lanes - 1;
+                    continue;
+                }
+            }
             const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
             const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
             for (int c = 0; c < count; ++c) {
@@ -528,6 +629,18 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 i = avx2 ? secondPassAvx2(wide, i, i1, j, k, row)
                          : secondPass(wide, i, i1, j, k, row);
             for (; i < i1; ++i) {
+                if (manyWide) {
+                    const int lanes = blockLanes(part, i, i1);
+                    if (lanes) {
+                        const unsigned fields = blockFields(part, i, lanes);
+                        if (lanes == 8)
+                            secondPassFields8(many, fields, i, j, k, row);
+                        else
+                            secondPassFields4(many, fields, i, j, k, row);
+                        i += lanes - 1;
+                        continue;
+                    }
+                }
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
                 const Vec3f d = displacement.at(i, j, k);
                 const Stencil forward = shape.stencil(pGrid + d);
