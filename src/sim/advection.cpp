@@ -80,6 +80,9 @@ class Centred {
         z = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
     }
 
+    const F4* samples() const { return c_; }
+    const SampleLayout& layout() const { return shape_; }
+
   private:
     const F4* c_;
     SampleLayout shape_;
@@ -200,15 +203,67 @@ void fillOutside(ScalarGrid& g, const Region& region, float value) {
     });
 }
 
-// Backtrace displacements of cells i0..i1-1 of row (j, k) into out[i], for
-// s = dt / dx.
-[[gnu::always_inline]] inline void traceRow(const Centred& vel, float s, int i0, int i1, int j,
-                                            int k, F4* out) {
-    for (int i = i0; i < i1; ++i) {
-        const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
-        const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
-        out[i] = F4{d.x, d.y, d.z, 0.0f};
+// Backtrace displacement of cell (i, j, k) into out[i], for s = dt / dx.
+[[gnu::always_inline]] inline void traceCell(const Centred& vel, float s, int i, int j, int k,
+                                             F4* out) {
+    const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
+    const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
+    out[i] = F4{d.x, d.y, d.z, 0.0f};
+}
+
+// The same for cells i.. of the row while a whole vector of them fits before
+// i1, the midpoints' stencils four or eight at a time (then each cell's
+// blend of the four-float samples); returns the first cell left.
+template <typename V>
+[[gnu::always_inline]] inline int traceCellsN(const Centred& vel, float s, int i, int i1, int j,
+                                              int k, F4* out) {
+    constexpr int kN = simd::kLanes<V>;
+    const float h = 0.5f * s;
+    for (; i + kN <= i1; i += kN) {
+        V vx, vy, vz;
+        if constexpr (kN == 4) {
+            vel.at4(i, j, k, vx, vy, vz);
+        } else {
+            F4 x0, y0, z0, x1, y1, z1;
+            vel.at4(i, j, k, x0, y0, z0);
+            vel.at4(i + 4, j, k, x1, y1, z1);
+            vx = simd::concat(x0, x1), vy = simd::concat(y0, y1), vz = simd::concat(z0, z1);
+        }
+        V lane;
+        for (int l = 0; l < kN; ++l) lane[l] = float(l);
+        const V px = simd::broadcast<V>(float(i)) + lane + 0.5f;
+        const float py = j + 0.5f, pz = k + 0.5f;
+        const StencilN<V> st = stencilN(vel.layout(), px - vx * h, py - vy * h, pz - vz * h);
+        for (int l = 0; l < kN; ++l) {
+            const Stencil one{st.at[l], st.dx, st.dy, st.dz, st.fx[l], st.fy[l], st.fz[l]};
+            const F4 p{px[l], py, pz, 0.0f};
+            out[i + l] = p - (p - blend(vel.samples(), one) * s);
+        }
     }
+    return i;
+}
+
+// Backtrace displacements of cells i0..i1-1 of row (j, k) into out[i].
+void traceRow4(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    int i = traceCellsN<F4>(vel, s, i0, i1, j, k, out);
+    for (; i < i1; ++i) traceCell(vel, s, i, j, k, out);
+}
+#if PLUME_HAS_AVX2_PATHS
+PLUME_AVX2 void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    int i = traceCellsN<simd::F8>(vel, s, i0, i1, j, k, out);
+    i = traceCellsN<F4>(vel, s, i, i1, j, k, out);
+    for (; i < i1; ++i) traceCell(vel, s, i, j, k, out);
+}
+#else
+void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    traceRow4(vel, s, i0, i1, j, k, out);
+}
+#endif
+inline void traceRow(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    if (simd::avx2())
+        traceRow8(vel, s, i0, i1, j, k, out);
+    else
+        traceRow4(vel, s, i0, i1, j, k, out);
 }
 
 // ---- one MacCormack field, four or eight points at a time -------------------
