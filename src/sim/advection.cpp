@@ -444,11 +444,34 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
     rangeLo_ = rangeHi_ = nullptr;
     hatSize_ = rangeSize_ = 0;
     // Each slab's centred samples, and the largest component among them.
+    // (A lane's running max takes a value only when it is greater, as
+    // std::max does: NaNs are passed over, and the max is the same in any
+    // order.)
     auto centreSlab = [&](int k) {
         float m = 0.0f;
         for (int j = 0; j < n_.y; ++j) {
             F4* out = &centred_[(size_t(k) * n_.y + j) * n_.x];
-            for (int i = 0; i < n_.x; ++i) {
+            const float *u = &f.u(0, j, k), *v0 = &f.v(0, j, k), *v1 = &f.v(0, j + 1, k);
+            const float *w0 = &f.w(0, j, k), *w1 = &f.w(0, j, k + 1);
+            F4 m4{};
+            int i = 0;
+            for (; i + 4 <= n_.x; i += 4) {
+                const F4 x = 0.5f * (simd::load(u + i) + simd::load(u + i + 1));
+                const F4 y = 0.5f * (simd::load(v0 + i) + simd::load(v1 + i));
+                const F4 z = 0.5f * (simd::load(w0 + i) + simd::load(w1 + i));
+                for (const F4 a : {simd::abs(x), simd::abs(y), simd::abs(z)}) m4 = m4 < a ? a : m4;
+                // (x, y, z, 0) per cell.
+                const F4 t0 = __builtin_shufflevector(x, y, 0, 4, 1, 5);
+                const F4 t1 = __builtin_shufflevector(z, F4{}, 0, 4, 1, 5);
+                const F4 t2 = __builtin_shufflevector(x, y, 2, 6, 3, 7);
+                const F4 t3 = __builtin_shufflevector(z, F4{}, 2, 6, 3, 7);
+                out[i] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+                out[i + 1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+                out[i + 2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+                out[i + 3] = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
+            }
+            m = std::max({m, m4[0], m4[1], m4[2], m4[3]});
+            for (; i < n_.x; ++i) {
                 Vec3f v = f.centredVelocity(i, j, k);
                 out[i] = F4{v.x, v.y, v.z, 0.0f};
                 m = std::max({m, std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
