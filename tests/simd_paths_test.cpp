@@ -122,8 +122,8 @@ TEST(SimdPaths, PoissonKernelsAreTheSameOnEveryPath) {
                 x0[c] = 0.3f * std::cos(0.9f * j - 0.4f * k + 0.2f * i);
             }
     struct Out {
-        std::vector<float> smoothed, relaxed, r, y;
-        float rMax;
+        std::vector<float> smoothed, relaxed, r, rFromDouble, y;
+        float rMax, rMaxFromDouble;
         double xy;
     };
     auto run = [&](bool allow) {
@@ -136,6 +136,9 @@ TEST(SimdPaths, PoissonKernelsAreTheSameOnEveryPath) {
             smoothColour(g, o.relaxed.data(), b.data(), 1, 1.7f);
             o.r.assign(g.paddedSize(), 0.0f);
             o.rMax = residual(g, x0.data(), b.data(), o.r.data());
+            const std::vector<double> xd(x0.begin(), x0.end());
+            o.rFromDouble.assign(g.paddedSize(), 0.0f);
+            o.rMaxFromDouble = residual(g, xd.data(), b.data(), o.rFromDouble.data());
             o.y.assign(g.paddedSize(), 0.0f);
             o.xy = applyAndDot(g, x0.data(), o.y.data());
         });
@@ -150,8 +153,10 @@ TEST(SimdPaths, PoissonKernelsAreTheSameOnEveryPath) {
     same(a.smoothed, c.smoothed, "Gauss-Seidel");
     same(a.relaxed, c.relaxed, "over-relaxed");
     same(a.r, c.r, "residual");
+    same(a.rFromDouble, c.rFromDouble, "residual of a double iterate");
     same(a.y, c.y, "A x");
     EXPECT_EQ(std::memcmp(&a.rMax, &c.rMax, sizeof(float)), 0);
+    EXPECT_EQ(std::memcmp(&a.rMaxFromDouble, &c.rMaxFromDouble, sizeof(float)), 0);
     EXPECT_EQ(std::memcmp(&a.xy, &c.xy, sizeof(double)), 0);
     EXPECT_NE(a.smoothed, x0);
     EXPECT_GT(a.rMax, 0.0f);

@@ -557,23 +557,64 @@ void clearPadded(const PoissonGrid& g, T* x) {
 void clear(const PoissonGrid& g, float* x) { clearPadded(g, x); }
 void clear(const PoissonGrid& g, double* x) { clearPadded(g, x); }
 
-float residual(const PoissonGrid& g, const double* x, const float* b, float* r) {
+namespace {
+
+// The double-iterate residual of slab k, four cells at a time in double
+// lanes (the same operations as one cell's, lane by lane); returns max |r|.
+// A lane's running max takes a value only when it is greater, as std::max
+// does: NaNs are passed over and the max is the same in any order.
+template <bool kWide>
+[[gnu::always_inline]] inline float residualSlab(const PoissonGrid& g, const double* x,
+                                                 const float* b, float* r, int k) {
+    typedef double D4 __attribute__((vector_size(32)));
     const uint8_t* d = g.diag();
     const size_t sy = g.strideY(), sz = g.strideZ();
     const int nx = g.nx(), ny = g.ny();
-    return slabMax(g, [&](int k) {
-        float m = 0.0f;
-        for (int j = 0; j < ny; ++j) {
-            const size_t row = g.index(0, j, k);
-            for (int i = 0; i < nx; ++i) {
-                const size_t n = row + i;
-                double nsum = neighbourSum(x, n, sy, sz);
-                float rn = d[n] ? float(double(b[n]) - (double(d[n]) * x[n] - nsum)) : 0.0f;
-                r[n] = rn;
-                m = std::max(m, std::fabs(rn));
-            }
+    auto loadD = [](const double* p) {
+        D4 v;
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    };
+    float m = 0.0f;
+    F4 m4{};
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        int i = 0;
+        for (; i + 4 <= nx; i += 4) {
+            const size_t n = row + i;
+            const D4 nsum = loadD(x + n - 1) + loadD(x + n + 1) + loadD(x + n - sy) +
+                            loadD(x + n + sy) + loadD(x + n - sz) + loadD(x + n + sz);
+            const F4 df = diagonal(d + n);
+            const D4 dd = __builtin_convertvector(df, D4);
+            const F4 rd = __builtin_convertvector(
+                __builtin_convertvector(load(b + n), D4) - (dd * loadD(x + n) - nsum), F4);
+            const F4 rn = select<F4>(df != F4{}, rd, F4{});
+            store(r + n, rn);
+            const F4 a = abs(rn);
+            m4 = m4 < a ? a : m4;
         }
-        return m;
+        for (; i < nx; ++i) {
+            const size_t n = row + i;
+            double nsum = neighbourSum(x, n, sy, sz);
+            float rn = d[n] ? float(double(b[n]) - (double(d[n]) * x[n] - nsum)) : 0.0f;
+            r[n] = rn;
+            m = std::max(m, std::fabs(rn));
+        }
+    }
+    return std::max({m, m4[0], m4[1], m4[2], m4[3]});
+}
+
+PLUME_AVX2 float residualSlabAvx2(const PoissonGrid& g, const double* x, const float* b, float* r,
+                                  int k) {
+    return residualSlab<true>(g, x, b, r, k);
+}
+
+}  // namespace
+
+float residual(const PoissonGrid& g, const double* x, const float* b, float* r) {
+    const bool wide = avx2();
+    return slabMax(g, [&](int k) {
+        return wide ? residualSlabAvx2(g, x, b, r, k) : residualSlab<false>(g, x, b, r, k);
     });
 }
 
