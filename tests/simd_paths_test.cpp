@@ -75,7 +75,8 @@ TEST(SimdPaths, AdvectionIsTheSameOnEveryPath) {
     for (int k = 0; k < f.n.z; ++k)
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i)
-                scalar(i, j, k) = std::max(0.0f, std::sin(0.4f * i) * std::cos(0.3f * j + 0.2f * k));
+                scalar(i, j, k) =
+                    std::max(0.0f, std::sin(0.4f * i) * std::cos(0.3f * j + 0.2f * k));
     for (Advector::Limiter limiter : {Advector::Limiter::Revert, Advector::Limiter::Clamp}) {
         std::vector<ScalarGrid> wide8, wide4;
         withAvx2(true, [&] { wide8 = advectOneByOne(f, scalar, limiter); });

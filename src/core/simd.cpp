@@ -1,5 +1,7 @@
 #include "core/simd.h"
 
+#include <atomic>
+
 namespace plume::simd {
 
 namespace {

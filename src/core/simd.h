@@ -8,7 +8,6 @@
 #pragma once
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 namespace plume::simd {

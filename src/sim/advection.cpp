@@ -351,7 +351,8 @@ template <typename V>
                                                     int j, int k, size_t row) {
     const StencilN<V> st = movedStencils<V>(f.at, i, j, k, -1.0f);
     for (int c = 0; c < f.count; ++c)
-        if (fields >> c & 1) simd::storeN(f.out[c] + row + i, blendN<V>(f.src[c], st, nullptr, nullptr));
+        if (fields >> c & 1)
+            simd::storeN(f.out[c] + row + i, blendN<V>(f.src[c], st, nullptr, nullptr));
 }
 template <typename V>
 [[gnu::always_inline]] inline void secondPassFieldsN(const WideFields& f, unsigned fields, int i,

@@ -280,7 +280,8 @@ template <bool kWide>
             const int len = std::min(kBlock, nx - i0);
             const size_t n0 = row + i0;
             int t = 0;
-            if constexpr (kWide) t = smoothCellsN<F8>(d, x, b, sy, sz, relax, omega, n0, t, len, next);
+            if constexpr (kWide)
+                t = smoothCellsN<F8>(d, x, b, sy, sz, relax, omega, n0, t, len, next);
             t = smoothCellsN<F4>(d, x, b, sy, sz, relax, omega, n0, t, len, next);
             for (; t < len; ++t) {
                 const size_t n = n0 + t;
