@@ -64,8 +64,8 @@ struct SampleLayout {
 };
 
 // Trilinear blend of the eight corners v of a cell (x fastest, then y, z):
-// x first, then y, then z. T is a float, a Vec3f or a four-wide vector (one
-// lane per point, W its weights).
+// x first, then y, then z. T is a float, a Vec3f or a four- or eight-wide
+// vector (one lane per point, W its weights).
 template <typename T, typename W>
 [[gnu::always_inline]] inline T trilinear(const T* v, W fx, W fy, W fz) {
     T c00 = v[0] + (v[1] - v[0]) * fx;
@@ -123,25 +123,29 @@ template <typename T>
     return trilinear(v, s.fx, s.fy, s.fz);
 }
 
-// ---- four points at once ------------------------------------------------------
+// ---- four or eight points at once --------------------------------------------
 // The same arithmetic lane by lane, so the results are bit for bit those of
 // the one-point code, with the index and weight work in vector registers and
-// only the loads per lane.
+// only the loads per lane. V is simd::F4, or simd::F8 inside an AVX2 function.
 
-struct Stencil4 {
-    simd::I4 at{};
+template <typename V>
+struct StencilN {
+    simd::Mask<V> at{};
     ptrdiff_t dx = 0, dy = 0, dz = 0;
-    simd::F4 fx{}, fy{}, fz{};
+    V fx{}, fy{}, fz{};
 };
+using Stencil4 = StencilN<simd::F4>;
 
-[[gnu::always_inline]] inline void stencilAxis4(simd::F4 x, int n, ptrdiff_t stride, simd::F4& frac,
-                                                ptrdiff_t& step, simd::I4& at) {
+template <typename V>
+[[gnu::always_inline]] inline void stencilAxisN(V x, int n, ptrdiff_t stride, V& frac,
+                                                ptrdiff_t& step, simd::Mask<V>& at) {
+    using IV = simd::Mask<V>;
     if (n <= 1) return;
-    x = simd::clamp(x, simd::F4{}, simd::splat(float(n - 1)));
-    simd::I4 i = __builtin_convertvector(x, simd::I4);
-    const simd::I4 last = {n - 2, n - 2, n - 2, n - 2};
+    x = simd::clamp(x, V{}, simd::broadcast<V>(float(n - 1)));
+    IV i = __builtin_convertvector(x, IV);
+    const IV last = simd::broadcast<IV>(n - 2);
     i = last < i ? last : i;
-    frac = x - __builtin_convertvector(i, simd::F4);
+    frac = x - __builtin_convertvector(i, V);
     step = stride;
     // SSE2 has no 32-bit lane multiply (it takes several instructions), and
     // the x axis of a scalar grid, the hot case, has stride 1.
@@ -151,26 +155,59 @@ struct Stencil4 {
         at += i * int(stride);
 }
 
-[[gnu::always_inline]] inline Stencil4 stencil4(const SampleLayout& g, simd::F4 x, simd::F4 y,
-                                                simd::F4 z) {
-    Stencil4 s;
-    stencilAxis4(x - g.offset.x, g.nx, g.sx, s.fx, s.dx, s.at);
-    stencilAxis4(y - g.offset.y, g.ny, g.sy, s.fy, s.dy, s.at);
-    stencilAxis4(z - g.offset.z, g.nz, g.sz, s.fz, s.dz, s.at);
+template <typename V>
+[[gnu::always_inline]] inline StencilN<V> stencilN(const SampleLayout& g, V x, V y, V z) {
+    StencilN<V> s;
+    stencilAxisN(x - g.offset.x, g.nx, g.sx, s.fx, s.dx, s.at);
+    stencilAxisN(y - g.offset.y, g.ny, g.sy, s.fy, s.dy, s.at);
+    stencilAxisN(z - g.offset.z, g.nz, g.sz, s.fz, s.dz, s.at);
     return s;
 }
+[[gnu::always_inline]] inline Stencil4 stencil4(const SampleLayout& g, simd::F4 x, simd::F4 y,
+                                                simd::F4 z) {
+    return stencilN(g, x, y, z);
+}
 
-// blendWithRange for four points; lo and hi may be null.
-[[gnu::always_inline]] inline simd::F4 blend4(const float* base, const Stencil4& s, simd::F4* lo,
-                                              simd::F4* hi) {
-    const float* p[4] = {base + s.at[0], base + s.at[1], base + s.at[2], base + s.at[3]};
-    const ptrdiff_t corner[8] = {0,    s.dx,        s.dy,        s.dy + s.dx,
-                                 s.dz, s.dz + s.dx, s.dz + s.dy, s.dz + s.dy + s.dx};
-    simd::F4 v[8];
-    for (int c = 0; c < 8; ++c)
-        v[c] = simd::F4{p[0][corner[c]], p[1][corner[c]], p[2][corner[c]], p[3][corner[c]]};
+// blendWithRange for four or eight points; lo and hi may be null.
+template <typename V>
+[[gnu::always_inline]] inline V blendN(const float* base, const StencilN<V>& s, V* lo, V* hi) {
+    constexpr int kN = simd::kLanes<V>;
+    const float* p[kN];
+    for (int l = 0; l < kN; ++l) p[l] = base + s.at[l];
+    V v[8];
+    if (s.dx == 1) {
+        // Each corner's x neighbour is the next float: one 8-byte load per
+        // pair, and two shuffles give the lanes of both.
+        const ptrdiff_t pair[4] = {0, s.dy, s.dz, s.dz + s.dy};
+        for (int c = 0; c < 4; ++c) {
+            const ptrdiff_t o = pair[c];
+            if constexpr (kN == 4) {
+                const simd::F4 a = simd::loadPairs(p[0] + o, p[1] + o);
+                const simd::F4 b = simd::loadPairs(p[2] + o, p[3] + o);
+                v[2 * c] = __builtin_shufflevector(a, b, 0, 2, 4, 6);
+                v[2 * c + 1] = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+            } else {
+                // Lanes 0, 1, 4, 5 in a and 2, 3, 6, 7 in b: in-lane shuffles.
+                const simd::F8 a = simd::concat(simd::loadPairs(p[0] + o, p[1] + o),
+                                                simd::loadPairs(p[4] + o, p[5] + o));
+                const simd::F8 b = simd::concat(simd::loadPairs(p[2] + o, p[3] + o),
+                                                simd::loadPairs(p[6] + o, p[7] + o));
+                v[2 * c] = __builtin_shufflevector(a, b, 0, 2, 8, 10, 4, 6, 12, 14);
+                v[2 * c + 1] = __builtin_shufflevector(a, b, 1, 3, 9, 11, 5, 7, 13, 15);
+            }
+        }
+    } else {
+        const ptrdiff_t corner[8] = {0,    s.dx,        s.dy,        s.dy + s.dx,
+                                     s.dz, s.dz + s.dx, s.dz + s.dy, s.dz + s.dy + s.dx};
+        for (int c = 0; c < 8; ++c)
+            for (int l = 0; l < kN; ++l) v[c][l] = p[l][corner[c]];
+    }
     if (lo) cornerRange(v, *lo, *hi);
     return trilinear(v, s.fx, s.fy, s.fz);
+}
+[[gnu::always_inline]] inline simd::F4 blend4(const float* base, const Stencil4& s, simd::F4* lo,
+                                              simd::F4* hi) {
+    return blendN(base, s, lo, hi);
 }
 
 }  // namespace plume

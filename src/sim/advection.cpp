@@ -32,24 +32,56 @@ class Centred {
     }
     [[gnu::always_inline]] Vec3f at(int i, int j, int k) const { return xyz(at4(i, j, k)); }
     [[gnu::always_inline]] F4 at4(int i, int j, int k) const {
-        int lo[3] = {i, j, k}, hi[3] = {i, j, k};
-        if (face_ >= 0) {
-            const int n = face_ == 0 ? shape_.nx : (face_ == 1 ? shape_.ny : shape_.nz);
-            lo[face_] = std::max(lo[face_] - 1, 0);
-            hi[face_] = std::min(hi[face_], n - 1);
+        // The two cells a face lies between (clamped at the grid's ends), or
+        // the cell twice for a centre.
+        const ptrdiff_t n = k * shape_.sz + j * shape_.sy + i;
+        ptrdiff_t lo = n, hi = n;
+        if (face_ == 0) {
+            lo -= i > 0;
+            hi -= i >= shape_.nx;
+        } else if (face_ == 1) {
+            lo -= j > 0 ? shape_.sy : 0;
+            hi -= j >= shape_.ny ? shape_.sy : 0;
+        } else if (face_ == 2) {
+            lo -= k > 0 ? shape_.sz : 0;
+            hi -= k >= shape_.nz ? shape_.sz : 0;
         }
-        F4 a = c_[lo[2] * shape_.sz + lo[1] * shape_.sy + lo[0]];
-        F4 b = c_[hi[2] * shape_.sz + hi[1] * shape_.sy + hi[0]];
-        return 0.5f * (a + b);
+        return 0.5f * (c_[lo] + c_[hi]);
     }
     // The samples at points i..i+3 of row (j, k), one coordinate per vector.
     [[gnu::always_inline]] void at4(int i, int j, int k, F4& x, F4& y, F4& z) const {
-        const F4 d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k),
-                 d3 = at4(i + 3, j, k);
-        x = F4{d0[0], d1[0], d2[0], d3[0]};
-        y = F4{d0[1], d1[1], d2[1], d3[1]};
-        z = F4{d0[2], d1[2], d2[2], d3[2]};
+        F4 d0, d1, d2, d3;
+        if (face_ == 0 && (i < 1 || i + 3 >= shape_.nx)) {
+            d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k), d3 = at4(i + 3, j, k);
+        } else {
+            // Four neighbouring points of a row read two runs of cells.
+            const ptrdiff_t n = k * shape_.sz + j * shape_.sy + i;
+            ptrdiff_t lo = n, hi = n;
+            if (face_ == 0) {
+                lo -= 1;
+            } else if (face_ == 1) {
+                lo -= j > 0 ? shape_.sy : 0;
+                hi -= j >= shape_.ny ? shape_.sy : 0;
+            } else if (face_ == 2) {
+                lo -= k > 0 ? shape_.sz : 0;
+                hi -= k >= shape_.nz ? shape_.sz : 0;
+            }
+            const F4 *a = c_ + lo, *b = c_ + hi;
+            d0 = 0.5f * (a[0] + b[0]), d1 = 0.5f * (a[1] + b[1]);
+            d2 = 0.5f * (a[2] + b[2]), d3 = 0.5f * (a[3] + b[3]);
+        }
+        // Transpose: (x, y, z, 0) per point to one coordinate per vector.
+        const F4 t0 = __builtin_shufflevector(d0, d1, 0, 4, 1, 5);  // x0 x1 y0 y1
+        const F4 t1 = __builtin_shufflevector(d2, d3, 0, 4, 1, 5);  // x2 x3 y2 y3
+        const F4 t2 = __builtin_shufflevector(d0, d1, 2, 6, 3, 7);  // z0 z1 . .
+        const F4 t3 = __builtin_shufflevector(d2, d3, 2, 6, 3, 7);  // z2 z3 . .
+        x = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+        y = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+        z = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
     }
+
+    const F4* samples() const { return c_; }
+    const SampleLayout& layout() const { return shape_; }
 
   private:
     const F4* c_;
@@ -171,16 +203,218 @@ void fillOutside(ScalarGrid& g, const Region& region, float value) {
     });
 }
 
-// Backtrace displacements of cells i0..i1-1 of row (j, k) into out[i], for
-// s = dt / dx.
-[[gnu::always_inline]] inline void traceRow(const Centred& vel, float s, int i0, int i1, int j,
-                                            int k, F4* out) {
-    for (int i = i0; i < i1; ++i) {
-        const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
-        const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
-        out[i] = F4{d.x, d.y, d.z, 0.0f};
+// Backtrace displacement of cell (i, j, k) into out[i], for s = dt / dx.
+[[gnu::always_inline]] inline void traceCell(const Centred& vel, float s, int i, int j, int k,
+                                             F4* out) {
+    const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
+    const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
+    out[i] = F4{d.x, d.y, d.z, 0.0f};
+}
+
+// The same for cells i.. of the row while a whole vector of them fits before
+// i1, the midpoints' stencils four or eight at a time (then each cell's
+// blend of the four-float samples); returns the first cell left.
+template <typename V>
+[[gnu::always_inline]] inline int traceCellsN(const Centred& vel, float s, int i, int i1, int j,
+                                              int k, F4* out) {
+    constexpr int kN = simd::kLanes<V>;
+    const float h = 0.5f * s;
+    for (; i + kN <= i1; i += kN) {
+        V vx, vy, vz;
+        if constexpr (kN == 4) {
+            vel.at4(i, j, k, vx, vy, vz);
+        } else {
+            F4 x0, y0, z0, x1, y1, z1;
+            vel.at4(i, j, k, x0, y0, z0);
+            vel.at4(i + 4, j, k, x1, y1, z1);
+            vx = simd::concat(x0, x1), vy = simd::concat(y0, y1), vz = simd::concat(z0, z1);
+        }
+        V lane;
+        for (int l = 0; l < kN; ++l) lane[l] = float(l);
+        const V px = simd::broadcast<V>(float(i)) + lane + 0.5f;
+        const float py = j + 0.5f, pz = k + 0.5f;
+        const StencilN<V> st = stencilN(vel.layout(), px - vx * h, py - vy * h, pz - vz * h);
+        for (int l = 0; l < kN; ++l) {
+            const Stencil one{st.at[l], st.dx, st.dy, st.dz, st.fx[l], st.fy[l], st.fz[l]};
+            const F4 p{px[l], py, pz, 0.0f};
+            out[i + l] = p - (p - blend(vel.samples(), one) * s);
+        }
+    }
+    return i;
+}
+
+// Backtrace displacements of cells i0..i1-1 of row (j, k) into out[i].
+void traceRow4(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    int i = traceCellsN<F4>(vel, s, i0, i1, j, k, out);
+    for (; i < i1; ++i) traceCell(vel, s, i, j, k, out);
+}
+#if PLUME_HAS_AVX2_PATHS
+PLUME_AVX2 void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    int i = traceCellsN<simd::F8>(vel, s, i0, i1, j, k, out);
+    i = traceCellsN<F4>(vel, s, i, i1, j, k, out);
+    for (; i < i1; ++i) traceCell(vel, s, i, j, k, out);
+}
+#else
+void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    traceRow4(vel, s, i0, i1, j, k, out);
+}
+#endif
+inline void traceRow(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+    if (simd::avx2())
+        traceRow8(vel, s, i0, i1, j, k, out);
+    else
+        traceRow4(vel, s, i0, i1, j, k, out);
+}
+
+// ---- one MacCormack field, four or eight points at a time -------------------
+// The passes' arithmetic in the order of the one-point code, lane by lane.
+
+// What the wide passes over one field read and write.
+struct WideField {
+    const Centred* displacement;
+    SampleLayout shape;
+    Vec3f off;
+    const float* src;
+    float* hat;
+    float *lo, *hi;  // the limiter's bounds
+    float* dst;
+    bool revert;  // Limiter::Revert
+};
+
+// Stencils of points i.. of row (j, k) moved back (sign -1) or forward (+1)
+// by their displacement; the sign flip is exact, and so are the lane
+// positions (small integers).
+template <typename V>
+[[gnu::always_inline]] inline StencilN<V> movedStencils(const WideField& f, int i, int j, int k,
+                                                        float sign) {
+    V dx, dy, dz;
+    if constexpr (simd::kLanes<V> == 4) {
+        f.displacement->at4(i, j, k, dx, dy, dz);
+    } else {
+        F4 x0, y0, z0, x1, y1, z1;
+        f.displacement->at4(i, j, k, x0, y0, z0);
+        f.displacement->at4(i + 4, j, k, x1, y1, z1);
+        dx = simd::concat(x0, x1), dy = simd::concat(y0, y1), dz = simd::concat(z0, z1);
+    }
+    V lane;
+    for (int l = 0; l < simd::kLanes<V>; ++l) lane[l] = float(l);
+    return stencilN(f.shape, (simd::broadcast<V>(float(i)) + lane + f.off.x) + dx * sign,
+                    simd::broadcast<V>(j + f.off.y) + dy * sign,
+                    simd::broadcast<V>(k + f.off.z) + dz * sign);
+}
+
+// The backtrace of points i.. of row (j, k) while a whole vector fits
+// before i1; returns the first point left.
+template <typename V>
+[[gnu::always_inline]] inline int firstPassN(const WideField& f, int i, int i1, int j, int k,
+                                             size_t row) {
+    for (; i + simd::kLanes<V> <= i1; i += simd::kLanes<V>) {
+        const StencilN<V> st = movedStencils<V>(f, i, j, k, -1.0f);
+        V lo, hi;
+        simd::storeN(f.hat + row + i, blendN(f.src, st, &lo, &hi));
+        simd::storeN(f.lo + row + i, lo);
+        simd::storeN(f.hi + row + i, hi);
+    }
+    return i;
+}
+
+// The forward step and the limiter, likewise.
+template <typename V>
+[[gnu::always_inline]] inline int secondPassN(const WideField& f, int i, int i1, int j, int k,
+                                              size_t row) {
+    for (; i + simd::kLanes<V> <= i1; i += simd::kLanes<V>) {
+        const StencilN<V> forward = movedStencils<V>(f, i, j, k, 1.0f);
+        const V hat = simd::loadN<V>(f.hat + row + i);
+        const V back = blendN<V>(f.hat, forward, nullptr, nullptr);
+        const V value = hat + 0.5f * (simd::loadN<V>(f.src + row + i) - back);
+        const V lo = simd::loadN<V>(f.lo + row + i), hi = simd::loadN<V>(f.hi + row + i);
+        const V clamped = simd::clamp(value, lo, hi);
+        simd::storeN(f.dst + row + i, f.revert ? ((value < lo) | (hi < value) ? hat : clamped)
+                                               : clamped);
+    }
+    return i;
+}
+
+// Several fields sharing one trace: each reads its own values through the
+// same stencils, and keeps no bounds (the second pass blends them again).
+struct WideFields {
+    WideField at;  // the displacement, the grid shape and offset; revert
+    int count;
+    const float* src[Advector::kMaxFields];
+    float* out[Advector::kMaxFields];  // the forward steps, or the results without MacCormack
+    float* dst[Advector::kMaxFields];
+};
+
+// The fields in `fields` (bit c for field c) at points i..i+W-1 of row (j, k).
+template <typename V>
+[[gnu::always_inline]] inline void firstPassFieldsN(const WideFields& f, unsigned fields, int i,
+                                                    int j, int k, size_t row) {
+    const StencilN<V> st = movedStencils<V>(f.at, i, j, k, -1.0f);
+    for (int c = 0; c < f.count; ++c)
+        if (fields >> c & 1)
+            simd::storeN(f.out[c] + row + i, blendN<V>(f.src[c], st, nullptr, nullptr));
+}
+template <typename V>
+[[gnu::always_inline]] inline void secondPassFieldsN(const WideFields& f, unsigned fields, int i,
+                                                     int j, int k, size_t row) {
+    const StencilN<V> forward = movedStencils<V>(f.at, i, j, k, 1.0f);
+    const StencilN<V> from = movedStencils<V>(f.at, i, j, k, -1.0f);
+    for (int c = 0; c < f.count; ++c) {
+        if (!(fields >> c & 1)) continue;
+        const V hat = simd::loadN<V>(f.out[c] + row + i);
+        const V back = blendN<V>(f.out[c], forward, nullptr, nullptr);
+        const V value = hat + 0.5f * (simd::loadN<V>(f.src[c] + row + i) - back);
+        V lo, hi;
+        blendN<V>(f.src[c], from, &lo, &hi);
+        const V clamped = simd::clamp(value, lo, hi);
+        simd::storeN(f.dst[c] + row + i, f.at.revert ? ((value < lo) | (hi < value) ? hat : clamped)
+                                                     : clamped);
     }
 }
+
+void firstPassFields4(const WideFields& f, unsigned fields, int i, int j, int k, size_t row) {
+    firstPassFieldsN<F4>(f, fields, i, j, k, row);
+}
+void secondPassFields4(const WideFields& f, unsigned fields, int i, int j, int k, size_t row) {
+    secondPassFieldsN<F4>(f, fields, i, j, k, row);
+}
+#if PLUME_HAS_AVX2_PATHS
+PLUME_AVX2 void firstPassFields8(const WideFields& f, unsigned fields, int i, int j, int k,
+                                 size_t row) {
+    firstPassFieldsN<simd::F8>(f, fields, i, j, k, row);
+}
+PLUME_AVX2 void secondPassFields8(const WideFields& f, unsigned fields, int i, int j, int k,
+                                  size_t row) {
+    secondPassFieldsN<simd::F8>(f, fields, i, j, k, row);
+}
+#else
+void firstPassFields8(const WideFields&, unsigned, int, int, int, size_t) {}
+void secondPassFields8(const WideFields&, unsigned, int, int, int, size_t) {}
+#endif
+
+int firstPass(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return firstPassN<F4>(f, i, i1, j, k, row);
+}
+int secondPass(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return secondPassN<F4>(f, i, i1, j, k, row);
+}
+#if PLUME_HAS_AVX2_PATHS
+PLUME_AVX2 int firstPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    i = firstPassN<simd::F8>(f, i, i1, j, k, row);
+    return firstPassN<F4>(f, i, i1, j, k, row);
+}
+PLUME_AVX2 int secondPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    i = secondPassN<simd::F8>(f, i, i1, j, k, row);
+    return secondPassN<F4>(f, i, i1, j, k, row);
+}
+#else
+int firstPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return firstPass(f, i, i1, j, k, row);
+}
+int secondPassAvx2(const WideField& f, int i, int i1, int j, int k, size_t row) {
+    return secondPass(f, i, i1, j, k, row);
+}
+#endif
 
 // Calls body(i0, i1, j, k) for each row segment of `box`, slabs in parallel.
 template <typename F>
@@ -208,14 +442,37 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
     displacement_ = lease->take<F4>(cells);
     centredSpent_ = false;
     for (float*& h : hat_) h = nullptr;
-    range_ = nullptr;
+    rangeLo_ = rangeHi_ = nullptr;
     hatSize_ = rangeSize_ = 0;
     // Each slab's centred samples, and the largest component among them.
+    // (A lane's running max takes a value only when it is greater, as
+    // std::max does: NaNs are passed over, and the max is the same in any
+    // order.)
     auto centreSlab = [&](int k) {
         float m = 0.0f;
         for (int j = 0; j < n_.y; ++j) {
             F4* out = &centred_[(size_t(k) * n_.y + j) * n_.x];
-            for (int i = 0; i < n_.x; ++i) {
+            const float *u = &f.u(0, j, k), *v0 = &f.v(0, j, k), *v1 = &f.v(0, j + 1, k);
+            const float *w0 = &f.w(0, j, k), *w1 = &f.w(0, j, k + 1);
+            F4 m4{};
+            int i = 0;
+            for (; i + 4 <= n_.x; i += 4) {
+                const F4 x = 0.5f * (simd::load(u + i) + simd::load(u + i + 1));
+                const F4 y = 0.5f * (simd::load(v0 + i) + simd::load(v1 + i));
+                const F4 z = 0.5f * (simd::load(w0 + i) + simd::load(w1 + i));
+                for (const F4 a : {simd::abs(x), simd::abs(y), simd::abs(z)}) m4 = m4 < a ? a : m4;
+                // (x, y, z, 0) per cell.
+                const F4 t0 = __builtin_shufflevector(x, y, 0, 4, 1, 5);
+                const F4 t1 = __builtin_shufflevector(z, F4{}, 0, 4, 1, 5);
+                const F4 t2 = __builtin_shufflevector(x, y, 2, 6, 3, 7);
+                const F4 t3 = __builtin_shufflevector(z, F4{}, 2, 6, 3, 7);
+                out[i] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+                out[i + 1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+                out[i + 2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+                out[i + 3] = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
+            }
+            m = std::max({m, m4[0], m4[1], m4[2], m4[3]});
+            for (; i < n_.x; ++i) {
                 Vec3f v = f.centredVelocity(i, j, k);
                 out[i] = F4{v.x, v.y, v.z, 0.0f};
                 m = std::max({m, std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
@@ -257,10 +514,13 @@ void Advector::takeSteps(int count, size_t values) {
         };
         for (int c = 0; c < count; ++c)
             hat_[c] = reinterpret_cast<float*>(take(hatSize_ * sizeof(float)));
-        if (rangeSize_) range_ = reinterpret_cast<Range*>(take(rangeSize_ * sizeof(Range)));
+        if (rangeSize_) {
+            rangeLo_ = reinterpret_cast<float*>(take(rangeSize_ * 2 * sizeof(float)));
+            rangeHi_ = rangeLo_ + rangeSize_;
+        }
         centredSpent_ = reuse;
     }
-    if (values > hatSize_ || (count == 1 && !range_) || !hat_[count - 1])
+    if (values > hatSize_ || (count == 1 && !rangeLo_) || !hat_[count - 1])
         throw std::logic_error("Advector: a call through this velocity needs other forward steps");
 }
 
@@ -356,14 +616,41 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // One MacCormack field (a velocity component, the bulk of the work) runs
     // four points at a time; the rest, and each row's last few, one at a time.
     const bool fourWide = mac && count == 1;
-    const F4 lane{0.0f, 1.0f, 2.0f, 3.0f};
-    // Stencils of points i..i+3 of row (j, k) moved back (sign -1) or forward
-    // (+1) by their displacement; the sign flip is exact.
-    auto movedStencils = [&](int i, int j, int k, float sign) {
-        F4 dx, dy, dz;
-        displacement.at4(i, j, k, dx, dy, dz);
-        return stencil4(shape, (simd::splat(float(i)) + lane + off.x) + dx * sign,
-                        simd::splat(j + off.y) + dy * sign, simd::splat(k + off.z) + dz * sign);
+    const bool avx2 = simd::avx2();
+    const WideField wide{&displacement, shape,     off,       src[0]->data(),
+                         hat_[0],       rangeLo_,  rangeHi_,  fourWide ? dst[0]->data() : nullptr,
+                         limiter == Limiter::Revert};
+
+    // Several fields (or one without MacCormack) run four or eight points at
+    // a time where each field's part of the row holds all of them or none.
+    const bool manyWide = !keepRange || !mac;
+    WideFields many{wide, count, {}, {}, {}};
+    for (int c = 0; c < count; ++c) {
+        many.src[c] = src[c]->data();
+        many.out[c] = mac ? hat_[c] : dst[c]->data();
+        many.dst[c] = dst[c]->data();
+    }
+    // The points a block at i takes (8 with AVX2, else 4; 0 for none): as
+    // many as fit before i1 without cutting across a field's part.
+    auto blockLanes = [&](const RowParts& part, int i, int i1) {
+        for (int lanes = avx2 ? 8 : 4; lanes >= 4; lanes -= 4) {
+            if (i + lanes > i1) continue;
+            bool whole = true;
+            for (int c = 0; c < count; ++c) {
+                const bool none =
+                    part.hi[c] <= part.lo[c] || part.hi[c] <= i || i + lanes <= part.lo[c];
+                const bool all = part.lo[c] <= i && i + lanes <= part.hi[c];
+                whole = whole && (none || all);
+            }
+            if (whole) return lanes;
+        }
+        return 0;
+    };
+    auto blockFields = [&](const RowParts& part, int i, int lanes) {
+        unsigned fields = 0;
+        for (int c = 0; c < count; ++c)
+            if (part.lo[c] <= i && i + lanes <= part.hi[c]) fields |= 1u << c;
+        return fields;
     };
 
     // Backtrace each sample point; every field reads the same stencil.
@@ -373,13 +660,20 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         int i = part.spanLo;
         i1 = part.spanHi;
         if (fourWide)
-            for (; i + 4 <= i1; i += 4) {
-                const Stencil4 st = movedStencils(i, j, k, -1.0f);
-                F4 lo, hi;
-                simd::store(&hat_[0][row + i], blend4(src[0]->data(), st, &lo, &hi));
-                for (int l = 0; l < 4; ++l) range_[row + i + l] = Range{lo[l], hi[l]};
-            }
+            i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
         for (; i < i1; ++i) {
+            if (manyWide) {
+                const int lanes = blockLanes(part, i, i1);
+                if (lanes) {
+                    const unsigned fields = blockFields(part, i, lanes);
+                    if (lanes == 8)
+                        firstPassFields8(many, fields, i, j, k, row);
+                    else
+                        firstPassFields4(many, fields, i, j, k, row);
+                    i += lanes - 1;
+                    continue;
+                }
+            }
             const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
             const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
             for (int c = 0; c < count; ++c) {
@@ -389,8 +683,8 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                     continue;
                 }
                 if (keepRange) {
-                    Range& r = range_[row + i];
-                    hat_[c][row + i] = blendWithRange(src[c]->data(), st, r.lo, r.hi);
+                    hat_[c][row + i] =
+                        blendWithRange(src[c]->data(), st, rangeLo_[row + i], rangeHi_[row + i]);
                 } else {
                     hat_[c][row + i] = blend(src[c]->data(), st);
                 }
@@ -411,21 +705,21 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
             int i = part.spanLo;
             i1 = part.spanHi;
             if (fourWide)
-                for (; i + 4 <= i1; i += 4) {
-                    const Stencil4 forward = movedStencils(i, j, k, 1.0f);
-                    const F4 hat = simd::load(&hat_[0][row + i]);
-                    const F4 back = blend4(hat_[0], forward, nullptr, nullptr);
-                    const F4 value = hat + 0.5f * (simd::load(&(*src[0])[row + i]) - back);
-                    F4 lo, hi;
-                    for (int l = 0; l < 4; ++l)
-                        lo[l] = range_[row + i + l].lo, hi[l] = range_[row + i + l].hi;
-                    const F4 clamped = simd::clamp(value, lo, hi);
-                    simd::store(&(*dst[0])[row + i],
-                                limiter == Limiter::Revert
-                                    ? ((value < lo) | (hi < value) ? hat : clamped)
-                                    : clamped);
-                }
+                i = avx2 ? secondPassAvx2(wide, i, i1, j, k, row)
+                         : secondPass(wide, i, i1, j, k, row);
             for (; i < i1; ++i) {
+                if (manyWide) {
+                    const int lanes = blockLanes(part, i, i1);
+                    if (lanes) {
+                        const unsigned fields = blockFields(part, i, lanes);
+                        if (lanes == 8)
+                            secondPassFields8(many, fields, i, j, k, row);
+                        else
+                            secondPassFields4(many, fields, i, j, k, row);
+                        i += lanes - 1;
+                        continue;
+                    }
+                }
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
                 const Vec3f d = displacement.at(i, j, k);
                 const Stencil forward = shape.stencil(pGrid + d);
@@ -435,15 +729,14 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                     float hat = hat_[c][row + i];
                     float back = blend(hat_[c], forward);
                     float value = hat + 0.5f * ((*src[c])[row + i] - back);
-                    Range r;
+                    float lo, hi;
                     if (keepRange)
-                        r = range_[row + i];
+                        lo = rangeLo_[row + i], hi = rangeHi_[row + i];
                     else
-                        blendWithRange(src[c]->data(), from, r.lo, r.hi);
-                    (*dst[c])[row + i] =
-                        (limiter == Limiter::Revert && (value < r.lo || value > r.hi))
-                            ? hat
-                            : std::clamp(value, r.lo, r.hi);
+                        blendWithRange(src[c]->data(), from, lo, hi);
+                    (*dst[c])[row + i] = (limiter == Limiter::Revert && (value < lo || value > hi))
+                                             ? hat
+                                             : std::clamp(value, lo, hi);
                 }
             }
         });

@@ -93,9 +93,6 @@ class Advector {
     }
 
   private:
-    struct Range {
-        float lo, hi;
-    };
     // Values per forward step: a face grid's for the velocity (the largest of
     // the three), a cell grid's for scalars.
     static std::uint64_t stepValues(Vec3i n, int fields) {
@@ -107,12 +104,12 @@ class Advector {
     static std::uint64_t stepBytes(Vec3i n, int fields) {
         const std::uint64_t v = stepValues(n, fields);
         return std::uint64_t(fields) * ScratchArena::rounded(v * sizeof(float)) +
-               (fields == 1 ? ScratchArena::rounded(v * sizeof(Range)) : 0);
+               (fields == 1 ? ScratchArena::rounded(v * 2 * sizeof(float)) : 0);
     }
     // RK2 backtrace displacement of each cell centre in `displacementBox_`,
     // for s = dt / dx = displacementS_ (grid units; departure = x - d).
     void traceCells(float s, const Box3i& cells);
-    // Points hat_ (and range_ for one field) at room for `count` fields of
+    // Points hat_ (and rangeLo_, rangeHi_ for one field) at room for `count` fields of
     // up to `values` samples, on the first call through a velocity.
     void takeSteps(int count, size_t values);
 
@@ -128,7 +125,10 @@ class Advector {
     float displacementS_ = 0.0f;
     float* hat_[kMaxFields] = {};  // forward semi-Lagrangian steps, `hatSize_` values each
     size_t hatSize_ = 0;
-    Range* range_ = nullptr;  // what a one-field step blended from: the limiter's bounds
+    // What a one-field step blended from, the limiter's bounds: `rangeSize_`
+    // lows, then as many highs, in one block.
+    float* rangeLo_ = nullptr;
+    float* rangeHi_ = nullptr;
     size_t rangeSize_ = 0;
     // Without a lease from the caller: the Advector's own arena and lease.
     std::unique_ptr<ScratchArena> ownArena_;

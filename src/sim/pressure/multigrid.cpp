@@ -241,11 +241,25 @@ void MultigridPreconditioner::prolongSlab(int level, const float* coarseX, float
             for (; I < cnx; ++I)
                 crow[I] = w00 * c00[I] + w10 * c10[I] + w01 * c01[I] + w11 * c11[I];
             const size_t row = g.index(0, j, k);
-            for (int i = 0; i < nx; ++i) {
+            // Away from the ends, fine cells 2p .. 2p + 3 read coarse cells
+            // p - 1 .. p + 2 in a fixed pattern: four at a time.
+            auto one = [&](int i) {
                 float e =
                     ax.weightP[i] * crow[ax.parent[i]] + ax.weightQ[i] * crow[ax.neighbour[i]];
                 if (d[row + i]) x[row + i] += e;
+            };
+            int i = 0;
+            for (; i < std::min(2, nx); ++i) one(i);
+            for (; i + 4 <= std::min(nx, 2 * cnx - 1); i += 4) {
+                const float* c = crow + i / 2 - 1;  // coarse p - 1 .. p + 2
+                const F4 near = load(c), far = load(c + 1);
+                const F4 parent = __builtin_shufflevector(far, far, 0, 0, 1, 1);
+                const F4 neighbour = __builtin_shufflevector(near, far, 0, 5, 1, 6);
+                const F4 e = load(&ax.weightP[i]) * parent + load(&ax.weightQ[i]) * neighbour;
+                const F4 xs = load(x + row + i);
+                store(x + row + i, select<F4>(diagonal(d + row + i) != F4{}, xs + e, xs));
             }
+            for (; i < nx; ++i) one(i);
         }
     }
 }

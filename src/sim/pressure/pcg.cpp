@@ -10,37 +10,52 @@ namespace {
 
 using namespace simd;
 
-// p += alpha d, r -= alpha q in one pass; returns max |r|.
-float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, const float* q,
-                     float alpha) {
+// p += alpha d, r -= alpha q on slab k; returns max |r| over it. Built
+// twice (the AVX2 clone keeps the operations, on wider registers).
+template <bool kWide>
+[[gnu::always_inline]] inline float updateSlab(const PoissonGrid& g, double* p, float* r,
+                                               const float* d, const float* q, float alpha,
+                                               int k) {
     typedef double D4 __attribute__((vector_size(32)));
     const int nx = g.nx(), ny = g.ny();
     const F4 a4 = splat(alpha);
     const D4 ad = {alpha, alpha, alpha, alpha};
-    return slabMax(g, [&](int k) {
-        F4 m4 = splat(0.0f);
-        float m = 0.0f;
-        for (int j = 0; j < ny; ++j) {
-            const size_t row = g.index(0, j, k);
-            int i = 0;
-            for (; i + 4 <= nx; i += 4) {
-                const size_t n = row + i;
-                D4 pn;
-                __builtin_memcpy(&pn, p + n, sizeof pn);
-                pn += ad * __builtin_convertvector(load(d + n), D4);
-                __builtin_memcpy(p + n, &pn, sizeof pn);
-                F4 rn = load(r + n) - a4 * load(q + n);
-                store(r + n, rn);
-                m4 = max(m4, abs(rn));
-            }
-            for (; i < nx; ++i) {
-                const size_t n = row + i;
-                p[n] += double(alpha) * double(d[n]);
-                r[n] -= alpha * q[n];
-                m = std::max(m, std::fabs(r[n]));
-            }
+    F4 m4 = splat(0.0f);
+    float m = 0.0f;
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        int i = 0;
+        for (; i + 4 <= nx; i += 4) {
+            const size_t n = row + i;
+            D4 pn;
+            __builtin_memcpy(&pn, p + n, sizeof pn);
+            pn += ad * __builtin_convertvector(load(d + n), D4);
+            __builtin_memcpy(p + n, &pn, sizeof pn);
+            F4 rn = load(r + n) - a4 * load(q + n);
+            store(r + n, rn);
+            m4 = max(m4, abs(rn));
         }
-        return std::max(m, hmax(m4));
+        for (; i < nx; ++i) {
+            const size_t n = row + i;
+            p[n] += double(alpha) * double(d[n]);
+            r[n] -= alpha * q[n];
+            m = std::max(m, std::fabs(r[n]));
+        }
+    }
+    return std::max(m, hmax(m4));
+}
+
+PLUME_AVX2 float updateSlabAvx2(const PoissonGrid& g, double* p, float* r, const float* d,
+                                const float* q, float alpha, int k) {
+    return updateSlab<true>(g, p, r, d, q, alpha, k);
+}
+
+float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, const float* q,
+                     float alpha) {
+    const bool wide = avx2();
+    return slabMax(g, [&](int k) {
+        return wide ? updateSlabAvx2(g, p, r, d, q, alpha, k)
+                    : updateSlab<false>(g, p, r, d, q, alpha, k);
     });
 }
 

@@ -209,8 +209,64 @@ constexpr int kBlock = 64;
 
 }  // namespace
 
-void smoothColourSlab(const PoissonGrid& g, float* x, const float* b, int colour, float omega,
-                      int k) {
+namespace {
+
+// The diagonal of four or eight cells as floats, and 1 / diag (0 where diag
+// is 0): the same bits as diagonal() and inverse().
+template <typename V>
+[[gnu::always_inline]] inline V diagonalN(const uint8_t* d) {
+    if constexpr (kLanes<V> == 4) {
+        return diagonal(d);
+    } else {
+        U8 u;
+        __builtin_memcpy(&u, d, sizeof u);
+        return __builtin_convertvector(u, F8);
+    }
+}
+template <typename V>
+[[gnu::always_inline]] inline V inverseN(V diag) {
+    return select<V>(diag > V{}, broadcast<V>(1.0f) / diag, V{});
+}
+
+// 1 / diagonal of four or eight cells, 0 where it is 0. Eight lanes look it
+// up (one permute; the table holds the same correctly rounded quotients)
+// instead of dividing.
+template <typename V>
+[[gnu::always_inline]] inline V inverseDiagonalN(const uint8_t* d) {
+    if constexpr (kLanes<V> == 4) {
+        return inverseN(diagonalN<V>(d));
+    } else {
+        const F8 table = {0.0f,        1.0f,        1.0f / 2.0f, 1.0f / 3.0f,
+                          1.0f / 4.0f, 1.0f / 5.0f, 1.0f / 6.0f, 1.0f / 7.0f};
+        U8 u;
+        __builtin_memcpy(&u, d, sizeof u);
+        return __builtin_shuffle(table, __builtin_convertvector(u, I8));
+    }
+}
+
+// Cells t.. of the block at padded index n0 while a whole vector fits before
+// len: the new values into next; returns the first cell left.
+template <typename V>
+[[gnu::always_inline]] inline int smoothCellsN(const uint8_t* d, float* x, const float* b,
+                                               size_t sy, size_t sz, bool relax, float omega,
+                                               size_t n0, int t, int len, float* next) {
+    for (; t + kLanes<V> <= len; t += kLanes<V>) {
+        const size_t n = n0 + t;
+        V s = loadN<V>(b + n) + loadN<V>(x + n - 1) + loadN<V>(x + n + 1) + loadN<V>(x + n - sy) +
+              loadN<V>(x + n + sy) + loadN<V>(x + n - sz) + loadN<V>(x + n + sz);
+        V gs = s * inverseDiagonalN<V>(d + n);
+        if (relax) {
+            V old = loadN<V>(x + n);
+            gs = old + broadcast<V>(omega) * (gs - old);
+        }
+        storeN(next + t, gs);
+    }
+    return t;
+}
+
+template <bool kWide>
+[[gnu::always_inline]] inline void smoothSlab(const PoissonGrid& g, float* x, const float* b,
+                                              int colour, float omega, int k) {
     // 1 / diagonal from the one-byte diagonal, not a stored float: a quarter
     // of the bytes this memory-bound sweep streams for it, and one division
     // per four cells, which the loads hide.
@@ -218,7 +274,6 @@ void smoothColourSlab(const PoissonGrid& g, float* x, const float* b, int colour
     const size_t sy = g.strideY(), sz = g.strideZ();
     const int nx = g.nx(), ny = g.ny();
     const bool relax = omega != 1.0f;
-    const F4 w4 = splat(omega);
     float next[kBlock];
     for (int j = 0; j < ny; ++j) {
         const size_t row = g.index(0, j, k);
@@ -230,17 +285,9 @@ void smoothColourSlab(const PoissonGrid& g, float* x, const float* b, int colour
             const int len = std::min(kBlock, nx - i0);
             const size_t n0 = row + i0;
             int t = 0;
-            for (; t + 4 <= len; t += 4) {
-                const size_t n = n0 + t;
-                F4 s = load(b + n) + load(x + n - 1) + load(x + n + 1) + load(x + n - sy) +
-                       load(x + n + sy) + load(x + n - sz) + load(x + n + sz);
-                F4 gs = s * inverse(diagonal(d + n));
-                if (relax) {
-                    F4 old = load(x + n);
-                    gs = old + w4 * (gs - old);
-                }
-                store(next + t, gs);
-            }
+            if constexpr (kWide)
+                t = smoothCellsN<F8>(d, x, b, sy, sz, relax, omega, n0, t, len, next);
+            t = smoothCellsN<F4>(d, x, b, sy, sz, relax, omega, n0, t, len, next);
             for (; t < len; ++t) {
                 const size_t n = n0 + t;
                 float s =
@@ -252,6 +299,21 @@ void smoothColourSlab(const PoissonGrid& g, float* x, const float* b, int colour
             for (int t2 = ((first + i0) & 1); t2 < len; t2 += 2) x[n0 + t2] = next[t2];
         }
     }
+}
+
+PLUME_AVX2 void smoothSlabAvx2(const PoissonGrid& g, float* x, const float* b, int colour,
+                               float omega, int k) {
+    smoothSlab<PLUME_HAS_AVX2_PATHS>(g, x, b, colour, omega, k);
+}
+
+}  // namespace
+
+void smoothColourSlab(const PoissonGrid& g, float* x, const float* b, int colour, float omega,
+                      int k) {
+    if (avx2())
+        smoothSlabAvx2(g, x, b, colour, omega, k);
+    else
+        smoothSlab<false>(g, x, b, colour, omega, k);
 }
 
 void smoothColour(const PoissonGrid& g, float* x, const float* b, int colour, float omega) {
@@ -323,20 +385,41 @@ inline F4 neighbourSum4(const float* x, size_t n, size_t sy, size_t sz) {
            load(x + n - sz) + load(x + n + sz);
 }
 
-float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t row, float* r) {
+namespace {
+
+// r = b - A x for cells i.. of the row while a whole vector fits before nx;
+// the max |r| of each four cells in turn into m4. Returns the first cell left.
+template <typename V>
+[[gnu::always_inline]] inline int residualCellsN(const uint8_t* d, const float* x, const float* b,
+                                                 size_t sy, size_t sz, size_t row, int i, int nx,
+                                                 float* r, F4& m4) {
+    for (; i + kLanes<V> <= nx; i += kLanes<V>) {
+        const size_t n = row + i;
+        V nsum = loadN<V>(x + n - 1) + loadN<V>(x + n + 1) + loadN<V>(x + n - sy) +
+                 loadN<V>(x + n + sy) + loadN<V>(x + n - sz) + loadN<V>(x + n + sz);
+        V df = diagonalN<V>(d + n);
+        V rn = select<V>(df > V{}, loadN<V>(b + n) - (df * loadN<V>(x + n) - nsum), V{});
+        storeN(r + i, rn);
+        if constexpr (kLanes<V> == 4) {
+            m4 = max(m4, abs(rn));
+        } else {
+            m4 = max(m4, abs(F4{rn[0], rn[1], rn[2], rn[3]}));
+            m4 = max(m4, abs(F4{rn[4], rn[5], rn[6], rn[7]}));
+        }
+    }
+    return i;
+}
+
+template <bool kWide>
+[[gnu::always_inline]] inline float residualRowImpl(const PoissonGrid& g, const float* x,
+                                                    const float* b, size_t row, float* r) {
     const uint8_t* d = g.diag();
     const size_t sy = g.strideY(), sz = g.strideZ();
     const int nx = g.nx();
     F4 m4 = splat(0.0f);
     int i = 0;
-    for (; i + 4 <= nx; i += 4) {
-        const size_t n = row + i;
-        F4 nsum = neighbourSum4(x, n, sy, sz);
-        F4 df = diagonal(d + n);
-        F4 rn = select(df > splat(0.0f), load(b + n) - (df * load(x + n) - nsum), splat(0.0f));
-        store(r + i, rn);
-        m4 = max(m4, abs(rn));
-    }
+    if constexpr (kWide) i = residualCellsN<F8>(d, x, b, sy, sz, row, i, nx, r, m4);
+    i = residualCellsN<F4>(d, x, b, sy, sz, row, i, nx, r, m4);
     float m = hmax(m4);
     for (; i < nx; ++i) {
         const size_t n = row + i;
@@ -348,7 +431,39 @@ float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t r
     return m;
 }
 
-double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
+PLUME_AVX2 float residualRowAvx2(const PoissonGrid& g, const float* x, const float* b, size_t row,
+                                 float* r) {
+    return residualRowImpl<PLUME_HAS_AVX2_PATHS>(g, x, b, row, r);
+}
+
+// y = A x for cells i.. of the row while a whole vector fits before nx; the
+// products x y of each four cells in turn added into acc.
+template <typename V>
+[[gnu::always_inline]] inline int applyCellsN(const uint8_t* d, const float* x, float* y,
+                                              size_t sy, size_t sz, size_t row, int i, int nx,
+                                              F4& acc) {
+    for (; i + kLanes<V> <= nx; i += kLanes<V>) {
+        const size_t n = row + i;
+        V nsum = loadN<V>(x + n - 1) + loadN<V>(x + n + 1) + loadN<V>(x + n - sy) +
+                 loadN<V>(x + n + sy) + loadN<V>(x + n - sz) + loadN<V>(x + n + sz);
+        V df = diagonalN<V>(d + n);
+        V xn = loadN<V>(x + n);
+        V ax = select<V>(df > V{}, df * xn - nsum, V{});
+        storeN(y + n, ax);
+        const V p = ax * xn;
+        if constexpr (kLanes<V> == 4) {
+            acc += p;
+        } else {
+            acc += F4{p[0], p[1], p[2], p[3]};
+            acc += F4{p[4], p[5], p[6], p[7]};
+        }
+    }
+    return i;
+}
+
+template <bool kWide>
+[[gnu::always_inline]] inline double applyAndDotSlabImpl(const PoissonGrid& g, const float* x,
+                                                         float* y, int k) {
     const uint8_t* d = g.diag();
     const size_t sy = g.strideY(), sz = g.strideZ();
     const int nx = g.nx(), ny = g.ny();
@@ -357,15 +472,8 @@ double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
         const size_t row = g.index(0, j, k);
         F4 acc = splat(0.0f);
         int i = 0;
-        for (; i + 4 <= nx; i += 4) {
-            const size_t n = row + i;
-            F4 nsum = neighbourSum4(x, n, sy, sz);
-            F4 df = diagonal(d + n);
-            F4 xn = load(x + n);
-            F4 ax = select(df > splat(0.0f), df * xn - nsum, splat(0.0f));
-            store(y + n, ax);
-            acc += ax * xn;
-        }
+        if constexpr (kWide) i = applyCellsN<F8>(d, x, y, sy, sz, row, i, nx, acc);
+        i = applyCellsN<F4>(d, x, y, sy, sz, row, i, nx, acc);
         float rowSum = hsum(acc);
         for (; i < nx; ++i) {
             const size_t n = row + i;
@@ -377,6 +485,20 @@ double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
         sum += rowSum;
     }
     return sum;
+}
+
+PLUME_AVX2 double applyAndDotSlabAvx2(const PoissonGrid& g, const float* x, float* y, int k) {
+    return applyAndDotSlabImpl<PLUME_HAS_AVX2_PATHS>(g, x, y, k);
+}
+
+}  // namespace
+
+float residualRow(const PoissonGrid& g, const float* x, const float* b, size_t row, float* r) {
+    return avx2() ? residualRowAvx2(g, x, b, row, r) : residualRowImpl<false>(g, x, b, row, r);
+}
+
+double applyAndDotSlab(const PoissonGrid& g, const float* x, float* y, int k) {
+    return avx2() ? applyAndDotSlabAvx2(g, x, y, k) : applyAndDotSlabImpl<false>(g, x, y, k);
 }
 
 double applyAndDot(const PoissonGrid& g, const float* x, float* y) {
@@ -441,23 +563,64 @@ void clearPadded(const PoissonGrid& g, T* x) {
 void clear(const PoissonGrid& g, float* x) { clearPadded(g, x); }
 void clear(const PoissonGrid& g, double* x) { clearPadded(g, x); }
 
-float residual(const PoissonGrid& g, const double* x, const float* b, float* r) {
+namespace {
+
+// The double-iterate residual of slab k, four cells at a time in double
+// lanes (the same operations as one cell's, lane by lane); returns max |r|.
+// A lane's running max takes a value only when it is greater, as std::max
+// does: NaNs are passed over and the max is the same in any order.
+template <bool kWide>
+[[gnu::always_inline]] inline float residualSlab(const PoissonGrid& g, const double* x,
+                                                 const float* b, float* r, int k) {
+    typedef double D4 __attribute__((vector_size(32)));
     const uint8_t* d = g.diag();
     const size_t sy = g.strideY(), sz = g.strideZ();
     const int nx = g.nx(), ny = g.ny();
-    return slabMax(g, [&](int k) {
-        float m = 0.0f;
-        for (int j = 0; j < ny; ++j) {
-            const size_t row = g.index(0, j, k);
-            for (int i = 0; i < nx; ++i) {
-                const size_t n = row + i;
-                double nsum = neighbourSum(x, n, sy, sz);
-                float rn = d[n] ? float(double(b[n]) - (double(d[n]) * x[n] - nsum)) : 0.0f;
-                r[n] = rn;
-                m = std::max(m, std::fabs(rn));
-            }
+    auto loadD = [](const double* p) {
+        D4 v;
+        __builtin_memcpy(&v, p, sizeof v);
+        return v;
+    };
+    float m = 0.0f;
+    F4 m4{};
+    for (int j = 0; j < ny; ++j) {
+        const size_t row = g.index(0, j, k);
+        int i = 0;
+        for (; i + 4 <= nx; i += 4) {
+            const size_t n = row + i;
+            const D4 nsum = loadD(x + n - 1) + loadD(x + n + 1) + loadD(x + n - sy) +
+                            loadD(x + n + sy) + loadD(x + n - sz) + loadD(x + n + sz);
+            const F4 df = diagonal(d + n);
+            const D4 dd = __builtin_convertvector(df, D4);
+            const F4 rd = __builtin_convertvector(
+                __builtin_convertvector(load(b + n), D4) - (dd * loadD(x + n) - nsum), F4);
+            const F4 rn = select<F4>(df != F4{}, rd, F4{});
+            store(r + n, rn);
+            const F4 a = abs(rn);
+            m4 = m4 < a ? a : m4;
         }
-        return m;
+        for (; i < nx; ++i) {
+            const size_t n = row + i;
+            double nsum = neighbourSum(x, n, sy, sz);
+            float rn = d[n] ? float(double(b[n]) - (double(d[n]) * x[n] - nsum)) : 0.0f;
+            r[n] = rn;
+            m = std::max(m, std::fabs(rn));
+        }
+    }
+    return std::max({m, m4[0], m4[1], m4[2], m4[3]});
+}
+
+PLUME_AVX2 float residualSlabAvx2(const PoissonGrid& g, const double* x, const float* b, float* r,
+                                  int k) {
+    return residualSlab<true>(g, x, b, r, k);
+}
+
+}  // namespace
+
+float residual(const PoissonGrid& g, const double* x, const float* b, float* r) {
+    const bool wide = avx2();
+    return slabMax(g, [&](int k) {
+        return wide ? residualSlabAvx2(g, x, b, r, k) : residualSlab<false>(g, x, b, r, k);
     });
 }
 
