@@ -126,10 +126,13 @@ TEST(SparseSolve, TheBoxFollowsTheSmokeWithRoomToSpare) {
         // cells a blend reads past a sample are left.
         const int room = 2;
         for (int a = 0; a < 3; ++a) {
-            if (box.lo[a] > 0) EXPECT_GE(smoke.lo[a], room) << "frame " << frame << ", axis " << a;
-            if (box.hi[a] < cells[a])
+            if (box.lo[a] > 0) {
+                EXPECT_GE(smoke.lo[a], room) << "frame " << frame << ", axis " << a;
+            }
+            if (box.hi[a] < cells[a]) {
                 EXPECT_LE(smoke.hi[a], (box.hi[a] - box.lo[a]) - room)
                     << "frame " << frame << ", axis " << a;
+            }
             EXPECT_EQ(box.lo[a] % kTileCells, 0);
         }
         EXPECT_GE(box.hi.z, lastTop) << "the box grows upward with the plume";
