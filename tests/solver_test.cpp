@@ -187,6 +187,14 @@ TEST(Advection, FourFieldsInOnePassMatchEachAlone) {
         const ScalarGrid* src[] = {&fields[0], &fields[1], &fields[2], &fields[3]};
         ScalarGrid* dst[] = {&together[0], &together[1], &together[2], &together[3]};
         advector.advect(scheme, src, dst, 4, 0.1f, Advector::Limiter::Clamp, background);
+        // In place (the solver's way): the same, field after field.
+        std::vector<ScalarGrid> inPlace = fields;
+        ScalarGrid* own[] = {&inPlace[0], &inPlace[1], &inPlace[2], &inPlace[3]};
+        advector.setVelocity(f, f.dx);
+        advector.advect(scheme, own, own, 4, 0.1f, Advector::Limiter::Clamp, background);
+        for (int c = 0; c < 4; ++c)
+            for (size_t i = 0; i < inPlace[c].size(); ++i)
+                ASSERT_EQ(inPlace[c][i], together[c][i]) << "in place, field " << c << ", cell " << i;
         for (int c = 0; c < 4; ++c) {
             ScalarGrid alone(n.x, n.y, n.z, Vec3f(0.5f), -1.0f);
             const ScalarGrid* one[] = {&fields[c]};
@@ -201,6 +209,45 @@ TEST(Advection, FourFieldsInOnePassMatchEachAlone) {
             EXPECT_GT(moved, 100u) << "field " << c << " should have moved";
         }
     }
+}
+
+// The solver advects its velocity in place, component after component,
+// every one traced through the velocity as it was before the first moved:
+// exactly what advecting from a copy gives, for both schemes and limiters.
+TEST(Advection, VelocityInPlaceMatchesACopy) {
+    const Vec3i n{36, 20, 28};
+    Fields f(n, 0.05f);
+    for (ScalarGrid* g : {&f.u, &f.v, &f.w})
+        for (int k = 0; k < g->nz(); ++k)
+            for (int j = 0; j < g->ny(); ++j)
+                for (int i = 0; i < g->nx(); ++i)
+                    (*g)(i, j, k) = 0.8f * std::sin(0.27f * i + 0.19f * k + (g == &f.v)) +
+                                    0.6f * std::cos(0.33f * j - 0.29f * k + 2 * (g == &f.u));
+    for (AdvectionScheme scheme : {AdvectionScheme::SemiLagrangian, AdvectionScheme::MacCormack})
+        for (Advector::Limiter limiter : {Advector::Limiter::Clamp, Advector::Limiter::Revert}) {
+            MacVelocity copy = f.velocity(), inPlace = f.velocity();
+            Advector advector;
+            advector.setVelocity(f, f.dx);
+            for (int axis = 0; axis < 3; ++axis) {
+                const ScalarGrid* src[] = {&f.component(axis)};
+                ScalarGrid* dst[] = {&copy.component(axis)};
+                advector.advect(scheme, src, dst, 1, 0.1f, limiter);
+            }
+            advector.setVelocity(inPlace, f.dx);
+            for (int axis = 0; axis < 3; ++axis) {
+                ScalarGrid* own[] = {&inPlace.component(axis)};
+                advector.advect(scheme, own, own, 1, 0.1f, limiter);
+            }
+            for (int axis = 0; axis < 3; ++axis) {
+                size_t moved = 0;
+                for (size_t i = 0; i < copy.component(axis).size(); ++i) {
+                    ASSERT_EQ(inPlace.component(axis)[i], copy.component(axis)[i])
+                        << "axis " << axis << ", face " << i;
+                    moved += copy.component(axis)[i] != f.component(axis)[i];
+                }
+                EXPECT_GT(moved, 1000u) << "axis " << axis << " should have moved";
+            }
+        }
 }
 
 TEST(Advection, MacCormackCreatesNoNewExtrema) {

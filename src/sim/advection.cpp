@@ -532,14 +532,18 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     const float s = dt / dx_;
     const bool mac = scheme == AdvectionScheme::MacCormack;
     const SampleLayout shape = g.layout();
-    // One field (a velocity component, over the whole grid) keeps its limiter
-    // bounds from the first pass, where the blend has the eight values at
-    // hand. Several fields (the scalars, advected only around the smoke) take
-    // theirs again in the second pass: a little more work on a small box, and
-    // grid-sized buffers less memory.
+    // One field at a time keeps its limiter bounds from the first pass, where
+    // the blend has the eight values at hand. Several fields in one call
+    // share each point's stencils and take their bounds again in the second
+    // pass (grid-sized bounds for each would be more memory than a copy).
     if (count < 1 || count > kMaxFields)
         throw std::invalid_argument("Advector::advect: 1 to 4 fields per call");
-    const bool keepRange = count == 1;
+    // In place, the fields go one after another, each keeping its bounds:
+    // past the first pass a field is read only at the point being written.
+    const bool inPlace = src[0] == dst[0];
+    for (int c = 0; c < count; ++c)
+        if ((src[c] == dst[c]) != inPlace)
+            throw std::invalid_argument("Advector::advect: all fields in place, or none");
     if (!lease_) throw std::logic_error("Advector::advect before setVelocity");
     // Per field, `results`: the cells whose value can change; `firsts`: the
     // cells the first pass must cover for the second to read only what it
@@ -564,27 +568,11 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         }
     }
     // The parts [lo, hi) of row segment [i0, i1) of (j, k) that each field
-    // covers in `regions` (all of it without a background), and the span of
+    // covers in its region (all of it without a background), and the span of
     // them all.
     struct RowParts {
         int lo[kMaxFields], hi[kMaxFields];
         int spanLo, spanHi;
-    };
-    auto rowParts = [&](const std::array<Region, kMaxFields>& regions, int i0, int i1, int j,
-                        int k) {
-        RowParts p;
-        p.spanLo = i1, p.spanHi = i0;
-        for (int c = 0; c < count; ++c) {
-            p.lo[c] = i0, p.hi[c] = i1;
-            if (background) {
-                const Region::Span sp = regions[c].at(j, k);
-                p.lo[c] = std::max(i0, sp.lo);
-                p.hi[c] = std::max(p.lo[c], std::min(i1, sp.hi));
-            }
-            if (p.lo[c] < p.hi[c])
-                p.spanLo = std::min(p.spanLo, p.lo[c]), p.spanHi = std::max(p.spanHi, p.hi[c]);
-        }
-        return p;
     };
 
     // The sample points' displacements: traced once per cell, a face taking
@@ -611,97 +599,135 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         traceCells(s, grow(first, 1, n_));
     }
     const Centred displacement(displacement_, n_, off);
-    if (mac) takeSteps(count, g.size());
-
-    // One MacCormack field (a velocity component, the bulk of the work) runs
-    // four points at a time; the rest, and each row's last few, one at a time.
-    const bool fourWide = mac && count == 1;
+    if (mac || inPlace) takeSteps(inPlace ? 1 : count, g.size());
     const bool avx2 = simd::avx2();
-    const WideField wide{&displacement, shape,     off,       src[0]->data(),
-                         hat_[0],       rangeLo_,  rangeHi_,  fourWide ? dst[0]->data() : nullptr,
-                         limiter == Limiter::Revert};
 
-    // Several fields (or one without MacCormack) run four or eight points at
-    // a time where each field's part of the row holds all of them or none.
-    const bool manyWide = !keepRange || !mac;
-    WideFields many{wide, count, {}, {}, {}};
-    for (int c = 0; c < count; ++c) {
-        many.src[c] = src[c]->data();
-        many.out[c] = mac ? hat_[c] : dst[c]->data();
-        many.dst[c] = dst[c]->data();
-    }
-    // The points a block at i takes (8 with AVX2, else 4; 0 for none): as
-    // many as fit before i1 without cutting across a field's part.
-    auto blockLanes = [&](const RowParts& part, int i, int i1) {
-        for (int lanes = avx2 ? 8 : 4; lanes >= 4; lanes -= 4) {
-            if (i + lanes > i1) continue;
-            bool whole = true;
-            for (int c = 0; c < count; ++c) {
-                const bool none =
-                    part.hi[c] <= part.lo[c] || part.hi[c] <= i || i + lanes <= part.lo[c];
-                const bool all = part.lo[c] <= i && i + lanes <= part.hi[c];
-                whole = whole && (none || all);
+    // The passes over `fields` fields from `from` into `to`, each field within
+    // its regions (with a background) and all within the boxes.
+    auto passes = [&](const ScalarGrid* const* from, ScalarGrid* const* to, int fields,
+                      const Region* firstRegions, const Region* resultRegions,
+                      const Box3i& firstBox, const Box3i& resultBox) {
+        const bool keepRange = fields == 1;
+        // Where the first pass writes: the forward steps, or for a
+        // semi-Lagrangian step the result (in place: the step's room, copied
+        // over afterwards).
+        float* out[kMaxFields] = {};
+        for (int c = 0; c < fields; ++c)
+            out[c] = mac || inPlace ? hat_[c] : to[c]->data();
+        auto rowParts = [&](const Region* regions, int i0, int i1, int j, int k) {
+            RowParts p;
+            p.spanLo = i1, p.spanHi = i0;
+            for (int c = 0; c < fields; ++c) {
+                p.lo[c] = i0, p.hi[c] = i1;
+                if (background) {
+                    const Region::Span sp = regions[c].at(j, k);
+                    p.lo[c] = std::max(i0, sp.lo);
+                    p.hi[c] = std::max(p.lo[c], std::min(i1, sp.hi));
+                }
+                if (p.lo[c] < p.hi[c])
+                    p.spanLo = std::min(p.spanLo, p.lo[c]), p.spanHi = std::max(p.spanHi, p.hi[c]);
             }
-            if (whole) return lanes;
+            return p;
+        };
+
+        // One MacCormack field (a velocity component, the bulk of the work)
+        // runs four or eight points at a time; the rest, and each row's last
+        // few, one at a time.
+        const bool fourWide = mac && keepRange;
+        const WideField wide{&displacement, shape,     off,       from[0]->data(),
+                             hat_[0],       rangeLo_,  rangeHi_,  fourWide ? to[0]->data() : nullptr,
+                             limiter == Limiter::Revert};
+
+        // Several fields (or one without MacCormack) run four or eight points
+        // at a time where each field's part of the row holds all of them or
+        // none.
+        const bool manyWide = !keepRange || !mac;
+        WideFields many{wide, fields, {}, {}, {}};
+        for (int c = 0; c < fields; ++c) {
+            many.src[c] = from[c]->data();
+            many.out[c] = out[c];
+            many.dst[c] = to[c]->data();
         }
-        return 0;
-    };
-    auto blockFields = [&](const RowParts& part, int i, int lanes) {
-        unsigned fields = 0;
-        for (int c = 0; c < count; ++c)
-            if (part.lo[c] <= i && i + lanes <= part.hi[c]) fields |= 1u << c;
-        return fields;
-    };
-
-    // Backtrace each sample point; every field reads the same stencil.
-    forRows(first, [&](int i0, int i1, int j, int k) {
-        const size_t row = g.index(0, j, k);
-        const RowParts part = rowParts(firsts, i0, i1, j, k);
-        int i = part.spanLo;
-        i1 = part.spanHi;
-        if (fourWide)
-            i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
-        for (; i < i1; ++i) {
-            if (manyWide) {
-                const int lanes = blockLanes(part, i, i1);
-                if (lanes) {
-                    const unsigned fields = blockFields(part, i, lanes);
-                    if (lanes == 8)
-                        firstPassFields8(many, fields, i, j, k, row);
-                    else
-                        firstPassFields4(many, fields, i, j, k, row);
-                    i += lanes - 1;
-                    continue;
+        // The points a block at i takes (8 with AVX2, else 4; 0 for none): as
+        // many as fit before i1 without cutting across a field's part.
+        auto blockLanes = [&](const RowParts& part, int i, int i1) {
+            for (int lanes = avx2 ? 8 : 4; lanes >= 4; lanes -= 4) {
+                if (i + lanes > i1) continue;
+                bool whole = true;
+                for (int c = 0; c < fields; ++c) {
+                    const bool none =
+                        part.hi[c] <= part.lo[c] || part.hi[c] <= i || i + lanes <= part.lo[c];
+                    const bool all = part.lo[c] <= i && i + lanes <= part.hi[c];
+                    whole = whole && (none || all);
                 }
+                if (whole) return lanes;
             }
-            const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
-            const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
-            for (int c = 0; c < count; ++c) {
-                if (i < part.lo[c] || i >= part.hi[c]) continue;
-                if (!mac) {
-                    (*dst[c])[row + i] = blend(src[c]->data(), st);
-                    continue;
-                }
-                if (keepRange) {
-                    hat_[c][row + i] =
-                        blendWithRange(src[c]->data(), st, rangeLo_[row + i], rangeHi_[row + i]);
-                } else {
-                    hat_[c][row + i] = blend(src[c]->data(), st);
-                }
-            }
-        }
-    });
+            return 0;
+        };
+        auto blockFields = [&](const RowParts& part, int i, int lanes) {
+            unsigned set = 0;
+            for (int c = 0; c < fields; ++c)
+                if (part.lo[c] <= i && i + lanes <= part.hi[c]) set |= 1u << c;
+            return set;
+        };
 
-    // Step forward from each point through the forward step to estimate the
-    // error and remove half of it; where that leaves the range of the values the
-    // backtrace blended, clamp to it or fall back to the semi-Lagrangian value.
-    // The forward step mirrors the backtrace (x + displacement) instead of
-    // tracing again: the same reversal to first order in the velocity
-    // gradient, exact for a uniform flow, for a third of the pass's work.
-    if (mac)
-        forRows(result, [&](int i0, int i1, int j, int k) {
+        // Backtrace each sample point; every field reads the same stencil.
+        forRows(firstBox, [&](int i0, int i1, int j, int k) {
             const size_t row = g.index(0, j, k);
-            const RowParts part = rowParts(results, i0, i1, j, k);
+            const RowParts part = rowParts(firstRegions, i0, i1, j, k);
+            int i = part.spanLo;
+            i1 = part.spanHi;
+            if (fourWide)
+                i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
+            for (; i < i1; ++i) {
+                if (manyWide) {
+                    const int lanes = blockLanes(part, i, i1);
+                    if (lanes) {
+                        const unsigned set = blockFields(part, i, lanes);
+                        if (lanes == 8)
+                            firstPassFields8(many, set, i, j, k, row);
+                        else
+                            firstPassFields4(many, set, i, j, k, row);
+                        i += lanes - 1;
+                        continue;
+                    }
+                }
+                const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
+                const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
+                for (int c = 0; c < fields; ++c) {
+                    if (i < part.lo[c] || i >= part.hi[c]) continue;
+                    if (mac && keepRange)
+                        out[c][row + i] = blendWithRange(from[c]->data(), st, rangeLo_[row + i],
+                                                         rangeHi_[row + i]);
+                    else
+                        out[c][row + i] = blend(from[c]->data(), st);
+                }
+            }
+        });
+
+        if (!mac) {
+            if (inPlace)  // the step's room back into the field
+                forRows(firstBox, [&](int i0, int i1, int j, int k) {
+                    const size_t row = g.index(0, j, k);
+                    const RowParts part = rowParts(firstRegions, i0, i1, j, k);
+                    if (part.spanLo < part.spanHi)
+                        std::copy(out[0] + row + part.spanLo, out[0] + row + part.spanHi,
+                                  to[0]->data() + row + part.spanLo);
+                });
+            return;
+        }
+
+        // Step forward from each point through the forward step to estimate
+        // the error and remove half of it; where that leaves the range of the
+        // values the backtrace blended, clamp to it or fall back to the
+        // semi-Lagrangian value. The forward step mirrors the backtrace (x +
+        // displacement) instead of tracing again: the same reversal to first
+        // order in the velocity gradient, exact for a uniform flow, for a third
+        // of the pass's work. Each point reads its own source value and writes
+        // only its own result, so `to` may be `from`.
+        forRows(resultBox, [&](int i0, int i1, int j, int k) {
+            const size_t row = g.index(0, j, k);
+            const RowParts part = rowParts(resultRegions, i0, i1, j, k);
             int i = part.spanLo;
             i1 = part.spanHi;
             if (fourWide)
@@ -711,11 +737,11 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 if (manyWide) {
                     const int lanes = blockLanes(part, i, i1);
                     if (lanes) {
-                        const unsigned fields = blockFields(part, i, lanes);
+                        const unsigned set = blockFields(part, i, lanes);
                         if (lanes == 8)
-                            secondPassFields8(many, fields, i, j, k, row);
+                            secondPassFields8(many, set, i, j, k, row);
                         else
-                            secondPassFields4(many, fields, i, j, k, row);
+                            secondPassFields4(many, set, i, j, k, row);
                         i += lanes - 1;
                         continue;
                     }
@@ -723,23 +749,32 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
                 const Vec3f d = displacement.at(i, j, k);
                 const Stencil forward = shape.stencil(pGrid + d);
-                const Stencil from = keepRange ? Stencil{} : shape.stencil(pGrid - d);
-                for (int c = 0; c < count; ++c) {
+                const Stencil back = keepRange ? Stencil{} : shape.stencil(pGrid - d);
+                for (int c = 0; c < fields; ++c) {
                     if (i < part.lo[c] || i >= part.hi[c]) continue;
-                    float hat = hat_[c][row + i];
-                    float back = blend(hat_[c], forward);
-                    float value = hat + 0.5f * ((*src[c])[row + i] - back);
+                    float hat = out[c][row + i];
+                    float there = blend(out[c], forward);
+                    float value = hat + 0.5f * ((*from[c])[row + i] - there);
                     float lo, hi;
                     if (keepRange)
                         lo = rangeLo_[row + i], hi = rangeHi_[row + i];
                     else
-                        blendWithRange(src[c]->data(), from, lo, hi);
-                    (*dst[c])[row + i] = (limiter == Limiter::Revert && (value < lo || value > hi))
-                                             ? hat
-                                             : std::clamp(value, lo, hi);
+                        blendWithRange(from[c]->data(), back, lo, hi);
+                    (*to[c])[row + i] = (limiter == Limiter::Revert && (value < lo || value > hi))
+                                            ? hat
+                                            : std::clamp(value, lo, hi);
                 }
             }
         });
+    };
+
+    if (inPlace) {
+        for (int c = 0; c < count; ++c)
+            passes(src + c, dst + c, 1, &firsts[c], &results[c],
+                   background ? firsts[c].bounds : first, background ? results[c].bounds : result);
+    } else {
+        passes(src, dst, count, firsts.data(), results.data(), first, result);
+    }
 
     if (background)
         for (int c = 0; c < count; ++c) fillOutside(*dst[c], results[c], background[c]);

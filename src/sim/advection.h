@@ -57,9 +57,11 @@ class Advector {
                      ScratchArena::Lease* lease = nullptr);
 
     // Advects `count` fields (1 to kMaxFields) sampled on the same points (same
-    // shape and offset): dst[n] = advected src[n]. src and dst differ. The
-    // fields share one trace and stencil per point, and each gets what
-    // advecting it alone would give, bit for bit.
+    // shape and offset): dst[n] = advected src[n]. Either every dst is its
+    // src (in place: the fields go one after another, each taking the scratch
+    // of one field, and no copy of them is needed), or none is (the fields
+    // share one stencil per point). Each field gets what advecting it alone
+    // would give, bit for bit, and all share one trace per point.
     //
     // With `background` (one value per field, cell-centred fields, Clamp
     // limiter), each field is advected only where it differs from its
@@ -70,16 +72,18 @@ class Advector {
                 int count, float dt, Limiter limiter = Limiter::Clamp,
                 const float* background = nullptr);
 
-    // Bytes of scratch one lease takes: advecting the velocity (one field a
-    // call, `fields` = 1), or `fields` cell-centred scalars in one call. The
-    // centred velocity and the traces; for MacCormack a forward step per field
-    // and, for one field, the limiter's bounds, which reuse the centred
-    // velocity's bytes when they fit there (see advect()).
-    static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme) {
+    // Bytes of scratch one lease takes: advecting a velocity component (one
+    // field a call, `fields` = 1), `fields` cell-centred scalars in one call,
+    // or any fields in place. The centred velocity and the traces; for
+    // MacCormack, or in place, a forward step per field at once and, for one,
+    // the limiter's bounds, which reuse the centred velocity's bytes when they
+    // fit there (see advect()).
+    static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme,
+                                         bool inPlace = false) {
         const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
         const std::uint64_t traces = 2 * ScratchArena::rounded(c * sizeof(simd::F4));
-        if (scheme != AdvectionScheme::MacCormack) return traces;
-        const std::uint64_t steps = stepBytes(cells, fields);
+        if (scheme != AdvectionScheme::MacCormack && !inPlace) return traces;
+        const std::uint64_t steps = stepBytes(cells, inPlace ? 1 : fields);
         return steps <= ScratchArena::rounded(c * sizeof(simd::F4)) ? traces : traces + steps;
     }
 

@@ -94,13 +94,9 @@ Solver::Solver(const Scene& scene)
       f_(boxFields(scene, box_)),
       scratch_(std::make_unique<ScratchArena>()),
       projection_(f_.n, boxBoundary(box_, scene.domain.cells(), scene.domain.boundary),
-                  scene.domain.inflowVelocity, scene.solver.pressure, scratch_.get()),
-      velocitySrc_(f_.n) {
+                  scene.domain.inflowVelocity, scene.solver.pressure, scratch_.get()) {
     f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
-    if (scene.burns()) {
-        f_.enableFire();
-        flameSrc_ = f_.flame;
-    }
+    if (scene.burns()) f_.enableFire();
     obstaclesMove_ = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                  [](const ObstacleSettings& o) { return !o.animation.empty(); });
     emitters_ = scene.emitters;
@@ -131,15 +127,13 @@ std::uint64_t Solver::bytesFor(const Scene& scene) { return bytesFor(scene, scen
 
 std::uint64_t Solver::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
-    // velocitySrc_: the face grids again (they hold the scalars' sources in turn).
-    const std::uint64_t sources = Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
-    std::uint64_t bytes = Fields::bytesFor(n) + sources + scratchBytesFor(scene, n);
+    std::uint64_t bytes = Fields::bytesFor(n) + scratchBytesFor(scene, n);
     // Keyed obstacles: the solids' face velocities, a third set of face grids.
     const bool moving = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                     [](const ObstacleSettings& o) { return !o.animation.empty(); });
     if (moving) bytes += Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
-    // Fire: fuel, flame and expansion, and the source the flame advects from.
-    if (scene.burns()) bytes += 4 * cells * sizeof(float);
+    // Fire: fuel, flame and expansion.
+    if (scene.burns()) bytes += 3 * cells * sizeof(float);
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 
@@ -149,9 +143,9 @@ std::uint64_t Solver::scratchBytesFor(const Scene& scene) {
 
 std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
     const AdvectionScheme scheme = scene.solver.advection;
-    std::uint64_t bytes = std::max({Advector::scratchBytesFor(n, 1, scheme),
-                                    Advector::scratchBytesFor(n, scene.burns() ? 4 : 2, scheme),
-                                    Projection::scratchBytesFor(n, scene.solver.pressure)});
+    // Every field advects in place.
+    std::uint64_t bytes = std::max(Advector::scratchBytesFor(n, 1, scheme, true),
+                                   Projection::scratchBytesFor(n, scene.solver.pressure));
     if (scene.physics.vorticity != 0.0f) bytes = std::max(bytes, vorticityScratchBytes(n));
     return bytes;
 }
@@ -280,10 +274,6 @@ void moveToBox(Grid3<T>& g, Vec3i from, Vec3i to, Vec3i cells, T fill) {
 
 void Solver::resizeBox(const Box3i& box) {
     if (box == box_) return;
-    // The advection sources are rewritten before they are read: let them go
-    // first, so the fields' move below never holds more than the solver did.
-    velocitySrc_ = MacVelocity();
-    flameSrc_ = ScalarGrid();
     scratch_->release();  // sized anew by the next substep's leases
     const Grid3<double> oldPressure = projection_.warmStart();
 
@@ -314,8 +304,6 @@ void Solver::resizeBox(const Box3i& box) {
     projection_ = Projection(cells, boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
                              scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get());
     projection_.setWarmStart(pressure);
-    velocitySrc_ = MacVelocity(cells);
-    if (burns) flameSrc_ = ScalarGrid(cells.x, cells.y, cells.z);
     projection_.enforceBoundaries(f_);
 }
 
@@ -358,14 +346,13 @@ void Solver::burnFuel(float dt) {
 
 void Solver::advectVelocity(float dt) {
     ScopedTimer t(times_.advectVelocity);
-    // Every component is traced through the same, old velocity field.
-    velocitySrc_.swap(f_.velocity());
+    // Every component is traced through the same, old velocity field, sampled
+    // before any moves; each then advects in place.
     ScratchArena::Lease scratch(*scratch_);
-    advector_.setVelocity(velocitySrc_, f_.dx, &scratch);
+    advector_.setVelocity(f_, f_.dx, &scratch);
     for (int axis = 0; axis < 3; ++axis) {
-        const ScalarGrid* src[] = {&velocitySrc_.component(axis)};
-        ScalarGrid* dst[] = {&f_.component(axis)};
-        advector_.advect(scene_.solver.advection, src, dst, 1, dt, Advector::Limiter::Revert);
+        ScalarGrid* field[] = {&f_.component(axis)};
+        advector_.advect(scene_.solver.advection, field, field, 1, dt, Advector::Limiter::Revert);
     }
 }
 
@@ -403,40 +390,19 @@ SolveStats Solver::project(float dt) {
 
 void Solver::advectScalars(float dt) {
     ScopedTimer t(times_.advectScalars);
-    // The velocity's sources are idle until the next substep, and each of
-    // their face grids is larger than a cell grid: they hold the scalars'
-    // sources, copied in, instead of grids of their own (8 bytes a cell, 12
-    // with fire, for a copy of 2 or 3 fields).
-    ScalarGrid* fields[Advector::kMaxFields] = {&f_.density, &f_.temperature, &f_.fuel, &f_.flame};
-    ScalarGrid* sources[Advector::kMaxFields] = {&velocitySrc_.u, &velocitySrc_.v, &velocitySrc_.w,
-                                                 &flameSrc_};
-    const int count = f_.burns() ? 4 : 2;
-    const Vec3i n = f_.n;
-    for (int m = 0; m < count; ++m) {
-        ScalarGrid& from = *fields[m];
-        ScalarGrid& to = *sources[m];
-        to.reshape(n.x, n.y, n.z, from.offset());
-        parallelForSlabs(n.z, [&](int k) {
-            std::copy_n(&from(0, 0, k), from.strideZ(), &to(0, 0, k));
-        });
-    }
     // Density and temperature (and fuel and flame, in a fire) share their
-    // departure points, in one pass; away from the smoke and the fire every
-    // field holds its background and is left to it.
+    // departure points and advect in place, one after another; away from the
+    // smoke and the fire every field holds its background and is left to it.
+    ScalarGrid* fields[Advector::kMaxFields] = {&f_.density, &f_.temperature, &f_.fuel, &f_.flame};
+    const int count = f_.burns() ? 4 : 2;
     const float ambient = scene_.physics.ambientTemperature;
     const float background[Advector::kMaxFields] = {0.0f, ambient, 0.0f, 0.0f};
     {
-        const ScalarGrid* src[Advector::kMaxFields] = {sources[0], sources[1], sources[2],
-                                                       sources[3]};
         ScratchArena::Lease scratch(*scratch_);
         advector_.setVelocity(f_, f_.dx, &scratch);
-        advector_.advect(scene_.solver.advection, src, fields, count, dt, Advector::Limiter::Clamp,
-                         background);
+        advector_.advect(scene_.solver.advection, fields, fields, count, dt,
+                         Advector::Limiter::Clamp, background);
     }
-    // Back to face grids, in the storage they had (MacVelocity's shapes).
-    velocitySrc_.u.reshape(n.x + 1, n.y, n.z, {0.0f, 0.5f, 0.5f});
-    velocitySrc_.v.reshape(n.x, n.y + 1, n.z, {0.5f, 0.0f, 0.5f});
-    velocitySrc_.w.reshape(n.x, n.y, n.z + 1, {0.5f, 0.5f, 0.0f});
     clearSolidScalars(f_, ambient);
 }
 

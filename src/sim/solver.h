@@ -120,10 +120,6 @@ class Solver {
     std::unique_ptr<ScratchArena> scratch_;
     Projection projection_;
     Advector advector_;
-    // The velocity before advection; while the scalars advect, its three
-    // grids hold the density's, temperature's and fuel's sources.
-    MacVelocity velocitySrc_;
-    ScalarGrid flameSrc_;  // fire only: the fourth scalar's source
     int frame_ = 0;
     StageTimes times_;
     // Keyframed scenes: the emitters where they are this substep, and the
