@@ -15,6 +15,7 @@
 extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #endif
 
+#include <cstdio>
 #include <filesystem>
 
 #include "cli/memory_check.h"
@@ -98,6 +99,21 @@ TEST(MemoryEstimate, SparseSolveEstimateMatchesItsHeap) {
         EXPECT_LT(estimateMemory(scene).start, estimateMemory(scene).most);
     }
     setThreadCount(0);
+}
+
+// Issue 16's budget: a solve of bench.toml (Blender's smoke setup) holds at
+// most 60 bytes per cell of its box, counted by the types that own the
+// buffers (which the tests above check against the heap). Fails when a stage
+// takes a grid-sized buffer of its own instead of sharing the scratch.
+TEST(MemoryEstimate, BenchSceneHoldsAtMostSixtyBytesACell) {
+    const Scene scene = loadScene(kSourceDir + "/scenes/bench.toml");
+    for (const Vec3i box : {Vec3i{64, 64, 64}, Vec3i{96, 88, 112}, Vec3i{128, 128, 128}}) {
+        const double cells = double(box.x) * box.y * box.z;
+        const double perCell = double(Solver::bytesFor(scene, box)) / cells;
+        RecordProperty("bytes_per_cell", std::to_string(perCell));
+        EXPECT_LE(perCell, 60.0) << box.x << "x" << box.y << "x" << box.z;
+        std::printf("bench.toml, %dx%dx%d: %.1f bytes a held cell\n", box.x, box.y, box.z, perCell);
+    }
 }
 
 TEST(MemoryEstimate, RendererEstimateMatchesItsHeap) {

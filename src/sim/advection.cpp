@@ -17,28 +17,44 @@ using simd::F4;
 
 inline Vec3f xyz(F4 v) { return {v[0], v[1], v[2]}; }
 
-// Four-float samples at the cell centres (the velocity, or the backtrace
-// displacement): anywhere by one vector blend, and at the sample points of one
-// grid shape exactly (a centre, or the mean of the two cells a face lies
-// between).
+// Four floats from p: a three-float sample and, in the fourth lane, whatever
+// follows it (the next sample's x, or the room after the last), which every
+// user ignores: lanes never mix, so the first three are the sample's own.
+[[gnu::always_inline]] inline F4 load3(const float* p) { return simd::load(p); }
+[[gnu::always_inline]] inline void store3(float* p, F4 v) { __builtin_memcpy(p, &v, 3 * sizeof(float)); }
+
+// A trilinear blend of three-float samples (stencil steps in floats).
+[[gnu::always_inline]] inline F4 blend3(const float* base, const Stencil& s) {
+    const float* p = base + s.at;
+    const F4 v[8] = {load3(p),        load3(p + s.dx),        load3(p + s.dy),
+                     load3(p + s.dy + s.dx), load3(p + s.dz), load3(p + s.dz + s.dx),
+                     load3(p + s.dz + s.dy), load3(p + s.dz + s.dy + s.dx)};
+    return trilinear(v, s.fx, s.fy, s.fz);
+}
+
+// Three-float samples at the cell centres (the velocity, or the backtrace
+// displacement), x y z x y z ...: anywhere by one vector blend, and at the
+// sample points of one grid shape exactly (a centre, or the mean of the two
+// cells a face lies between).
 class Centred {
   public:
-    Centred(const F4* c, Vec3i n, Vec3f sampleOffset) : c_(c), shape_(n.x, n.y, n.z, Vec3f(0.5f)) {
+    Centred(const float* c, Vec3i n, Vec3f sampleOffset)
+        : c_(c), shape_(n.x, n.y, n.z, 3, Vec3f(0.5f)) {
         for (int a = 0; a < 3; ++a)
             if (sampleOffset[a] == 0.0f) face_ = a;
     }
     [[gnu::always_inline]] Vec3f operator()(Vec3f pGrid) const {
-        return xyz(blend(c_, shape_.stencil(pGrid)));
+        return xyz(blend3(c_, shape_.stencil(pGrid)));
     }
     [[gnu::always_inline]] Vec3f at(int i, int j, int k) const { return xyz(at4(i, j, k)); }
     [[gnu::always_inline]] F4 at4(int i, int j, int k) const {
         // The two cells a face lies between (clamped at the grid's ends), or
         // the cell twice for a centre.
-        const ptrdiff_t n = k * shape_.sz + j * shape_.sy + i;
+        const ptrdiff_t n = k * shape_.sz + j * shape_.sy + 3 * ptrdiff_t(i);
         ptrdiff_t lo = n, hi = n;
         if (face_ == 0) {
-            lo -= i > 0;
-            hi -= i >= shape_.nx;
+            lo -= i > 0 ? 3 : 0;
+            hi -= i >= shape_.nx ? 3 : 0;
         } else if (face_ == 1) {
             lo -= j > 0 ? shape_.sy : 0;
             hi -= j >= shape_.ny ? shape_.sy : 0;
@@ -46,47 +62,52 @@ class Centred {
             lo -= k > 0 ? shape_.sz : 0;
             hi -= k >= shape_.nz ? shape_.sz : 0;
         }
-        return 0.5f * (c_[lo] + c_[hi]);
+        return 0.5f * (load3(c_ + lo) + load3(c_ + hi));
     }
     // The samples at points i..i+3 of row (j, k), one coordinate per vector.
     [[gnu::always_inline]] void at4(int i, int j, int k, F4& x, F4& y, F4& z) const {
-        F4 d0, d1, d2, d3;
         if (face_ == 0 && (i < 1 || i + 3 >= shape_.nx)) {
-            d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k), d3 = at4(i + 3, j, k);
-        } else {
-            // Four neighbouring points of a row read two runs of cells.
-            const ptrdiff_t n = k * shape_.sz + j * shape_.sy + i;
-            ptrdiff_t lo = n, hi = n;
-            if (face_ == 0) {
-                lo -= 1;
-            } else if (face_ == 1) {
-                lo -= j > 0 ? shape_.sy : 0;
-                hi -= j >= shape_.ny ? shape_.sy : 0;
-            } else if (face_ == 2) {
-                lo -= k > 0 ? shape_.sz : 0;
-                hi -= k >= shape_.nz ? shape_.sz : 0;
-            }
-            const F4 *a = c_ + lo, *b = c_ + hi;
-            d0 = 0.5f * (a[0] + b[0]), d1 = 0.5f * (a[1] + b[1]);
-            d2 = 0.5f * (a[2] + b[2]), d3 = 0.5f * (a[3] + b[3]);
+            const F4 d0 = at4(i, j, k), d1 = at4(i + 1, j, k), d2 = at4(i + 2, j, k),
+                     d3 = at4(i + 3, j, k);
+            // Transpose: (x, y, z, .) per point to one coordinate per vector.
+            const F4 t0 = __builtin_shufflevector(d0, d1, 0, 4, 1, 5);  // x0 x1 y0 y1
+            const F4 t1 = __builtin_shufflevector(d2, d3, 0, 4, 1, 5);  // x2 x3 y2 y3
+            const F4 t2 = __builtin_shufflevector(d0, d1, 2, 6, 3, 7);  // z0 z1 . .
+            const F4 t3 = __builtin_shufflevector(d2, d3, 2, 6, 3, 7);  // z2 z3 . .
+            x = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
+            y = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
+            z = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+            return;
         }
-        // Transpose: (x, y, z, 0) per point to one coordinate per vector.
-        const F4 t0 = __builtin_shufflevector(d0, d1, 0, 4, 1, 5);  // x0 x1 y0 y1
-        const F4 t1 = __builtin_shufflevector(d2, d3, 0, 4, 1, 5);  // x2 x3 y2 y3
-        const F4 t2 = __builtin_shufflevector(d0, d1, 2, 6, 3, 7);  // z0 z1 . .
-        const F4 t3 = __builtin_shufflevector(d2, d3, 2, 6, 3, 7);  // z2 z3 . .
-        x = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
-        y = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
-        z = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
+        // Four neighbouring points of a row read two runs of twelve floats.
+        const ptrdiff_t n = k * shape_.sz + j * shape_.sy + 3 * ptrdiff_t(i);
+        ptrdiff_t lo = n, hi = n;
+        if (face_ == 0) {
+            lo -= 3;
+        } else if (face_ == 1) {
+            lo -= j > 0 ? shape_.sy : 0;
+            hi -= j >= shape_.ny ? shape_.sy : 0;
+        } else if (face_ == 2) {
+            lo -= k > 0 ? shape_.sz : 0;
+            hi -= k >= shape_.nz ? shape_.sz : 0;
+        }
+        const float *a = c_ + lo, *b = c_ + hi;
+        // x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3
+        const F4 m0 = 0.5f * (simd::load(a) + simd::load(b));
+        const F4 m1 = 0.5f * (simd::load(a + 4) + simd::load(b + 4));
+        const F4 m2 = 0.5f * (simd::load(a + 8) + simd::load(b + 8));
+        x = __builtin_shufflevector(__builtin_shufflevector(m0, m1, 0, 3, 6, 7), m2, 0, 1, 2, 5);
+        y = __builtin_shufflevector(__builtin_shufflevector(m0, m1, 1, 4, 7, 7), m2, 0, 1, 2, 6);
+        z = __builtin_shufflevector(__builtin_shufflevector(m0, m1, 2, 5, 5, 5), m2, 0, 1, 4, 7);
     }
 
-    const F4* samples() const { return c_; }
+    const float* samples() const { return c_; }
     const SampleLayout& layout() const { return shape_; }
 
   private:
-    const F4* c_;
-    SampleLayout shape_;
-    int face_ = -1;  // the axis a face grid is staggered along, or -1
+    const float* c_;
+    SampleLayout shape_;  // three floats a sample
+    int face_ = -1;       // the axis a face grid is staggered along, or -1
 };
 
 // RK2 (midpoint) departure point of the fluid at pGrid whose velocity is v0;
@@ -203,12 +224,13 @@ void fillOutside(ScalarGrid& g, const Region& region, float value) {
     });
 }
 
-// Backtrace displacement of cell (i, j, k) into out[i], for s = dt / dx.
+// Backtrace displacement of cell (i, j, k) into the row's sample i, out + 3 i,
+// for s = dt / dx.
 [[gnu::always_inline]] inline void traceCell(const Centred& vel, float s, int i, int j, int k,
-                                             F4* out) {
+                                             float* out) {
     const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
     const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
-    out[i] = F4{d.x, d.y, d.z, 0.0f};
+    store3(out + 3 * i, F4{d.x, d.y, d.z, 0.0f});
 }
 
 // The same for cells i.. of the row while a whole vector of them fits before
@@ -216,7 +238,7 @@ void fillOutside(ScalarGrid& g, const Region& region, float value) {
 // blend of the four-float samples); returns the first cell left.
 template <typename V>
 [[gnu::always_inline]] inline int traceCellsN(const Centred& vel, float s, int i, int i1, int j,
-                                              int k, F4* out) {
+                                              int k, float* out) {
     constexpr int kN = simd::kLanes<V>;
     const float h = 0.5f * s;
     for (; i + kN <= i1; i += kN) {
@@ -237,29 +259,30 @@ template <typename V>
         for (int l = 0; l < kN; ++l) {
             const Stencil one{st.at[l], st.dx, st.dy, st.dz, st.fx[l], st.fy[l], st.fz[l]};
             const F4 p{px[l], py, pz, 0.0f};
-            out[i + l] = p - (p - blend(vel.samples(), one) * s);
+            store3(out + 3 * (i + l), p - (p - blend3(vel.samples(), one) * s));
         }
     }
     return i;
 }
 
 // Backtrace displacements of cells i0..i1-1 of row (j, k) into out[i].
-void traceRow4(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+void traceRow4(const Centred& vel, float s, int i0, int i1, int j, int k, float* out) {
     int i = traceCellsN<F4>(vel, s, i0, i1, j, k, out);
     for (; i < i1; ++i) traceCell(vel, s, i, j, k, out);
 }
 #if PLUME_HAS_AVX2_PATHS
-PLUME_AVX2 void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+PLUME_AVX2 void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k,
+                          float* out) {
     int i = traceCellsN<simd::F8>(vel, s, i0, i1, j, k, out);
     i = traceCellsN<F4>(vel, s, i, i1, j, k, out);
     for (; i < i1; ++i) traceCell(vel, s, i, j, k, out);
 }
 #else
-void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+void traceRow8(const Centred& vel, float s, int i0, int i1, int j, int k, float* out) {
     traceRow4(vel, s, i0, i1, j, k, out);
 }
 #endif
-inline void traceRow(const Centred& vel, float s, int i0, int i1, int j, int k, F4* out) {
+inline void traceRow(const Centred& vel, float s, int i0, int i1, int j, int k, float* out) {
     if (simd::avx2())
         traceRow8(vel, s, i0, i1, j, k, out);
     else
@@ -437,9 +460,8 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
     lease_ = lease;
     n_ = {f.u.nx() - 1, f.u.ny(), f.u.nz()};
     dx_ = dx;
-    const size_t cells = size_t(n_.x) * n_.y * n_.z;
-    centred_ = lease->take<F4>(cells);
-    displacement_ = lease->take<F4>(cells);
+    centred_ = lease->take<float>(centredBytes(n_) / sizeof(float));
+    displacement_ = lease->take<float>(sampleBytes(n_) / sizeof(float));
     centredSpent_ = false;
     for (float*& h : hat_) h = nullptr;
     rangeLo_ = rangeHi_ = nullptr;
@@ -451,7 +473,7 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
     auto centreSlab = [&](int k) {
         float m = 0.0f;
         for (int j = 0; j < n_.y; ++j) {
-            F4* out = &centred_[(size_t(k) * n_.y + j) * n_.x];
+            float* out = &centred_[3 * (size_t(k) * n_.y + j) * n_.x];
             const float *u = &f.u(0, j, k), *v0 = &f.v(0, j, k), *v1 = &f.v(0, j + 1, k);
             const float *w0 = &f.w(0, j, k), *w1 = &f.w(0, j, k + 1);
             F4 m4{};
@@ -461,20 +483,19 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
                 const F4 y = 0.5f * (simd::load(v0 + i) + simd::load(v1 + i));
                 const F4 z = 0.5f * (simd::load(w0 + i) + simd::load(w1 + i));
                 for (const F4 a : {simd::abs(x), simd::abs(y), simd::abs(z)}) m4 = m4 < a ? a : m4;
-                // (x, y, z, 0) per cell.
-                const F4 t0 = __builtin_shufflevector(x, y, 0, 4, 1, 5);
-                const F4 t1 = __builtin_shufflevector(z, F4{}, 0, 4, 1, 5);
-                const F4 t2 = __builtin_shufflevector(x, y, 2, 6, 3, 7);
-                const F4 t3 = __builtin_shufflevector(z, F4{}, 2, 6, 3, 7);
-                out[i] = __builtin_shufflevector(t0, t1, 0, 1, 4, 5);
-                out[i + 1] = __builtin_shufflevector(t0, t1, 2, 3, 6, 7);
-                out[i + 2] = __builtin_shufflevector(t2, t3, 0, 1, 4, 5);
-                out[i + 3] = __builtin_shufflevector(t2, t3, 2, 3, 6, 7);
+                // x y z per cell: x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3.
+                const F4 xy01 = __builtin_shufflevector(x, y, 0, 4, 1, 5);
+                const F4 xy23 = __builtin_shufflevector(x, y, 2, 6, 3, 7);
+                const F4 yz1 = __builtin_shufflevector(y, z, 1, 5, 1, 5);
+                float* o = out + 3 * i;
+                simd::store(o, __builtin_shufflevector(xy01, z, 0, 1, 4, 2));
+                simd::store(o + 4, __builtin_shufflevector(yz1, xy23, 0, 1, 4, 5));
+                simd::store(o + 8, __builtin_shufflevector(z, xy23, 2, 6, 7, 3));
             }
             m = std::max({m, m4[0], m4[1], m4[2], m4[3]});
             for (; i < n_.x; ++i) {
                 Vec3f v = f.centredVelocity(i, j, k);
-                out[i] = F4{v.x, v.y, v.z, 0.0f};
+                store3(out + 3 * i, F4{v.x, v.y, v.z, 0.0f});
                 m = std::max({m, std::fabs(v.x), std::fabs(v.y), std::fabs(v.z)});
             }
         }
@@ -489,7 +510,7 @@ void Advector::traceCells(float s, const Box3i& cells) {
     if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
     const Centred vel(centred_, n_, Vec3f(0.5f));
     forRows(cells, [&](int i0, int i1, int j, int k) {
-        traceRow(vel, s, i0, i1, j, k, &displacement_[(size_t(k) * n_.y + j) * n_.x]);
+        traceRow(vel, s, i0, i1, j, k, &displacement_[3 * (size_t(k) * n_.y + j) * n_.x]);
     });
     displacementS_ = s;
     displacementBox_ = cells;
@@ -503,8 +524,7 @@ void Advector::takeSteps(int count, size_t values) {
         // gave, so the steps take its bytes when they fit, else the lease's.
         hatSize_ = size_t(stepValues(n_, count));
         rangeSize_ = count == 1 ? hatSize_ : 0;
-        const bool reuse = stepBytes(n_, count) <= ScratchArena::rounded(
-                                                      size_t(n_.x) * n_.y * n_.z * sizeof(F4));
+        const bool reuse = stepBytes(n_, count) <= centredBytes(n_);
         auto* bytes = reinterpret_cast<std::byte*>(centred_);
         auto take = [&](size_t size) -> std::byte* {
             if (!reuse) return lease_->take<std::byte>(size);
@@ -591,7 +611,8 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         const Centred vel(centred_, n_, Vec3f(0.5f));
         forRows(traced.bounds, [&](int, int, int j, int k) {
             const Region::Span sp = traced.at(j, k);
-            traceRow(vel, s, sp.lo, sp.hi, j, k, &displacement_[(size_t(k) * n_.y + j) * n_.x]);
+            traceRow(vel, s, sp.lo, sp.hi, j, k,
+                     &displacement_[3 * (size_t(k) * n_.y + j) * n_.x]);
         });
         displacementS_ = s;
         displacementBox_ = Box3i{};

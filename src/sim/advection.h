@@ -10,8 +10,8 @@
 // semi-Lagrangian value (velocity: clamped velocities leave voxel-scale noise
 // in fast buoyant columns; Mantaflow reverts there too).
 //
-// The traces read the velocity from cell-centred samples held as four-float
-// vectors, so one stencil and one vector blend give all three components: a
+// The traces read the velocity from cell-centred samples of three floats
+// each, so one stencil and one vector blend give all three components: a
 // third of the work of blending the three staggered grids, for a trace that
 // is smoother by a face-to-centre average. Each cell centre is traced once per
 // velocity field and time step; a face departs by the mean displacement of
@@ -80,11 +80,10 @@ class Advector {
     // fit there (see advect()).
     static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme,
                                          bool inPlace = false) {
-        const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
-        const std::uint64_t traces = 2 * ScratchArena::rounded(c * sizeof(simd::F4));
+        const std::uint64_t traces = centredBytes(cells) + sampleBytes(cells);
         if (scheme != AdvectionScheme::MacCormack && !inPlace) return traces;
         const std::uint64_t steps = stepBytes(cells, inPlace ? 1 : fields);
-        return steps <= ScratchArena::rounded(c * sizeof(simd::F4)) ? traces : traces + steps;
+        return steps <= centredBytes(cells) ? traces : traces + steps;
     }
 
     // One field through `velocity`: a convenience for tests.
@@ -97,6 +96,17 @@ class Advector {
     }
 
   private:
+    // Three floats a cell (the centred velocity, or the displacement), and
+    // one more: a four-wide read of the last cell's sample.
+    static std::uint64_t sampleBytes(Vec3i n) {
+        return ScratchArena::rounded((3 * std::uint64_t(n.x) * n.y * n.z + 1) * sizeof(float));
+    }
+    // The centred velocity's room, which one field's forward step and bounds
+    // take once the traces are made (a face grid's values are a little more
+    // than the cells').
+    static std::uint64_t centredBytes(Vec3i n) {
+        return std::max(sampleBytes(n), stepBytes(n, 1));
+    }
     // Values per forward step: a face grid's for the velocity (the largest of
     // the three), a cell grid's for scalars.
     static std::uint64_t stepValues(Vec3i n, int fields) {
@@ -122,9 +132,9 @@ class Advector {
     float maxComponent_ = 0.0f;  // largest |component| of any centred sample, m/s
     // Borrowed from the lease of the last setVelocity():
     ScratchArena::Lease* lease_ = nullptr;
-    simd::F4* centred_ = nullptr;  // (u, v, w, 0) at each cell centre
-    bool centredSpent_ = false;    // its bytes now hold the forward steps
-    simd::F4* displacement_ = nullptr;
+    float* centred_ = nullptr;   // (u, v, w) at each cell centre, x y z x y z ...
+    bool centredSpent_ = false;  // its bytes now hold the forward steps
+    float* displacement_ = nullptr;  // likewise
     Box3i displacementBox_;
     float displacementS_ = 0.0f;
     float* hat_[kMaxFields] = {};  // forward semi-Lagrangian steps, `hatSize_` values each

@@ -111,7 +111,7 @@ void addWind(Fields& f, Vec3f wind, float dt) {
 
 std::uint64_t vorticityScratchBytes(Vec3i n) {
     const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
-    return 2 * ScratchArena::rounded(c * sizeof(Vec3f)) + ScratchArena::rounded(c * sizeof(float));
+    return 2 * ScratchArena::rounded(c * sizeof(Vec3f));
 }
 
 void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& arena) {
@@ -123,7 +123,6 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
     // Each cell's centred velocity is read by its six neighbours: made once.
     Vec3f* centred = scratch.take<Vec3f>(cells);
     Vec3f* curl = scratch.take<Vec3f>(cells);  // omega at cell centres, 1/s; then the force
-    float* magnitude = scratch.take<float>(cells);  // |omega|
     auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
 
     parallelForSlabs(n.z, [&](int k) {
@@ -141,7 +140,6 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
                 const size_t c = at(i, j, k);
                 if (f.solid[c]) {
                     curl[c] = Vec3f(0.0f);
-                    magnitude[c] = 0.0f;
                     continue;
                 }
                 const int iLo = std::max(i - 1, 0), iHi = std::min(i + 1, n.x - 1);
@@ -150,9 +148,17 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
                 Vec3f dZ = centred[at(i, j, kHi)] - centred[at(i, j, kLo)];
                 Vec3f w{(dY.z - dZ.y) * inv2dx, (dZ.x - dX.z) * inv2dx, (dX.y - dY.x) * inv2dx};
                 curl[c] = w;
-                magnitude[c] = length(w);
             }
         }
+    });
+
+    // |omega|, in the bytes of the centred velocity, which the curl was the
+    // last to read (a third buffer would make this the solver's hungriest
+    // stage).
+    float* magnitude = reinterpret_cast<float*>(centred);
+    parallelForSlabs(n.z, [&](int k) {
+        const size_t row = at(0, 0, k);
+        for (size_t c = row; c < row + size_t(n.x) * n.y; ++c) magnitude[c] = length(curl[c]);
     });
 
     // Force eps * dx * (N x omega) at cells, N the normalised gradient of

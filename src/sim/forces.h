@@ -31,8 +31,8 @@ void addTurbulence(Fields& f, float strength, float scale, double time, float dt
 // The centred velocity, the curl and its magnitude are borrowed from
 // `scratch` for the call (28 bytes a cell: less than advection takes).
 void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& scratch);
-// Bytes of scratch that borrows for `cells`: the centred velocity, the curl
-// (which the force then replaces, cell by cell) and its magnitude.
+// Bytes of scratch that borrows for `cells`: the centred velocity (then the
+// curl's magnitude) and the curl (which the force then replaces, cell by cell).
 std::uint64_t vorticityScratchBytes(Vec3i cells);
 
 }  // namespace plume
