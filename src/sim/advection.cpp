@@ -136,12 +136,12 @@ inline void hull(Region::Span& a, const Region::Span& b) {
     a = a.lo < a.hi ? Region::Span{std::min(a.lo, b.lo), std::max(a.hi, b.hi)} : b;
 }
 
-// For each of `count` fields, the cells where it differs from its background.
-std::array<Region, Advector::kMaxFields> activeRegions(const ScalarGrid* const* src, int count,
-                                                       const float* background) {
+// For each of `count` fields, the cells where it differs from its background,
+// into `regions`.
+void activeRegions(const ScalarGrid* const* src, int count, const float* background,
+                   Region* regions) {
     const ScalarGrid& g = *src[0];
     const int nx = g.nx(), ny = g.ny();
-    std::array<Region, Advector::kMaxFields> regions;
     for (int c = 0; c < count; ++c) {
         regions[c].ny = ny;
         regions[c].spans.assign(size_t(ny) * g.nz(), Region::Span{});
@@ -171,20 +171,20 @@ std::array<Region, Advector::kMaxFields> activeRegions(const ScalarGrid* const* 
     };
     const Boxes bounds = deterministicReduce(g.nz(), Boxes{}, slabBoxes, uniteEach);
     for (int c = 0; c < count; ++c) regions[c].bounds = bounds[c];
-    return regions;
 }
 
 // `r` grown by `by` cells along every axis (each cell to the cube of side
 // 2 by + 1 around it, or more), kept inside [0, n): each row spans the hull
-// of the rows within `by` in y and z, widened by `by` in x.
-Region grow(const Region& r, int by, Vec3i n) {
-    Region out = r;
+// of the rows within `by` in y and z, widened by `by` in x. Into `out` (not
+// r), through `alongY`: regions the caller keeps, whose span lists are reused.
+void grow(const Region& r, int by, Vec3i n, Region& out, Region& alongY) {
+    out = r;
     out.bounds = grow(r.bounds, by, n);
-    if (r.bounds.empty()) return out;
+    if (r.bounds.empty()) return;
     // Along y, then along z, then widen in x; only the rows of the bounds
     // can be non-empty.
     const Box3i& b = out.bounds;
-    Region alongY = r;
+    alongY = r;
     parallelForSlabs(b.hi.z - b.lo.z, [&](int kk) {
         const int k = b.lo.z + kk;
         for (int j = b.lo.y; j < b.hi.y; ++j) {
@@ -204,7 +204,6 @@ Region grow(const Region& r, int by, Vec3i n) {
             out.spans[size_t(k) * n.y + j] = s;
         }
     });
-    return out;
 }
 
 // Sets every cell of g outside `region` to `value`.
@@ -451,6 +450,15 @@ void forRows(const Box3i& box, F&& body) {
 
 }  // namespace
 
+// The span lists of advect()'s regions, kept so a substep allocates none.
+struct Advector::Regions {
+    std::array<Region, kMaxFields> active, results, firsts;
+    Region alongY, traced;
+};
+
+Advector::Advector() : regions_(std::make_unique<Regions>()) {}
+Advector::~Advector() = default;
+
 void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* lease) {
     if (!lease) {
         if (!ownArena_) ownArena_ = std::make_unique<ScratchArena>();
@@ -571,18 +579,24 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // row by row (a plume fills little of its bounding box); `result` and
     // `first` bound them all, and a point is traced once for every field whose
     // region holds it.
-    std::array<Region, kMaxFields> results, firsts;
+    // (The regions' span lists are the Advector's, kept from call to call.)
+    std::array<Region, kMaxFields>& results = regions_->results;
+    std::array<Region, kMaxFields>& firsts = regions_->firsts;
     Box3i result{{0, 0, 0}, dims};
     Box3i first = result;
     if (background) {
         // A trace moves at most maxComponent * |s| cells per axis, and a blend
         // reads one cell beyond; one more absorbs rounding.
         const int reach = int(std::ceil(maxComponent_ * std::fabs(s))) + 2;
-        const std::array<Region, kMaxFields> active = activeRegions(src, count, background);
+        std::array<Region, kMaxFields>& active = regions_->active;
+        activeRegions(src, count, background, active.data());
         result = first = Box3i{};
         for (int c = 0; c < count; ++c) {
-            results[c] = grow(active[c], reach, dims);
-            firsts[c] = mac ? grow(results[c], reach, dims) : results[c];
+            grow(active[c], reach, dims, results[c], regions_->alongY);
+            if (mac)
+                grow(results[c], reach, dims, firsts[c], regions_->alongY);
+            else
+                firsts[c] = results[c];
             result = unite(result, results[c].bounds);
             first = unite(first, firsts[c].bounds);
         }
@@ -601,12 +615,14 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     if (background && dims == n_) {
         // Cell-centred fields: only the rows' spans that some field's first
         // pass covers (and a cell beyond); the cache then holds no box.
-        Region traced = firsts[0];
+        Region& firstOfAll = regions_->active[0];  // spent: the regions are grown
+        firstOfAll = firsts[0];
         for (int c = 1; c < count; ++c)
-            for (size_t r = 0; r < traced.spans.size(); ++r)
-                hull(traced.spans[r], firsts[c].spans[r]);
-        traced.bounds = first;
-        traced = grow(traced, 1, n_);
+            for (size_t r = 0; r < firstOfAll.spans.size(); ++r)
+                hull(firstOfAll.spans[r], firsts[c].spans[r]);
+        firstOfAll.bounds = first;
+        Region& traced = regions_->traced;
+        grow(firstOfAll, 1, n_, traced, regions_->alongY);
         if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
         const Centred vel(centred_, n_, Vec3f(0.5f));
         forRows(traced.bounds, [&](int, int, int j, int k) {

@@ -44,7 +44,8 @@ class Advector {
     // and flame.
     static constexpr int kMaxFields = 4;
 
-    Advector() = default;
+    Advector();
+    ~Advector();
 
     // Samples `velocity` at the cell centres (cells dx metres wide); every
     // advect() until the next call traces through these samples: calls that
@@ -144,6 +145,8 @@ class Advector {
     float* rangeLo_ = nullptr;
     float* rangeHi_ = nullptr;
     size_t rangeSize_ = 0;
+    struct Regions;
+    std::unique_ptr<Regions> regions_;
     // Without a lease from the caller: the Advector's own arena and lease.
     std::unique_ptr<ScratchArena> ownArena_;
     std::optional<ScratchArena::Lease> ownLease_;
