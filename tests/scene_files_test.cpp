@@ -110,7 +110,7 @@ TEST(SceneDescribe, ListsEveryKeyAndTheGrid) {
     }
     EXPECT_NE(text.find("# grid 40x40x64 = 102400 cells"), std::string::npos) << text;
     EXPECT_NE(text.find("# memory estimate: about 45 MiB for bake and render at first (the "
-                        "sparse solve's box around the emitters), at most about 123 MiB if the "
+                        "sparse solve's boxes around the emitters), at most about 123 MiB if the "
                         "smoke fills the domain\n"),
               std::string::npos)
         << text;

@@ -29,7 +29,7 @@ std::uint64_t estimateMemoryBytes(const Scene& scene) {
     return estimateMemoryBytes(scene, scene.domain.cells());
 }
 
-std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n) {
+std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n, const std::vector<Vec3i>* islands) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     // A bake's resume state goes to its file straight from the fields; the
     // pressure warm start is copied out of the projection (double). The
@@ -42,13 +42,17 @@ std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n) {
         if (s.levelSet) levelSets += s.levelSet->bytes();
     for (const ShapeSettings& s : scene.obstacles)
         if (s.levelSet) levelSets += s.levelSet->bytes();
-    return Solver::bytesFor(scene, n) + Renderer::bytesFor(scene, n) +
+    const std::uint64_t solver = islands ? Solver::bytesFor(scene, *islands) : Solver::bytesFor(scene, n);
+    return solver + Renderer::bytesFor(scene, n) +
            Renderer::writingBytesFor(scene) + state + levelSets + kBaseline;
 }
 
 MemoryEstimate estimateMemory(const Scene& scene) {
-    return {estimateMemoryBytes(scene, Solver::startCells(scene)), estimateMemoryBytes(scene),
-            scene.solver.sparse};
+    // At the start: the islands around the emitters, and the box around them
+    // all for what is rendered and written.
+    const std::vector<Vec3i> islands = Solver::startCells(scene);
+    return {estimateMemoryBytes(scene, Solver::startBounds(scene), &islands),
+            estimateMemoryBytes(scene), scene.solver.sparse};
 }
 
 std::uint64_t machineMemoryBytes() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 #include <string>
 
 #include "scene/describe.h"
@@ -14,7 +15,10 @@ namespace plume {
 // what writing a frame's files adds, and the program itself; for the whole
 // domain, or for a sparse solve's box of `cells`.
 std::uint64_t estimateMemoryBytes(const Scene& scene);
-std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i cells);
+// For a box of `cells`; a sparse solve's islands, when given, are what the
+// solver holds of it.
+std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i cells,
+                                  const std::vector<Vec3i>* islands = nullptr);
 // Both: at the start (the sparse solve's first box) and at most (the domain).
 MemoryEstimate estimateMemory(const Scene& scene);
 

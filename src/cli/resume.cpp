@@ -30,9 +30,9 @@ void ResumeStateSink::consume(const Frame& frame) {
     // The fields straight from the solver (a snapshot would copy them all at
     // the moment the file's grids are built, the bake's peak); the pressure
     // lives padded inside the projection, so that one is copied out.
-    const Grid3<double> pressure = frame.solver->projection().warmStart();
+    const Grid3<double> pressure = frame.solver->warmStart();
     writeSolverState(path_, frame.solver->fields(), frame.number, sceneHash_, sceneName_,
-                     &pressure);
+                     &pressure, frame.solver->islandBoxes());
 }
 
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {
@@ -42,6 +42,7 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
     }
     SolverSnapshot state = solver.snapshot();  // shaped for the scene; the file fills it
     const SolverState saved = readSolverState(path, state.fields, &state.pressure);
+    state.islands = saved.islands;
     if (saved.sceneHash != sceneHash(scene))
         throw InputError(scene.path + ": error: the scene changed since '" + path +
                          "' was saved; bake without --resume to start over");

@@ -22,7 +22,9 @@ namespace {
 // The first line of every state file; the number is the layout's version.
 constexpr const char* kMagic = "plume resume state 2";
 // A header line longer than this is not plume's.
-constexpr size_t kMaxLine = 4096;
+constexpr size_t kMaxLine = 1 << 16;
+// The most islands a state may list (a line of six numbers each fits).
+constexpr int kMaxIslands = 1024;
 
 // The fields of a state, in file order: the fire's two only in a scene that
 // burns fuel. Face grids hold (nx+1)·ny·nz and the like, scalars nx·ny·nz.
@@ -83,7 +85,20 @@ struct Header {
     float dx = 0;
     Vec3i domain{0, 0, 0}, boxMin{0, 0, 0}, box{0, 0, 0};
     bool burns = false, pressure = false;
+    std::vector<Box3i> islands;
 };
+
+// "islands N" and each island's min and max corner (domain cells).
+bool readIslands(std::istream& value, std::vector<Box3i>& islands) {
+    int count = 0;
+    if (!(value >> count) || count < 2 || count > kMaxIslands) return false;
+    for (int i = 0; i < count; ++i) {
+        Box3i b;
+        if (!(value >> b.lo.x >> b.lo.y >> b.lo.z >> b.hi.x >> b.hi.y >> b.hi.z)) return false;
+        islands.push_back(b);
+    }
+    return true;
+}
 
 Header readHeader(std::istream& in, const std::string& path) {
     auto notState = [&](const std::string& why) {
@@ -116,6 +131,7 @@ Header readHeader(std::istream& in, const std::string& path) {
         else if (key == "box")
             ok = bool(value >> h.boxMin.x >> h.boxMin.y >> h.boxMin.z >> h.box.x >> h.box.y >>
                       h.box.z);
+        else if (key == "islands") ok = readIslands(value, h.islands);
         else if (key == "fire") ok = bool(value >> h.burns);
         else if (key == "pressure") ok = bool(value >> h.pressure);
         else if (key == "data") ended = true;
@@ -129,6 +145,10 @@ Header readHeader(std::istream& in, const std::string& path) {
     for (int a = 0; a < 3; ++a)
         if (h.boxMin[a] < 0 || h.box[a] < 1 || h.boxMin[a] + h.box[a] > h.domain[a])
             throw RunError("'" + path + "' holds a box outside its domain");
+    const Box3i box{h.boxMin, {h.boxMin.x + h.box.x, h.boxMin.y + h.box.y, h.boxMin.z + h.box.z}};
+    for (const Box3i& island : h.islands)
+        if (island.empty() || !box.contains(island))
+            throw RunError("'" + path + "' holds an island outside its box");
     return h;
 }
 
@@ -156,7 +176,7 @@ std::string resumeStatePath(const std::string& dir, const std::string& name) {
 
 void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName,
-                      const Grid3<double>* pressure) {
+                      const Grid3<double>* pressure, const std::vector<Box3i>& islands) {
     // One line each; a name cannot break the header.
     std::string name = sceneName;
     for (char& c : name)
@@ -174,6 +194,13 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
     header += "box " + std::to_string(f.offset.x) + " " + std::to_string(f.offset.y) + " " +
               std::to_string(f.offset.z) + " " + std::to_string(f.n.x) + " " +
               std::to_string(f.n.y) + " " + std::to_string(f.n.z) + "\n";
+    if (islands.size() > 1) {
+        header += "islands " + std::to_string(islands.size());
+        for (const Box3i& b : islands)
+            for (int v : {b.lo.x, b.lo.y, b.lo.z, b.hi.x, b.hi.y, b.hi.z})
+                header += " " + std::to_string(v);
+        header += "\n";
+    }
     header += std::string("fire ") + (f.burns() ? "1" : "0") + "\n";
     header += std::string("pressure ") + (pressure ? "1" : "0") + "\n";
     header += "data\n";
@@ -248,6 +275,7 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     state.sceneHash = h.hash;
     state.sceneName = h.scene;
     state.time = h.time;
+    state.islands = h.islands;
     f.time = state.time;
     return state;
 }

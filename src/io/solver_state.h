@@ -8,6 +8,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
+
+#include "core/box.h"
 
 #include "sim/fields.h"
 
@@ -21,9 +24,12 @@ std::string resumeStatePath(const std::string& dir, const std::string& name);
 // bit, with the last complete frame, f.time and the hash of the resolved scene,
 // through a temporary file and a rename. `pressure`, when given, is the
 // projection's warm start (SolverSnapshot::pressure), kept in double. Throws RunError.
+// `islands`: a sparse solve's boxes (domain cells) when it holds several,
+// inside f's box; f and the pressure then hold each one's values in its box.
 void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName = "",
-                      const Grid3<double>* pressure = nullptr);
+                      const Grid3<double>* pressure = nullptr,
+                      const std::vector<Box3i>& islands = {});
 
 // What a state file says beside the fields.
 struct SolverState {
@@ -31,6 +37,7 @@ struct SolverState {
     std::string sceneHash;  // the caller refuses to resume when it differs
     std::string sceneName;
     double time = 0;  // also stored in f.time
+    std::vector<Box3i> islands;  // several, or none: the solve held f's box
 };
 
 // Fills f (already sized for the scene; reshaped to the file's box) from a

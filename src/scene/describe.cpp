@@ -141,11 +141,11 @@ std::string describeScene(const Scene& scene, std::optional<MemoryEstimate> memo
             return bytes < std::uint64_t(kGiB) ? std::to_string(bytes >> 20) + " MiB"
                                                : formatGiB(bytes) + " GiB";
         };
-        // A sparse solve holds a box around the smoke, which only the smoke
-        // decides: it starts around the emitters and can grow to the domain.
+        // A sparse solve holds boxes around the smoke, which only the smoke
+        // decides: they start around the emitters and can grow to the domain.
         out += memory->sparse && memory->start < memory->most
                    ? "# memory estimate: about " + amount(memory->start) +
-                         " for bake and render at first (the sparse solve's box around the "
+                         " for bake and render at first (the sparse solve's boxes around the "
                          "emitters), at most about " + amount(memory->most) +
                          " if the smoke fills the domain\n"
                    : "# memory estimate: about " + amount(memory->most) + " for bake and render\n";

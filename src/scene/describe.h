@@ -11,8 +11,8 @@
 namespace plume {
 
 // What a bake plus render of a scene needs, in bytes: at its start and at
-// most. They differ for a sparse solve, whose box starts around the emitters
-// and grows with the smoke up to the whole domain.
+// most. They differ for a sparse solve, whose boxes start around the emitters
+// and grow with the smoke up to the whole domain.
 struct MemoryEstimate {
     std::uint64_t start = 0, most = 0;
     bool sparse = false;

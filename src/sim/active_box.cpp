@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "core/parallel.h"
 
@@ -61,6 +62,48 @@ std::array<Boundary, 6> boxBoundary(const Box3i& box, Vec3i cells,
         if (box.hi[a] < cells[a]) sides[2 * a + 1] = Boundary::Open;
     }
     return sides;
+}
+
+// Boxes within a tile of each other (tile-aligned boxes: touching or
+// overlapping) become the box around both, until none are; in the order of
+// their min corners (z, y, x), so the islands' order is the same whatever
+// order their sources came in.
+std::vector<Box3i> mergeNear(std::vector<Box3i> boxes) {
+    auto near = [](const Box3i& a, const Box3i& b) {
+        return a.lo.x <= b.hi.x && b.lo.x <= a.hi.x && a.lo.y <= b.hi.y && b.lo.y <= a.hi.y &&
+               a.lo.z <= b.hi.z && b.lo.z <= a.hi.z;
+    };
+    for (bool merged = true; merged;) {
+        merged = false;
+        for (size_t a = 0; a < boxes.size() && !merged; ++a)
+            for (size_t b = a + 1; b < boxes.size() && !merged; ++b)
+                if (near(boxes[a], boxes[b])) {
+                    boxes[a] = unite(boxes[a], boxes[b]);
+                    boxes.erase(boxes.begin() + std::ptrdiff_t(b));
+                    merged = true;
+                }
+    }
+    std::sort(boxes.begin(), boxes.end(), [](const Box3i& a, const Box3i& b) {
+        return std::tie(a.lo.z, a.lo.y, a.lo.x) < std::tie(b.lo.z, b.lo.y, b.lo.x);
+    });
+    return boxes;
+}
+
+// Copies what fields `from` of a box at `fromOffset` (domain cells) hold
+// where the box of `to` at `toOffset` overlaps it: the velocity, the scalars
+// (fire's when both burn) and, with `solid`, the solid cells.
+void copyFieldsOverlap(const Fields& from, Vec3i fromOffset, Fields& to, Vec3i toOffset,
+                       bool solid) {
+    for (int axis = 0; axis < 3; ++axis)
+        copyOverlap(from.component(axis), fromOffset, to.component(axis), toOffset);
+    copyOverlap(from.density, fromOffset, to.density, toOffset);
+    copyOverlap(from.temperature, fromOffset, to.temperature, toOffset);
+    if (solid) copyOverlap(from.solid, fromOffset, to.solid, toOffset);
+    if (from.burns() && to.burns()) {
+        copyOverlap(from.fuel, fromOffset, to.fuel, toOffset);
+        copyOverlap(from.flame, fromOffset, to.flame, toOffset);
+        copyOverlap(from.expansion, fromOffset, to.expansion, toOffset);
+    }
 }
 
 }  // namespace plume

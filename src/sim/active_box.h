@@ -12,8 +12,10 @@
 // out freely), as Houdini's sparse solver does at the edge of its active
 // region; a side on the domain's boundary keeps that side's kind.
 //
-// Blender's "adaptive domain" is the same idea. Tiles inside the box (empty
-// air that a box around scattered smoke still holds) are the next step.
+// Blender's "adaptive domain" is the same idea. Smoke in clusters apart gets a
+// box each (an island, sim/solver.h), so the still air between two plumes
+// costs nothing; inside a box every cell is held (tiles inside it would save
+// little: a plume sets the air moving across nearly all of its box).
 #pragma once
 
 #include <algorithm>
@@ -41,6 +43,17 @@ Box3i cellsOfWorldBox(Vec3f lo, Vec3f hi, float dx, Vec3i cells);
 
 // `b` grown by `margin` cells, rounded out to whole tiles, inside [0, cells).
 Box3i tileAligned(const Box3i& b, int margin, Vec3i cells);
+
+// Boxes within a tile of each other (tile-aligned boxes: touching or
+// overlapping) become the box around both, until none are; in the order of
+// their min corners (z, y, x). A sparse solve's islands.
+std::vector<Box3i> mergeNear(std::vector<Box3i> boxes);
+
+// Copies what fields `from` of a box at `fromOffset` (domain cells) hold
+// where the box of `to` at `toOffset` overlaps it: the velocity, the scalars
+// (fire's when both burn) and, with `solid`, the solid cells.
+void copyFieldsOverlap(const Fields& from, Vec3i fromOffset, Fields& to, Vec3i toOffset,
+                       bool solid);
 
 // What each side of the box is to the pressure solve: the domain's kind where
 // the box reaches the domain's side, open inside the domain.

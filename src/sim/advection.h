@@ -87,6 +87,13 @@ class Advector {
         return steps <= centredBytes(cells) ? traces : traces + steps;
     }
 
+    // Bytes the Advector keeps for the scalars' regions (advect() with a
+    // background): a span of each row per list, three lists a field and two
+    // more.
+    static std::uint64_t regionBytesFor(Vec3i cells, int fields) {
+        return std::uint64_t(3 * fields + 2) * std::uint64_t(cells.y) * cells.z * 2 * sizeof(int);
+    }
+
     // One field through `velocity`: a convenience for tests.
     void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,
                 ScalarGrid& dst, float dt, Limiter limiter = Limiter::Clamp) {

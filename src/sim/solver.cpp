@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <stdexcept>
 #include <string>
+#include <tuple>
 
 #include "core/error.h"
 #include "core/parallel.h"
@@ -63,67 +65,189 @@ Fields boxFields(const Scene& scene, const Box3i& box) {
     return f;
 }
 
-// The box a solve of `scene` starts with: the domain, or for a sparse solve
-// what its sources need (the whole domain when air flows in through a side,
-// which moves all of it).
-Box3i initialBox(const Scene& scene) {
+double volume(const Box3i& b) {
+    return double(b.hi.x - b.lo.x) * double(b.hi.y - b.lo.y) * double(b.hi.z - b.lo.z);
+}
+double volume(const std::vector<Box3i>& boxes) {
+    double v = 0;
+    for (const Box3i& b : boxes) v += volume(b);
+    return v;
+}
+
+// The boxes a solve of `scene` starts with: the domain, or for a sparse
+// solve one around each cluster of emitters (the whole domain when air flows
+// in through a side, which moves all of it).
+std::vector<Box3i> initialBoxes(const Scene& scene) {
     const Vec3i cells = scene.domain.cells();
     const Box3i domain{{0, 0, 0}, cells};
-    if (!scene.solver.sparse) return domain;
+    if (!scene.solver.sparse) return {domain};
     for (Boundary b : scene.domain.boundary)
-        if (b == Boundary::Inflow) return domain;
-    Box3i need;
+        if (b == Boundary::Inflow) return {domain};
+    std::vector<Box3i> need;
     for (const EmitterSettings& e : scene.emitters) {
         Vec3f lo, hi;
         PlacedShape(e).worldBounds(lo, hi);
         const float shell = e.mode == EmitMode::Surface ? 0.5f * e.thickness : 0.0f;
-        need = unite(need, cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), scene.domain.dx(),
-                                           cells));
+        const Box3i b =
+            cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), scene.domain.dx(), cells);
+        if (!b.empty()) need.push_back(tileAligned(b, kTileCells, cells));
     }
     // No sources: whatever moves was put there by hand (a test, a restored
     // state); hold it all until there is smoke to fit the box to.
-    if (need.empty()) return domain;
-    return tileAligned(need, kTileCells, cells);
+    if (need.empty()) return {domain};
+    return mergeNear(std::move(need));
 }
 
 }  // namespace
 
-Solver::Solver(const Scene& scene)
-    : scene_(scene),
-      box_(initialBox(scene)),
-      f_(boxFields(scene, box_)),
-      scratch_(std::make_unique<ScratchArena>()),
-      projection_(f_.n, boxBoundary(box_, scene.domain.cells(), scene.domain.boundary),
-                  scene.domain.inflowVelocity, scene.solver.pressure, scratch_.get()) {
-    f_.temperature.fill(scene.physics.ambientTemperature);  // the air starts at ambient
-    if (scene.burns()) f_.enableFire();
+Island Solver::makeIsland(const Box3i& box, Vec3f velocity) const {
+    Island island{box, boxFields(scene_, box),
+                  Projection(sizeOf(box),
+                             boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
+                             scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get())};
+    Fields& f = island.f;
+    for (int axis = 0; axis < 3; ++axis)
+        if (velocity[axis] != 0.0f) f.component(axis).fill(velocity[axis]);
+    f.temperature.fill(scene_.physics.ambientTemperature);  // the air starts at ambient
+    if (scene_.burns()) f.enableFire();
+    // Static solids are placed once per box; moving ones every substep.
+    if (!obstaclesMove_) rasterizeObstacles(f, scene_.obstacles);
+    return island;
+}
+
+Solver::Solver(const Scene& scene) : scene_(scene), scratch_(std::make_unique<ScratchArena>()) {
     obstaclesMove_ = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
                                  [](const ObstacleSettings& o) { return !o.animation.empty(); });
     emitters_ = scene.emitters;
-    if (obstaclesMove_)
-        moveSolidsAndEmitters(0.0f);
-    else
-        rasterizeObstacles(f_, scene.obstacles);
-    projection_.enforceBoundaries(f_);
+    for (const Box3i& box : initialBoxes(scene)) islands_.push_back(makeIsland(box, Vec3f(0.0f)));
+    if (obstaclesMove_) moveSolidsAndEmitters(0.0f);
+    for (Island& island : islands_) island.projection.enforceBoundaries(island.f);
 }
 
-SolverSnapshot Solver::snapshot() const { return {f_, projection_.warmStart()}; }
+Fields& Solver::fields() {
+    if (islands_.size() != 1)
+        throw std::logic_error("Solver::fields(): several islands; read them through a const Solver");
+    return islands_.front().f;
+}
+
+const Fields& Solver::fields() const {
+    if (islands_.size() == 1) return islands_.front().f;
+    if (assembledStale_) {
+        // The box around every island, still air where none is.
+        const Box3i box = activeBox();
+        Fields all = boxFields(scene_, box);
+        const Vec3f wind = scene_.physics.wind;
+        for (int axis = 0; axis < 3; ++axis) all.component(axis).fill(wind[axis]);
+        all.temperature.fill(scene_.physics.ambientTemperature);
+        if (scene_.burns()) all.enableFire();
+        all.time = time();
+        for (const Island& island : islands_)
+            copyFieldsOverlap(island.f, island.box.lo, all, box.lo, true);
+        assembled_ = std::move(all);
+        assembledStale_ = false;
+    }
+    return assembled_;
+}
+
+Projection& Solver::projection() {
+    if (islands_.size() != 1) throw std::logic_error("Solver::projection(): several islands");
+    return islands_.front().projection;
+}
+
+const Projection& Solver::projection() const {
+    if (islands_.size() != 1) throw std::logic_error("Solver::projection(): several islands");
+    return islands_.front().projection;
+}
+
+Grid3<double> Solver::warmStart() const {
+    if (islands_.size() == 1) return islands_.front().projection.warmStart();
+    const Box3i box = activeBox();
+    const Vec3i n = sizeOf(box);
+    Grid3<double> all(n.x, n.y, n.z);
+    for (const Island& island : islands_)
+        copyOverlap(island.projection.warmStart(), island.box.lo, all, box.lo);
+    return all;
+}
+
+std::vector<Box3i> Solver::islandBoxes() const {
+    std::vector<Box3i> boxes;
+    for (const Island& island : islands_) boxes.push_back(island.box);
+    return boxes;
+}
+
+Box3i Solver::activeBox() const {
+    Box3i box;
+    for (const Island& island : islands_) box = unite(box, island.box);
+    return box;
+}
+
+SolverSnapshot Solver::snapshot() const {
+    SolverSnapshot s{fields(), warmStart(), {}};
+    if (islands_.size() > 1) s.islands = islandBoxes();
+    return s;
+}
 
 void Solver::restore(const SolverSnapshot& snapshot) {
-    const Box3i box{snapshot.fields.offset, {snapshot.fields.offset.x + snapshot.fields.n.x,
-                                             snapshot.fields.offset.y + snapshot.fields.n.y,
-                                             snapshot.fields.offset.z + snapshot.fields.n.z}};
-    // A sparse solve takes the snapshot's box; a dense one holds the domain.
-    if (scene_.solver.sparse && Box3i{{0, 0, 0}, scene_.domain.cells()}.contains(box))
-        resizeBox(box);
-    if (snapshot.fields.n != f_.n) throw RunError("solver: the snapshot is of another grid size");
-    projection_.setWarmStart(snapshot.pressure);
-    f_ = snapshot.fields;
+    const Fields& from = snapshot.fields;
+    const Box3i box{from.offset,
+                    {from.offset.x + from.n.x, from.offset.y + from.n.y, from.offset.z + from.n.z}};
+    const Box3i domain{{0, 0, 0}, scene_.domain.cells()};
+    assembledStale_ = true;
+    assembled_ = Fields();
+    if (snapshot.islands.size() > 1) {
+        // Each island takes its box of the snapshot's fields and pressure.
+        for (const Box3i& b : snapshot.islands)
+            if (!scene_.solver.sparse || !box.contains(b))
+                throw RunError("solver: the snapshot's islands do not fit this solve");
+        scratch_->release();
+        islands_.clear();
+        for (const Box3i& b : snapshot.islands) {
+            Island island = makeIsland(b, Vec3f(0.0f));
+            copyFieldsOverlap(from, box.lo, island.f, b.lo, true);
+            island.f.time = from.time;
+            const Vec3i n = sizeOf(b);
+            Grid3<double> pressure(n.x, n.y, n.z);
+            copyOverlap(snapshot.pressure, box.lo, pressure, b.lo);
+            island.projection.setWarmStart(pressure);
+            islands_.push_back(std::move(island));
+        }
+        return;
+    }
+    // One box: a sparse solve takes the snapshot's; a dense one holds the domain.
+    if (islands_.size() != 1) {
+        scratch_->release();
+        islands_.clear();
+        islands_.push_back(makeIsland(scene_.solver.sparse ? box : domain, Vec3f(0.0f)));
+    }
+    Island& island = islands_.front();
+    if (scene_.solver.sparse && domain.contains(box)) resizeBox(island, box);
+    if (from.n != island.f.n) throw RunError("solver: the snapshot is of another grid size");
+    island.projection.setWarmStart(snapshot.pressure);
+    island.f = from;
 }
 
-Vec3i Solver::startCells(const Scene& scene) { return sizeOf(initialBox(scene)); }
+std::vector<Vec3i> Solver::startCells(const Scene& scene) {
+    std::vector<Vec3i> cells;
+    for (const Box3i& box : initialBoxes(scene)) cells.push_back(sizeOf(box));
+    return cells;
+}
+
+Vec3i Solver::startBounds(const Scene& scene) {
+    Box3i bounds;
+    for (const Box3i& box : initialBoxes(scene)) bounds = unite(bounds, box);
+    return sizeOf(bounds);
+}
 
 std::uint64_t Solver::bytesFor(const Scene& scene) { return bytesFor(scene, scene.domain.cells()); }
+
+std::uint64_t Solver::bytesFor(const Scene& scene, const std::vector<Vec3i>& boxes) {
+    std::uint64_t bytes = 0, scratch = 0;
+    for (const Vec3i& n : boxes) {
+        bytes += bytesFor(scene, n) - scratchBytesFor(scene, n);
+        scratch = std::max(scratch, scratchBytesFor(scene, n));
+    }
+    return bytes + scratch;
+}
 
 std::uint64_t Solver::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
@@ -134,6 +258,7 @@ std::uint64_t Solver::bytesFor(const Scene& scene, Vec3i n) {
     if (moving) bytes += Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
     // Fire: fuel, flame and expansion.
     if (scene.burns()) bytes += 3 * cells * sizeof(float);
+    bytes += Advector::regionBytesFor(n, scene.burns() ? 4 : 2);
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 
@@ -150,7 +275,12 @@ std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
     return bytes;
 }
 
-float Solver::maxSpeed() const { return std::max({maxAbs(f_.u), maxAbs(f_.v), maxAbs(f_.w)}); }
+float Solver::maxSpeed() const {
+    float m = 0.0f;
+    for (const Island& island : islands_)
+        m = std::max({m, maxAbs(island.f.u), maxAbs(island.f.v), maxAbs(island.f.w)});
+    return m;
+}
 
 FrameStats Solver::advanceFrame(int frame) {
     auto start = Clock::now();
@@ -158,7 +288,7 @@ FrameStats Solver::advanceFrame(int frame) {
     FrameStats stats;
     stats.frame = frame;
     const double frameDt = 1.0 / scene_.time.fps;
-    const float cflDt = scene_.time.cfl * f_.dx;  // seconds at 1 m/s
+    const float cflDt = scene_.time.cfl * scene_.domain.dx();  // seconds at 1 m/s
     double remaining = frameDt;
     int maxSteps = scene_.time.maxSubsteps;
     // Substeps as large as the CFL limit allows, at most maxSubsteps per frame,
@@ -172,14 +302,16 @@ FrameStats Solver::advanceFrame(int frame) {
         float dt = float(remaining / steps);
         SolveStats s = substep(dt);
         ++stats.substeps;
-        stats.cells = std::max<std::uint64_t>(stats.cells, f_.cellCount());
+        std::uint64_t cells = 0;
+        for (const Island& island : islands_) cells += island.f.cellCount();
+        stats.cells = std::max(stats.cells, cells);
         stats.pressureIterations += s.iterations;
         stats.pressureResidual = std::max(stats.pressureResidual, s.residual);
         checkFinite(frame, stats.substeps);
         // A single planned step closes the frame: the float dt rounds, and the
         // sliver of time it leaves (1e-9 s) must not cost a substep of its own.
         remaining = steps == 1 ? 0.0 : remaining - dt;
-        f_.time += dt;
+        for (Island& island : islands_) island.f.time += dt;
     }
     // The scratch is idle until the next frame: while this one is written
     // (its VDB trees are the bake's largest transient) it holds no pages.
@@ -189,70 +321,91 @@ FrameStats Solver::advanceFrame(int frame) {
 }
 
 SolveStats Solver::substep(float dt) {
-    fitActiveBox();
+    assembled_ = Fields();  // what fields() assembled is out of date from here
+    assembledStale_ = true;
+    fitIslands();
     moveSolidsAndEmitters(dt);
-    applyEmitters(dt);
-    burnFuel(dt);
-    advectVelocity(dt);
-    addBuoyancy(dt);
-    addWind(dt);
-    addTurbulence(dt);
-    addVorticityConfinement(dt);
-    diffuseVelocity(dt);
-    SolveStats s = project(dt);
-    advectScalars(dt);
-    diffuseScalars(dt);
-    dissipate(dt);
-    return s;
+    // Each island on its own: no stage reads beyond its box.
+    SolveStats stats;
+    for (Island& island : islands_) {
+        Fields& f = island.f;
+        applyEmitters(f, dt);
+        burnFuel(f, dt);
+        advectVelocity(f, dt);
+        addBuoyancy(f, dt);
+        addWind(f, dt);
+        addTurbulence(f, dt);
+        addVorticityConfinement(f, dt);
+        diffuseVelocity(f, dt);
+        const SolveStats s = project(island, dt);
+        advectScalars(f, dt);
+        diffuseScalars(f, dt);
+        dissipate(f, dt);
+        stats.iterations = std::max(stats.iterations, s.iterations);
+        stats.residual = std::max(stats.residual, s.residual);
+    }
+    return stats;
 }
 
-Box3i Solver::neededBox(int margin) const {
+void Solver::neededBoxes(int margin, std::vector<Box3i>& boxes) const {
     const Vec3i cells = scene_.domain.cells();
-    const float dx = f_.dx;
-    Box3i need = scalarActivity(f_, scene_.physics.ambientTemperature);
-    if (!need.empty())  // f_'s cells to the domain's
-        need = {{need.lo.x + box_.lo.x, need.lo.y + box_.lo.y, need.lo.z + box_.lo.z},
-                {need.hi.x + box_.lo.x, need.hi.y + box_.lo.y, need.hi.z + box_.lo.z}};
+    const float dx = scene_.domain.dx();
+    auto need = [&](const Box3i& b) {
+        if (!b.empty()) boxes.push_back(tileAligned(b, margin, cells));
+    };
+    for (const Island& island : islands_) {
+        const Box3i a = scalarActivity(island.f, scene_.physics.ambientTemperature);
+        const Vec3i o = island.box.lo;  // the island's cells to the domain's
+        if (!a.empty())
+            need({{a.lo.x + o.x, a.lo.y + o.y, a.lo.z + o.z}, {a.hi.x + o.x, a.hi.y + o.y, a.hi.z + o.z}});
+    }
     for (const EmitterSettings& e : emitters_) {
         if (frame_ < e.frames[0] || frame_ > e.frames[1]) continue;
         Vec3f lo, hi;
         PlacedShape(e).worldBounds(lo, hi);
         const float shell = e.mode == EmitMode::Surface ? 0.5f * e.thickness : 0.0f;
-        need = unite(need, cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), dx, cells));
+        need(cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), dx, cells));
     }
     if (obstaclesMove_) {
         // Where the moving solids are now (the margin covers a substep's travel).
-        const Scene now = scene_.atFrame(f_.time * scene_.time.fps);
+        const Scene now = scene_.atFrame(time() * scene_.time.fps);
         for (size_t o = 0; o < now.obstacles.size(); ++o) {
             if (scene_.obstacles[o].animation.empty()) continue;
             Vec3f lo, hi;
             PlacedShape(now.obstacles[o]).worldBounds(lo, hi);
-            need = unite(need, cellsOfWorldBox(lo, hi, dx, cells));
+            need(cellsOfWorldBox(lo, hi, dx, cells));
         }
     }
-    return need.empty() ? need : tileAligned(need, margin, cells);
 }
 
-void Solver::fitActiveBox() {
+void Solver::fitIslands() {
     if (!scene_.solver.sparse) return;
     // The smoke may move cfl cells a substep and a blend reads one beyond: it
-    // must stay that far inside the box. A new box leaves a tile of room,
+    // must stay that far inside its island. A new box leaves a tile of room,
     // rounded out to whole tiles (8 to 15 cells), so it holds for a substep
-    // or more; it shrinks once the smoke needs less than half of it. (Two
-    // tiles made bench.toml's box at 64³ most of its domain and cost 37% more
-    // CPU, for 1.0% against 0.6% more smoke than a dense solve; a resize
-    // costs little, moving one grid at a time.)
+    // or more; the boxes shrink once the smoke needs less than half of them.
+    // (Two tiles made bench.toml's box at 64³ most of its domain and cost 37%
+    // more CPU, for 1.0% against 0.6% more smoke than a dense solve; a resize
+    // costs little, moving one grid at a time.) Sources whose boxes meet share
+    // an island; smoke apart from the rest gets its own, and two islands that
+    // grow into each other become one.
     const int reach = int(std::ceil(scene_.time.cfl)) + 2;
-    const Box3i must = neededBox(reach);
-    const Box3i roomy = neededBox(kTileCells);
+    std::vector<Box3i> must, roomy;
+    neededBoxes(reach, must);
     if (must.empty()) return;
-    auto volume = [](const Box3i& b) {
-        return double(b.hi.x - b.lo.x) * double(b.hi.y - b.lo.y) * double(b.hi.z - b.lo.z);
-    };
-    if (!box_.contains(must))
-        resizeBox(unite(roomy, box_));
-    else if (2.0 * volume(roomy) < volume(box_))
-        resizeBox(roomy);
+    neededBoxes(kTileCells, roomy);
+    const std::vector<Box3i> current = islandBoxes();
+    const bool held = std::all_of(must.begin(), must.end(), [&](const Box3i& b) {
+        return std::any_of(current.begin(), current.end(),
+                           [&](const Box3i& box) { return box.contains(b); });
+    });
+    if (!held) {
+        roomy.insert(roomy.end(), current.begin(), current.end());
+        moveToIslands(mergeNear(std::move(roomy)));
+        return;
+    }
+    std::vector<Box3i> wanted = mergeNear(std::move(roomy));
+    if (2.0 * volume(wanted) < volume(current)) moveToIslands(wanted);
 }
 
 namespace {
@@ -272,39 +425,68 @@ void moveToBox(Grid3<T>& g, Vec3i from, Vec3i to, Vec3i cells, T fill) {
 
 }  // namespace
 
-void Solver::resizeBox(const Box3i& box) {
-    if (box == box_) return;
+void Solver::moveToIslands(const std::vector<Box3i>& boxes) {
+    if (boxes == islandBoxes()) return;
+    if (islands_.size() == 1 && boxes.size() == 1) return resizeBox(islands_.front(), boxes.front());
+    // Each new island from every old one it overlaps (an old island lies
+    // inside one new box when they grow, and gives up what no box keeps when
+    // they shrink); still air elsewhere.
     scratch_->release();  // sized anew by the next substep's leases
-    const Grid3<double> oldPressure = projection_.warmStart();
+    std::vector<Island> old = std::move(islands_);
+    islands_.clear();
+    for (const Box3i& box : boxes) {
+        Island island = makeIsland(box, scene_.physics.wind);
+        Fields& f = island.f;
+        f.time = old.front().f.time;
+        const Vec3i n = sizeOf(box);
+        Grid3<double> pressure(n.x, n.y, n.z);
+        for (const Island& o : old) {
+            // Solids are placed anew: static ones by makeIsland, moving ones
+            // every substep.
+            copyFieldsOverlap(o.f, o.box.lo, f, box.lo, false);
+            copyOverlap(o.projection.warmStart(), o.box.lo, pressure, box.lo);
+        }
+        island.projection.setWarmStart(pressure);
+        island.projection.enforceBoundaries(f);
+        islands_.push_back(std::move(island));
+    }
+}
 
-    const Vec3i from = box_.lo, to = box.lo, cells = sizeOf(box);
-    const bool burns = f_.burns();  // asked before: it compares the grids' sizes
+void Solver::resizeBox(Island& island, const Box3i& box) {
+    if (box == island.box) return;
+    scratch_->release();  // sized anew by the next substep's leases
+    Fields& f = island.f;
+    const Grid3<double> oldPressure = island.projection.warmStart();
+
+    const Vec3i from = island.box.lo, to = box.lo, cells = sizeOf(box);
+    const bool burns = f.burns();  // asked before: it compares the grids' sizes
     const Vec3f wind = scene_.physics.wind;  // the still air moves with the wind
     for (int axis = 0; axis < 3; ++axis)
-        moveToBox(f_.component(axis), from, to, cells, wind[axis]);
-    moveToBox(f_.density, from, to, cells, 0.0f);
-    moveToBox(f_.temperature, from, to, cells, scene_.physics.ambientTemperature);
+        moveToBox(f.component(axis), from, to, cells, wind[axis]);
+    moveToBox(f.density, from, to, cells, 0.0f);
+    moveToBox(f.temperature, from, to, cells, scene_.physics.ambientTemperature);
     if (burns) {
-        moveToBox(f_.fuel, from, to, cells, 0.0f);
-        moveToBox(f_.flame, from, to, cells, 0.0f);
-        moveToBox(f_.expansion, from, to, cells, 0.0f);
+        moveToBox(f.fuel, from, to, cells, 0.0f);
+        moveToBox(f.flame, from, to, cells, 0.0f);
+        moveToBox(f.expansion, from, to, cells, 0.0f);
     }
     // Solids are placed anew: static ones here, moving ones every substep.
-    f_.solid = Grid3<uint8_t>(cells.x, cells.y, cells.z, Vec3f(0.5f), 0);
-    f_.solidVelocity = MacVelocity();
-    f_.n = cells;
-    f_.offset = box.lo;
-    f_.origin = Vec3f(float(to.x), float(to.y), float(to.z)) * f_.dx;  // as boxFields() places it
-    box_ = box;
-    if (!obstaclesMove_) rasterizeObstacles(f_, scene_.obstacles);
+    f.solid = Grid3<uint8_t>(cells.x, cells.y, cells.z, Vec3f(0.5f), 0);
+    f.solidVelocity = MacVelocity();
+    f.n = cells;
+    f.offset = box.lo;
+    f.origin = Vec3f(float(to.x), float(to.y), float(to.z)) * f.dx;  // as boxFields() places it
+    island.box = box;
+    if (!obstaclesMove_) rasterizeObstacles(f, scene_.obstacles);
 
     // The pressure's warm start where the boxes overlap, 0 beyond.
     Grid3<double> pressure(cells.x, cells.y, cells.z);
     copyOverlap(oldPressure, from, pressure, to);
-    projection_ = Projection(cells, boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
-                             scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get());
-    projection_.setWarmStart(pressure);
-    projection_.enforceBoundaries(f_);
+    island.projection =
+        Projection(cells, boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
+                   scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get());
+    island.projection.setWarmStart(pressure);
+    island.projection.enforceBoundaries(f);
 }
 
 void Solver::moveSolidsAndEmitters(float dt) {
@@ -314,7 +496,7 @@ void Solver::moveSolidsAndEmitters(float dt) {
     // velocity from where it is half a substep either side (frame f is the
     // state at time f / fps).
     const double fps = scene_.time.fps;
-    const double mid = f_.time + 0.5 * double(dt);
+    const double mid = time() + 0.5 * double(dt);
     const double half = std::max(0.5 * double(dt), 1e-3 / fps);
     const Scene now = scene_.atFrame(mid * fps);
     const Scene before = scene_.atFrame((mid - half) * fps);
@@ -328,91 +510,95 @@ void Solver::moveSolidsAndEmitters(float dt) {
         emitters_[e].velocity += motion * emitters_[e].inheritVelocity;
     }
     if (!obstaclesMove_) return;
-    solidSpeed_ = rasterizeMovingObstacles(f_, now.obstacles, before.obstacles, after.obstacles,
-                                           float(2.0 * half));
+    solidSpeed_ = 0.0f;
+    for (Island& island : islands_)
+        solidSpeed_ = std::max(solidSpeed_,
+                               rasterizeMovingObstacles(island.f, now.obstacles, before.obstacles,
+                                                        after.obstacles, float(2.0 * half)));
 }
 
-void Solver::applyEmitters(float) {
+void Solver::applyEmitters(Fields& f, float) {
     ScopedTimer t(times_.emit);
-    plume::applyEmitters(f_, emitters_, frame_, f_.time);
-    clearSolidScalars(f_, scene_.physics.ambientTemperature);
+    plume::applyEmitters(f, emitters_, frame_, f.time);
+    clearSolidScalars(f, scene_.physics.ambientTemperature);
 }
 
-void Solver::burnFuel(float dt) {
-    if (!f_.burns()) return;
+void Solver::burnFuel(Fields& f, float dt) {
+    if (!f.burns()) return;
     ScopedTimer t(times_.burn);
-    burn(f_, scene_.physics, dt);
+    burn(f, scene_.physics, dt);
 }
 
-void Solver::advectVelocity(float dt) {
+void Solver::advectVelocity(Fields& f, float dt) {
     ScopedTimer t(times_.advectVelocity);
     // Every component is traced through the same, old velocity field, sampled
     // before any moves; each then advects in place.
     ScratchArena::Lease scratch(*scratch_);
-    advector_.setVelocity(f_, f_.dx, &scratch);
+    advector_.setVelocity(f, f.dx, &scratch);
     for (int axis = 0; axis < 3; ++axis) {
-        ScalarGrid* field[] = {&f_.component(axis)};
+        ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(scene_.solver.advection, field, field, 1, dt, Advector::Limiter::Revert);
     }
 }
 
-void Solver::addBuoyancy(float dt) {
+void Solver::addBuoyancy(Fields& f, float dt) {
     ScopedTimer t(times_.buoyancy);
-    plume::addBuoyancy(f_, scene_.physics, dt);
+    plume::addBuoyancy(f, scene_.physics, dt);
 }
 
-void Solver::addWind(float dt) {
+void Solver::addWind(Fields& f, float dt) {
     ScopedTimer t(times_.wind);
-    plume::addWind(f_, scene_.physics.wind, dt);
+    plume::addWind(f, scene_.physics.wind, dt);
 }
 
-void Solver::addTurbulence(float dt) {
+void Solver::addTurbulence(Fields& f, float dt) {
     ScopedTimer t(times_.turbulence);
-    plume::addTurbulence(f_, scene_.physics.turbulence, scene_.physics.turbulenceScale, f_.time,
+    plume::addTurbulence(f, scene_.physics.turbulence, scene_.physics.turbulenceScale, f.time,
                          dt);
 }
 
-void Solver::addVorticityConfinement(float dt) {
+void Solver::addVorticityConfinement(Fields& f, float dt) {
     ScopedTimer t(times_.vorticity);
-    plume::addVorticityConfinement(f_, scene_.physics.vorticity, dt, *scratch_);
+    plume::addVorticityConfinement(f, scene_.physics.vorticity, dt, *scratch_);
 }
 
-void Solver::diffuseVelocity(float dt) {
+void Solver::diffuseVelocity(Fields& f, float dt) {
     ScopedTimer t(times_.viscosity);
     for (int axis = 0; axis < 3; ++axis)
-        diffuseImplicit(f_.component(axis), scene_.physics.viscosity, dt, f_.dx);
+        diffuseImplicit(f.component(axis), scene_.physics.viscosity, dt, f.dx);
 }
 
-SolveStats Solver::project(float dt) {
+SolveStats Solver::project(Island& island, float dt) {
     ScopedTimer t(times_.project);
-    return projection_.project(f_, dt, scene_.solver.tolerance, scene_.solver.maxIterations);
+    return island.projection.project(island.f, dt, scene_.solver.tolerance,
+                                     scene_.solver.maxIterations);
 }
 
-void Solver::advectScalars(float dt) {
+void Solver::advectScalars(Fields& f, float dt) {
     ScopedTimer t(times_.advectScalars);
     // Density and temperature (and fuel and flame, in a fire) share their
     // departure points and advect in place, one after another; away from the
     // smoke and the fire every field holds its background and is left to it.
-    ScalarGrid* fields[Advector::kMaxFields] = {&f_.density, &f_.temperature, &f_.fuel, &f_.flame};
-    const int count = f_.burns() ? 4 : 2;
+    ScalarGrid* fields[Advector::kMaxFields] = {&f.density, &f.temperature, &f.fuel, &f.flame};
+    const int count = f.burns() ? 4 : 2;
     const float ambient = scene_.physics.ambientTemperature;
     const float background[Advector::kMaxFields] = {0.0f, ambient, 0.0f, 0.0f};
     {
         ScratchArena::Lease scratch(*scratch_);
-        advector_.setVelocity(f_, f_.dx, &scratch);
+        advector_.setVelocity(f, f.dx, &scratch);
         advector_.advect(scene_.solver.advection, fields, fields, count, dt,
                          Advector::Limiter::Clamp, background);
     }
-    clearSolidScalars(f_, ambient);
+    clearSolidScalars(f, ambient);
 }
 
-void Solver::diffuseScalars(float dt) {
+void Solver::diffuseScalars(Fields& f, float dt) {
     ScopedTimer t(times_.diffuseScalars);
-    diffuseImplicit(f_.density, scene_.physics.diffusion, dt, f_.dx);
-    diffuseImplicit(f_.temperature, scene_.physics.diffusion, dt, f_.dx);
+    diffuseImplicit(f.density, scene_.physics.diffusion, dt, f.dx);
+    diffuseImplicit(f.temperature, scene_.physics.diffusion, dt, f.dx);
 }
 
-void Solver::dissipate(float dt) {
+void Solver::dissipate(Fields& f, float dt) {
     ScopedTimer t(times_.dissipate);
     const PhysicsSettings& p = scene_.physics;
     const float keepDensity = std::exp(-p.densityDissipation * dt);
@@ -423,10 +609,10 @@ void Solver::dissipate(float dt) {
     // values far below anything visible (and slow as denormals): the
     // scalar advection, which skips empty space, would skip none.
     constexpr float kNegligible = 1e-6f;
-    parallelForSlabs(f_.n.z, [&](int k) {
-        float* d = &f_.density(0, 0, k);
-        float* T = &f_.temperature(0, 0, k);
-        for (size_t n = 0; n < f_.density.strideZ(); ++n) {
+    parallelForSlabs(f.n.z, [&](int k) {
+        float* d = &f.density(0, 0, k);
+        float* T = &f.temperature(0, 0, k);
+        for (size_t n = 0; n < f.density.strideZ(); ++n) {
             const float density = d[n] * keepDensity, heat = (T[n] - ambient) * keepHeat;
             d[n] = std::fabs(density) < kNegligible ? 0.0f : density;
             T[n] = std::fabs(heat) < kNegligible ? ambient : ambient + heat;
@@ -435,18 +621,21 @@ void Solver::dissipate(float dt) {
 }
 
 void Solver::checkFinite(int frame, int substep) const {
-    const std::pair<const char*, const ScalarGrid*> grids[] = {{"velocity", &f_.u},
-                                                               {"velocity", &f_.v},
-                                                               {"velocity", &f_.w},
-                                                               {"density", &f_.density},
-                                                               {"temperature", &f_.temperature},
-                                                               {"fuel", &f_.fuel},
-                                                               {"flame", &f_.flame}};
-    for (const auto& [name, grid] : grids)
-        if (grid->size() > 0 && !allFinite(*grid))
-            throw RunError("non-finite " + std::string(name) + " at frame " +
-                           std::to_string(frame) + ", substep " + std::to_string(substep) +
-                           " (the simulation blew up; lower time.cfl or raise time.max_substeps)");
+    for (const Island& island : islands_) {
+        const Fields& f = island.f;
+        const std::pair<const char*, const ScalarGrid*> grids[] = {{"velocity", &f.u},
+                                                                   {"velocity", &f.v},
+                                                                   {"velocity", &f.w},
+                                                                   {"density", &f.density},
+                                                                   {"temperature", &f.temperature},
+                                                                   {"fuel", &f.fuel},
+                                                                   {"flame", &f.flame}};
+        for (const auto& [name, grid] : grids)
+            if (grid->size() > 0 && !allFinite(*grid))
+                throw RunError("non-finite " + std::string(name) + " at frame " +
+                               std::to_string(frame) + ", substep " + std::to_string(substep) +
+                               " (the simulation blew up; lower time.cfl or raise time.max_substeps)");
+    }
 }
 
 }  // namespace plume

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/box.h"
 #include "scene/scene.h"
@@ -36,11 +37,23 @@ struct FrameStats {
 };
 
 // What a run needs to go on from the end of a frame bit for bit as if it had
-// never stopped: the fields (with their time) and the pressure the next
-// projection starts from.
+// never stopped: the fields (with their time), the pressure the next
+// projection starts from, and the islands of a sparse solve.
 struct SolverSnapshot {
-    Fields fields;
-    Grid3<double> pressure;  // Projection::warmStart, per cell
+    Fields fields;           // over the box that bounds every island
+    Grid3<double> pressure;  // Projection::warmStart, per cell of that box
+    // The boxes (domain cells) the solve holds, when more than one; fields
+    // and pressure then hold each island's values in its box.
+    std::vector<Box3i> islands;
+};
+
+// A box of the domain that a sparse solve holds, with its fields and its
+// pressure solve: an island of smoke and the air around it. Islands never
+// touch; each is solved as if alone, open to the still air at its sides.
+struct Island {
+    Box3i box;
+    Fields f;
+    Projection projection;
 };
 
 class Solver {
@@ -55,8 +68,13 @@ class Solver {
     // The same for a sparse solve holding a box of `cells`.
     static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
     // The cells a solve of this scene holds at its start: the domain, or for
-    // a sparse solve the box around its emitters.
-    static Vec3i startCells(const Scene& scene);
+    // a sparse solve the boxes around its emitters (their sizes).
+    static std::vector<Vec3i> startCells(const Scene& scene);
+    // The size of the box around them all.
+    static Vec3i startBounds(const Scene& scene);
+    // Bytes a sparse solve holding boxes of these sizes takes: each box's
+    // own, and one scratch arena, the largest box's.
+    static std::uint64_t bytesFor(const Scene& scene, const std::vector<Vec3i>& boxes);
     // The arena's part of that.
     static std::uint64_t scratchBytesFor(const Scene& scene);
     static std::uint64_t scratchBytesFor(const Scene& scene, Vec3i cells);
@@ -69,10 +87,20 @@ class Solver {
     // One substep of dt seconds, the solver's stages in order.
     SolveStats substep(float dt);
 
-    Fields& fields() { return f_; }
-    const Fields& fields() const { return f_; }
-    Projection& projection() { return projection_; }
-    const Projection& projection() const { return projection_; }
+    // The fields: the one island's, or with several, the box that bounds
+    // them all, assembled once per substep on first use (still air between
+    // the islands). Only the one island's may be written (a solver of
+    // several islands throws std::logic_error).
+    Fields& fields();
+    const Fields& fields() const;
+    // The projection of the one island (std::logic_error with several).
+    Projection& projection();
+    const Projection& projection() const;
+    // The pressure the next projections start from, over the box fields()
+    // covers (0 between islands).
+    Grid3<double> warmStart() const;
+    // The boxes the solve holds (domain cells), one per island.
+    std::vector<Box3i> islandBoxes() const;
     const StageTimes& stageTimes() const { return times_; }
     void resetStageTimes() { times_ = {}; }
 
@@ -87,38 +115,44 @@ class Solver {
     // Throws RunError naming the first field holding NaN or inf.
     void checkFinite(int frame, int substep) const;
 
-    // The cells of the domain the solver holds: all of them, or the active
-    // box of a sparse solve.
-    const Box3i& activeBox() const { return box_; }
+    // The cells of the domain the solver holds: all of them, or the box
+    // that bounds a sparse solve's islands.
+    Box3i activeBox() const;
 
   private:
-    // Sparse solves: the box the sources and the smoke need now, and moving
-    // the fields to another box.
-    Box3i neededBox(int margin) const;
-    void fitActiveBox();
-    void resizeBox(const Box3i& box);
+    // Sparse solves: the boxes the sources and the smoke need now, and moving
+    // the fields to other boxes.
+    void neededBoxes(int margin, std::vector<Box3i>& boxes) const;
+    void fitIslands();
+    void resizeBox(Island& island, const Box3i& box);
+    void moveToIslands(const std::vector<Box3i>& boxes);
+    Island makeIsland(const Box3i& box, Vec3f velocity) const;
     void moveSolidsAndEmitters(float dt);
-    void applyEmitters(float dt);
-    void burnFuel(float dt);
-    void advectVelocity(float dt);
-    void addBuoyancy(float dt);
-    void addWind(float dt);
-    void addTurbulence(float dt);
-    void addVorticityConfinement(float dt);
-    void diffuseVelocity(float dt);  // viscosity
-    SolveStats project(float dt);
-    void advectScalars(float dt);
-    void diffuseScalars(float dt);
-    void dissipate(float dt);
+    // The stages, each on one island's fields.
+    void applyEmitters(Fields& f, float dt);
+    void burnFuel(Fields& f, float dt);
+    void advectVelocity(Fields& f, float dt);
+    void addBuoyancy(Fields& f, float dt);
+    void addWind(Fields& f, float dt);
+    void addTurbulence(Fields& f, float dt);
+    void addVorticityConfinement(Fields& f, float dt);
+    void diffuseVelocity(Fields& f, float dt);  // viscosity
+    SolveStats project(Island& island, float dt);
+    void advectScalars(Fields& f, float dt);
+    void diffuseScalars(Fields& f, float dt);
+    void dissipate(Fields& f, float dt);
+    double time() const { return islands_.front().f.time; }
 
     Scene scene_;
-    Box3i box_;  // what f_ covers, in domain cells
-    Fields f_;
     // Scratch that advection, vorticity confinement and the pressure solve
-    // borrow in turn (they never run at once): one block, the size of the
-    // hungriest. Held by pointer so the projection's reference survives a move.
+    // borrow in turn (they never run at once), island after island: one
+    // block, the size of the hungriest. Held by pointer so the projections'
+    // references survive a move.
     std::unique_ptr<ScratchArena> scratch_;
-    Projection projection_;
+    std::vector<Island> islands_;  // one unless a sparse solve's smoke lies apart
+    // fields() of several islands, made on first use after a substep.
+    mutable Fields assembled_;
+    mutable bool assembledStale_ = true;
     Advector advector_;
     int frame_ = 0;
     StageTimes times_;
