@@ -78,6 +78,35 @@ TEST(Islands, SmokeApartIsSolvedAsIfAlone) {
     EXPECT_EQ(all.density(between, 16 - all.offset.y, 8 - all.offset.z), 0.0f);
 }
 
+// Two fires apart: each island keeps its fuel and flame, and burns as the
+// fire alone would, across the islands' growth.
+TEST(Islands, FiresApartBurnAsIfAlone) {
+    Scene two = twoPlumes(8.0f);
+    for (EmitterSettings& e : two.emitters) e.fuel = 1.0f;
+    Scene one = two;
+    one.emitters.pop_back();
+    Solver both(two), alone(one);
+    const std::vector<Box3i> first = both.islandBoxes();
+    ASSERT_EQ(first.size(), 2u);
+    for (int frame = 1; frame <= 16; ++frame) {
+        both.advanceFrame(frame);
+        alone.advanceFrame(frame);
+    }
+    ASSERT_EQ(both.islandBoxes().size(), 2u);
+    EXPECT_NE(both.islandBoxes(), first) << "the islands should have grown with the fire";
+    const Fields& all = std::as_const(both).fields();
+    const Fields& a = alone.fields();
+    ASSERT_TRUE(all.burns() && a.burns());
+    double flame = 0;
+    for (float v : a.flame.values()) flame += v;
+    EXPECT_GT(flame, 0.0) << "the fire should burn";
+    for (const ScalarGrid* g : {&all.fuel, &all.flame, &all.density}) {
+        const ScalarGrid& mine = g == &all.fuel ? a.fuel : g == &all.flame ? a.flame : a.density;
+        EXPECT_TRUE(sameBitsWithin(*g, all.offset, mine, a.offset));
+        EXPECT_TRUE(sameBitsWithin(*g, all.offset, mine, {a.offset.x + 128, a.offset.y, a.offset.z}));
+    }
+}
+
 // Two islands at first; one once a wind along x carries the first plume's
 // smoke into the tile between them.
 TEST(Islands, IslandsThatMeetBecomeOne) {
