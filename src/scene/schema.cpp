@@ -297,8 +297,9 @@ std::vector<KeySpec> buildKeys() {
         key("solver", "advection", solverPart, &SolverSettings::advection, kAny,
             "advection scheme; MacCormack keeps more detail", {"maccormack", "semi-lagrangian"}),
         key("solver", "sparse", solverPart, &SolverSettings::sparse, kAny,
-            "simulate only a box around the smoke, heat and sources (grown ahead of them, "
-            "open to the still air beyond); false: every cell of the domain"),
+            "simulate only boxes around the smoke, heat and sources, one per cluster apart "
+            "(grown ahead of them, open to the still air beyond); false: every cell of the "
+            "domain"),
 
         // [[emitter]]: the shape keys come first (buildKeys)
         key("emitter", "mode", emitterPart, &EmitterSettings::mode, kAny,
