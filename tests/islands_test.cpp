@@ -140,9 +140,13 @@ TEST(Islands, ResumeFromTheirStateFileBitForBit) {
     test::TempDir dir("plume_islands_resume");
     const std::string path = (dir.path() / "two.resume").string();
     {
-        const Grid3<double> pressure = straight.warmStart();
-        writeSolverState(path, std::as_const(straight).fields(), stop, "hash", "two", &pressure,
-                         straight.islandBoxes());
+        // As `plume bake` writes it: island after island.
+        std::vector<Grid3<double>> pressures;
+        for (const Projection* p : straight.islandProjections()) pressures.push_back(p->warmStart());
+        std::vector<SolverStatePart> parts;
+        for (size_t i = 0; i < pressures.size(); ++i)
+            parts.push_back({straight.islandFields()[i], &pressures[i]});
+        writeSolverState(path, parts, stop, "hash", "two");
     }
     Solver resumed(scene);
     SolverSnapshot state = resumed.snapshot();

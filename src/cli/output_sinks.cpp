@@ -34,7 +34,8 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 }
 
 void VdbCacheSink::consume(const Frame& frame) {
-    writeVdbFrame(cacheFramePath(dir_, sceneName_, frame.number), frame.solver->fields(),
+    // Island by island: a sparse solve's smoke apart costs no box around it all.
+    writeVdbFrame(cacheFramePath(dir_, sceneName_, frame.number), frame.solver->islandFields(),
                   frame.number, sceneName_, options_);
 }
 

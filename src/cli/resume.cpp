@@ -30,9 +30,13 @@ void ResumeStateSink::consume(const Frame& frame) {
     // The fields straight from the solver (a snapshot would copy them all at
     // the moment the file's grids are built, the bake's peak); the pressure
     // lives padded inside the projection, so that one is copied out.
-    const Grid3<double> pressure = frame.solver->warmStart();
-    writeSolverState(path_, frame.solver->fields(), frame.number, sceneHash_, sceneName_,
-                     &pressure, frame.solver->islandBoxes());
+    const std::vector<const Fields*> islands = frame.solver->islandFields();
+    const std::vector<const Projection*> projections = frame.solver->islandProjections();
+    std::vector<Grid3<double>> pressures;
+    std::vector<SolverStatePart> parts;
+    for (const Projection* p : projections) pressures.push_back(p->warmStart());
+    for (size_t i = 0; i < islands.size(); ++i) parts.push_back({islands[i], &pressures[i]});
+    writeSolverState(path_, parts, frame.number, sceneHash_, sceneName_);
 }
 
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {

@@ -12,6 +12,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "sim/active_box.h"  // copyOverlap
 
 namespace plume {
 
@@ -152,6 +153,11 @@ Header readHeader(std::istream& in, const std::string& path) {
     return h;
 }
 
+Box3i boxOf(const Fields& f) {
+    return {f.offset, {f.offset.x + f.n.x, f.offset.y + f.n.y, f.offset.z + f.n.z}};
+}
+Vec3i sizeOf(const Box3i& b) { return {b.hi.x - b.lo.x, b.hi.y - b.lo.y, b.hi.z - b.lo.z}; }
+
 // Bytes of the data after the header, for a box of `n` cells.
 std::uint64_t payloadBytes(Vec3i n, bool burns, bool pressure) {
     const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
@@ -176,12 +182,21 @@ std::string resumeStatePath(const std::string& dir, const std::string& name) {
 
 void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName,
-                      const Grid3<double>* pressure, const std::vector<Box3i>& islands) {
+                      const Grid3<double>* pressure) {
+    writeSolverState(path, {{&f, pressure}}, frame, sceneHash, sceneName);
+}
+
+void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts,
+                      int frame, const std::string& sceneHash, const std::string& sceneName) {
     // One line each; a name cannot break the header.
     std::string name = sceneName;
     for (char& c : name)
         if (c == '\n' || c == '\r') c = ' ';
+    const Fields& f = *parts.front().fields;
+    const bool pressure = parts.front().pressure;
     const Vec3i domain = f.domainSize();
+    Box3i held;  // the box around every part
+    for (const SolverStatePart& part : parts) held = unite(held, boxOf(*part.fields));
     std::string header = std::string(kMagic) + "\n";
     header += "creator plume " PLUME_VERSION "\n";
     header += "scene " + name + "\n";
@@ -191,35 +206,45 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
     header += "dx " + exact(double(f.dx)) + "\n";
     header += "domain " + std::to_string(domain.x) + " " + std::to_string(domain.y) + " " +
               std::to_string(domain.z) + "\n";
-    header += "box " + std::to_string(f.offset.x) + " " + std::to_string(f.offset.y) + " " +
-              std::to_string(f.offset.z) + " " + std::to_string(f.n.x) + " " +
-              std::to_string(f.n.y) + " " + std::to_string(f.n.z) + "\n";
-    if (islands.size() > 1) {
-        header += "islands " + std::to_string(islands.size());
-        for (const Box3i& b : islands)
+    header += "box " + std::to_string(held.lo.x) + " " + std::to_string(held.lo.y) + " " +
+              std::to_string(held.lo.z) + " " + std::to_string(held.hi.x - held.lo.x) + " " +
+              std::to_string(held.hi.y - held.lo.y) + " " + std::to_string(held.hi.z - held.lo.z) +
+              "\n";
+    if (parts.size() > 1) {
+        header += "islands " + std::to_string(parts.size());
+        for (const SolverStatePart& part : parts) {
+            const Box3i b = boxOf(*part.fields);
             for (int v : {b.lo.x, b.lo.y, b.lo.z, b.hi.x, b.hi.y, b.hi.z})
                 header += " " + std::to_string(v);
+        }
         header += "\n";
     }
     header += std::string("fire ") + (f.burns() ? "1" : "0") + "\n";
     header += std::string("pressure ") + (pressure ? "1" : "0") + "\n";
     header += "data\n";
 
-    // The grids go to the file straight from the solver: nothing is copied,
-    // so writing the state costs no memory beside the fields.
+    // The grids go to the file straight from the solver, part after part:
+    // nothing is copied, so writing the state costs no memory beside the
+    // fields.
     writeAtomically(path, [&](const std::string& tmp) {
         std::unique_ptr<std::FILE, FileCloser> out(std::fopen(tmp.c_str(), "wb"));
         if (!out) throw writeError(path);
         writeBytes(out.get(), header.data(), header.size(), path);
-        for (int m = 0; m < scalarCount(f.burns()); ++m) {
-            const ScalarGrid& g = scalarField(f, m);
-            writeBytes(out.get(), g.data(), g.size() * sizeof(float), path);
-        }
-        writeBytes(out.get(), f.solid.data(), f.solid.size(), path);
-        if (pressure) {
-            if (pressure->size() != f.cellCount())
-                throw RunError("cannot write '" + path + "': the pressure is of another grid");
-            writeBytes(out.get(), pressure->data(), pressure->size() * sizeof(double), path);
+        for (const SolverStatePart& part : parts) {
+            const Fields& p = *part.fields;
+            if (p.burns() != f.burns() || bool(part.pressure) != pressure)
+                throw RunError("cannot write '" + path + "': its parts differ");
+            for (int m = 0; m < scalarCount(p.burns()); ++m) {
+                const ScalarGrid& g = scalarField(p, m);
+                writeBytes(out.get(), g.data(), g.size() * sizeof(float), path);
+            }
+            writeBytes(out.get(), p.solid.data(), p.solid.size(), path);
+            if (part.pressure) {
+                if (part.pressure->size() != p.cellCount())
+                    throw RunError("cannot write '" + path + "': the pressure is of another grid");
+                writeBytes(out.get(), part.pressure->data(),
+                           part.pressure->size() * sizeof(double), path);
+            }
         }
         if (std::fflush(out.get()) != 0) throw writeError(path);
         if (std::fclose(out.release()) != 0) throw writeError(path);
@@ -245,7 +270,10 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
         throw RunError("'" + path + "' was saved " + (h.burns ? "with" : "without") +
                        " fire; the scene has " + (f.burns() ? "fuel" : "none"));
     const std::uint64_t size = fs::file_size(path, ec);
-    const std::uint64_t want = std::uint64_t(in.tellg()) + payloadBytes(h.box, h.burns, h.pressure);
+    std::uint64_t payload = 0;
+    if (h.islands.empty()) payload = payloadBytes(h.box, h.burns, h.pressure);
+    for (const Box3i& b : h.islands) payload += payloadBytes(sizeOf(b), h.burns, h.pressure);
+    const std::uint64_t want = std::uint64_t(in.tellg()) + payload;
     if (ec || size < want)
         throw RunError("'" + path + "' is truncated (" + std::to_string(size) + " of " +
                        std::to_string(want) + " bytes); bake without --resume to start over");
@@ -263,11 +291,31 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     }
 
     // Grids, bit for bit
-    for (int m = 0; m < scalarCount(h.burns); ++m) readValues(in, scalarField(f, m), path);
-    readValues(in, f.solid, path);
-    if (pressure) {
-        *pressure = Grid3<double>(f.n.x, f.n.y, f.n.z);
-        if (h.pressure) readValues(in, *pressure, path);
+    if (pressure) *pressure = Grid3<double>(f.n.x, f.n.y, f.n.z);
+    if (h.islands.empty()) {
+        for (int m = 0; m < scalarCount(h.burns); ++m) readValues(in, scalarField(f, m), path);
+        readValues(in, f.solid, path);
+        if (pressure && h.pressure) readValues(in, *pressure, path);
+    } else {
+        // Each island's grids, into its place in the box around them all
+        // (what lies between the islands is never read).
+        for (const Box3i& b : h.islands) {
+            Fields island(sizeOf(b), f.dx);
+            if (h.burns) island.enableFire();
+            for (int m = 0; m < scalarCount(h.burns); ++m) {
+                ScalarGrid& g = scalarField(island, m);
+                readValues(in, g, path);
+                copyOverlap(g, b.lo, scalarField(f, m), f.offset);
+                g = ScalarGrid();
+            }
+            readValues(in, island.solid, path);
+            copyOverlap(island.solid, b.lo, f.solid, f.offset);
+            if (h.pressure) {
+                Grid3<double> p(island.n.x, island.n.y, island.n.z);
+                readValues(in, p, path);
+                if (pressure) copyOverlap(p, b.lo, *pressure, f.offset);
+            }
+        }
     }
 
     SolverState state;

@@ -24,12 +24,20 @@ std::string resumeStatePath(const std::string& dir, const std::string& name);
 // bit, with the last complete frame, f.time and the hash of the resolved scene,
 // through a temporary file and a rename. `pressure`, when given, is the
 // projection's warm start (SolverSnapshot::pressure), kept in double. Throws RunError.
-// `islands`: a sparse solve's boxes (domain cells) when it holds several,
-// inside f's box; f and the pressure then hold each one's values in its box.
 void writeSolverState(const std::string& path, const Fields& f, int frame,
                       const std::string& sceneHash, const std::string& sceneName = "",
-                      const Grid3<double>* pressure = nullptr,
-                      const std::vector<Box3i>& islands = {});
+                      const Grid3<double>* pressure = nullptr);
+
+// A sparse solve's island: its fields and the warm start of its pressure
+// (null: none; then none for any part).
+struct SolverStatePart {
+    const Fields* fields;
+    const Grid3<double>* pressure;
+};
+// The same for several islands, one after another: the file records the box
+// around them all and lists theirs.
+void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts,
+                      int frame, const std::string& sceneHash, const std::string& sceneName = "");
 
 // What a state file says beside the fields.
 struct SolverState {
@@ -41,7 +49,8 @@ struct SolverState {
 };
 
 // Fills f (already sized for the scene; reshaped to the file's box) from a
-// state file. Throws RunError for a missing, truncated or foreign file, or a
+// state file; a state of several islands fills each one's box of f (and of
+// the pressure) and lists them in SolverState::islands. Throws RunError for a missing, truncated or foreign file, or a
 // grid size, voxel size or fire that does not match f.
 // When `pressure` is given it is resized to the cells of f and filled with the
 // saved warm start (zero when the file has none).

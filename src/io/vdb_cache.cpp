@@ -47,14 +47,18 @@ CoordBBox cellBox(Vec3i offset, int nx, int ny, int nz) {
                      Coord(offset.x + nx - 1, offset.y + ny - 1, offset.z + nz - 1));
 }
 
-// A cell-centred field of a box at `offset` in the domain, in the domain's
-// voxel indices.
-openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const ScalarGrid& g, Vec3i offset,
-                                openvdb::math::Transform::Ptr xform, float tolerance, bool half) {
+// A cell-centred field of boxes of the domain (a sparse solve's islands, or
+// one box), in the domain's voxel indices.
+openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const std::vector<const Fields*>& parts,
+                                ScalarGrid Fields::*field, openvdb::math::Transform::Ptr xform,
+                                float tolerance, bool half) {
     auto grid = openvdb::FloatGrid::create(0.0f);
-    // Dense only reads here; its constructor wants a mutable pointer.
-    DenseFloat dense(cellBox(offset, g.nx(), g.ny(), g.nz()), const_cast<float*>(g.data()));
-    openvdb::tools::copyFromDense(dense, *grid, tolerance);
+    for (const Fields* f : parts) {
+        const ScalarGrid& g = f->*field;
+        // Dense only reads here; its constructor wants a mutable pointer.
+        DenseFloat dense(cellBox(f->offset, g.nx(), g.ny(), g.nz()), const_cast<float*>(g.data()));
+        openvdb::tools::copyFromDense(dense, *grid, tolerance);
+    }
     openvdb::tools::prune(grid->tree());
     grid->setName(name);
     grid->setGridClass(openvdb::GRID_FOG_VOLUME);
@@ -63,7 +67,7 @@ openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const ScalarGrid& g, Ve
     return grid;
 }
 
-openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const Fields& f,
+openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const std::vector<const Fields*>& parts,
                                      openvdb::math::Transform::Ptr xform, float tolerance,
                                      bool half) {
     // Cell-centred average of the MAC faces: what Blender and Houdini expect of
@@ -71,21 +75,26 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const Fields& f,
     // dense staging buffer is a slab, not a second copy of the whole field.
     auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
     constexpr int kSlab = int(openvdb::Vec3STree::LeafNodeType::DIM);
-    std::vector<openvdb::Vec3s> centred(size_t(f.n.x) * f.n.y * kSlab);
-    for (int z0 = 0; z0 < f.n.z; z0 += kSlab) {
-        const int z1 = std::min(z0 + kSlab, f.n.z);
-        parallelForSlabs(z1 - z0, [&](int dz) {
-            for (int j = 0; j < f.n.y; ++j)
-                for (int i = 0; i < f.n.x; ++i) {
-                    Vec3f v = f.centredVelocity(i, j, z0 + dz);
-                    centred[(size_t(dz) * f.n.y + j) * f.n.x + i] = openvdb::Vec3s(v.x, v.y, v.z);
-                }
-        });
-        const Vec3i o = f.offset;
-        DenseVec3 dense(CoordBBox(Coord(o.x, o.y, o.z + z0),
-                                  Coord(o.x + f.n.x - 1, o.y + f.n.y - 1, o.z + z1 - 1)),
-                        centred.data());
-        openvdb::tools::copyFromDense(dense, *grid, openvdb::Vec3s(tolerance));
+    std::vector<openvdb::Vec3s> centred;
+    for (const Fields* part : parts) {
+        const Fields& f = *part;
+        centred.resize(size_t(f.n.x) * f.n.y * kSlab);
+        for (int z0 = 0; z0 < f.n.z; z0 += kSlab) {
+            const int z1 = std::min(z0 + kSlab, f.n.z);
+            parallelForSlabs(z1 - z0, [&](int dz) {
+                for (int j = 0; j < f.n.y; ++j)
+                    for (int i = 0; i < f.n.x; ++i) {
+                        Vec3f v = f.centredVelocity(i, j, z0 + dz);
+                        centred[(size_t(dz) * f.n.y + j) * f.n.x + i] =
+                            openvdb::Vec3s(v.x, v.y, v.z);
+                    }
+            });
+            const Vec3i o = f.offset;
+            DenseVec3 dense(CoordBBox(Coord(o.x, o.y, o.z + z0),
+                                      Coord(o.x + f.n.x - 1, o.y + f.n.y - 1, o.z + z1 - 1)),
+                            centred.data());
+            openvdb::tools::copyFromDense(dense, *grid, openvdb::Vec3s(tolerance));
+        }
     }
     openvdb::tools::prune(grid->tree());
     grid->setName(name);
@@ -173,22 +182,33 @@ T metaOr(const openvdb::MetaMap& meta, const char* name, T fallback) {
 
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt) {
+    writeVdbFrame(path, std::vector<const Fields*>{&f}, frame, sceneName, opt);
+}
+
+void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts, int frame,
+                   const std::string& sceneName, const CacheOptions& opt) {
     vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
-        // The domain's voxels, wherever a sparse solve's box lies in it, so
+        const Fields& f = *parts.front();
+        // The domain's voxels, wherever a sparse solve's boxes lie in it, so
         // every frame of a sequence shares one transform.
         auto xform = cellCentredTransform(f.dx, f.domainOrigin());
-        const Vec3i o = f.offset;
-        grids.push_back(fogGrid("density", f.density, o, xform, opt.tolerance, opt.halfFloats));
-        grids.push_back(
-            fogGrid("temperature", f.temperature, o, xform, opt.tolerance, opt.halfFloats));
-        grids.push_back(velocityGrid(opt.velocityName, f, xform, opt.tolerance, opt.halfFloats));
+        const float tol = opt.tolerance;
+        const bool half = opt.halfFloats;
+        grids.push_back(fogGrid("density", parts, &Fields::density, xform, tol, half));
+        grids.push_back(fogGrid("temperature", parts, &Fields::temperature, xform, tol, half));
+        grids.push_back(velocityGrid(opt.velocityName, parts, xform, tol, half));
         // Fire: named as Blender's Mantaflow names them, so Blender's fire
         // shading (a Principled Volume's flame and blackbody) finds them.
         if (f.burns()) {
-            grids.push_back(fogGrid("flame", f.flame, o, xform, opt.tolerance, opt.halfFloats));
-            grids.push_back(fogGrid("fuel", f.fuel, o, xform, opt.tolerance, opt.halfFloats));
+            grids.push_back(fogGrid("flame", parts, &Fields::flame, xform, tol, half));
+            grids.push_back(fogGrid("fuel", parts, &Fields::fuel, xform, tol, half));
         }
-        vdb::insertFrameMetadata(meta, f, frame, sceneName);
+        // The box around every part: what plume render drew.
+        Box3i held;
+        for (const Fields* p : parts)
+            held = unite(held, Box3i{p->offset, {p->offset.x + p->n.x, p->offset.y + p->n.y,
+                                                 p->offset.z + p->n.z}});
+        vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
         if (!opt.halfFloats && opt.tolerance == 0.0f)
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
     });

@@ -28,6 +28,11 @@ struct CacheOptions {
 // Throws RunError when the file cannot be written.
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt = {});
+// The same for a sparse solve's islands (Solver::islandFields): each part's
+// voxels where it lies in the domain, still air (nothing stored) between, the
+// box around them all recorded as what the frame held.
+void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts, int frame,
+                   const std::string& sceneName, const CacheOptions& opt = {});
 
 // A volume read back for rendering: dense grids over the active bounding box
 // of the chosen density grid (over the whole domain for an exact plume cache:

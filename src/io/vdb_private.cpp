@@ -95,6 +95,13 @@ void initialize() {
 
 void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
                          const std::string& sceneName) {
+    insertFrameMetadata(meta, f,
+                        Box3i{f.offset, {f.offset.x + f.n.x, f.offset.y + f.n.y, f.offset.z + f.n.z}},
+                        frame, sceneName);
+}
+
+void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, const Box3i& held, int frame,
+                         const std::string& sceneName) {
     meta.insertMeta(kMetaCreator, openvdb::StringMetadata(std::string("plume ") + PLUME_VERSION));
     meta.insertMeta(kMetaFrame, openvdb::Int32Metadata(frame));
     meta.insertMeta(kMetaDx, openvdb::FloatMetadata(f.dx));
@@ -102,10 +109,11 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
     const Vec3i domain = f.domainSize();
     meta.insertMeta(kMetaResolution,
                     openvdb::Vec3IMetadata(openvdb::Vec3i(domain.x, domain.y, domain.z)));
-    if (!f.holdsDomain()) {
+    const Vec3i size{held.hi.x - held.lo.x, held.hi.y - held.lo.y, held.hi.z - held.lo.z};
+    if (!(held.lo == Vec3i{0, 0, 0}) || !(size == domain)) {
         meta.insertMeta(kMetaBoxMin,
-                        openvdb::Vec3IMetadata(openvdb::Vec3i(f.offset.x, f.offset.y, f.offset.z)));
-        meta.insertMeta(kMetaBoxSize, openvdb::Vec3IMetadata(openvdb::Vec3i(f.n.x, f.n.y, f.n.z)));
+                        openvdb::Vec3IMetadata(openvdb::Vec3i(held.lo.x, held.lo.y, held.lo.z)));
+        meta.insertMeta(kMetaBoxSize, openvdb::Vec3IMetadata(openvdb::Vec3i(size.x, size.y, size.z)));
     }
 }
 

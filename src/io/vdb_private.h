@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/box.h"
 #include "sim/fields.h"
 
 namespace plume::vdb {
@@ -35,6 +36,10 @@ void initialize();  // openvdb::initialize(), once per process
 // The metadata every plume file carries: creator, frame, voxel size, scene
 // name and resolution of f.
 void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
+                         const std::string& sceneName);
+// The same, with `held` (domain cells) as the box the frame held, for f one
+// of several parts.
+void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, const Box3i& held, int frame,
                          const std::string& sceneName);
 
 // Writes the grids and file metadata that build() fills to path, through a

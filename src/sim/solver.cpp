@@ -175,6 +175,18 @@ std::vector<Box3i> Solver::islandBoxes() const {
     return boxes;
 }
 
+std::vector<const Fields*> Solver::islandFields() const {
+    std::vector<const Fields*> fields;
+    for (const Island& island : islands_) fields.push_back(&island.f);
+    return fields;
+}
+
+std::vector<const Projection*> Solver::islandProjections() const {
+    std::vector<const Projection*> projections;
+    for (const Island& island : islands_) projections.push_back(&island.projection);
+    return projections;
+}
+
 Box3i Solver::activeBox() const {
     Box3i box;
     for (const Island& island : islands_) box = unite(box, island.box);

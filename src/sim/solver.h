@@ -99,8 +99,12 @@ class Solver {
     // The pressure the next projections start from, over the box fields()
     // covers (0 between islands).
     Grid3<double> warmStart() const;
-    // The boxes the solve holds (domain cells), one per island.
+    // The boxes the solve holds (domain cells), one per island, and each
+    // island's fields and pressure (what a frame's files are written from,
+    // with no box around them all).
     std::vector<Box3i> islandBoxes() const;
+    std::vector<const Fields*> islandFields() const;
+    std::vector<const Projection*> islandProjections() const;
     const StageTimes& stageTimes() const { return times_; }
     void resetStageTimes() { times_ = {}; }
 
