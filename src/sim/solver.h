@@ -33,7 +33,7 @@ struct FrameStats {
     int pressureIterations = 0;  // summed over the frame's substeps
     float pressureResidual = 0;  // the largest final residual of the frame
     double simSeconds = 0;       // wall time
-    std::uint64_t cells = 0;     // the most cells the solver held in a substep (its box)
+    std::uint64_t cells = 0;     // the most cells the solver held in a substep (its islands)
 };
 
 // What a run needs to go on from the end of a frame bit for bit as if it had
