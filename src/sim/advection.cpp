@@ -707,6 +707,15 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 if (part.lo[c] <= i && i + lanes <= part.hi[c]) set |= 1u << c;
             return set;
         };
+        // The first or second pass of several fields over a block at i, where
+        // one fits; its points, or 0.
+        using FieldsPass = void (*)(const WideFields&, unsigned, int, int, int, size_t);
+        auto manyBlock = [&](const RowParts& part, int i, int i1, int j, int k, size_t row,
+                             FieldsPass pass8, FieldsPass pass4) {
+            const int lanes = manyWide ? blockLanes(part, i, i1) : 0;
+            if (lanes) (lanes == 8 ? pass8 : pass4)(many, blockFields(part, i, lanes), i, j, k, row);
+            return lanes;
+        };
 
         // Backtrace each sample point; every field reads the same stencil.
         forRows(firstBox, [&](int i0, int i1, int j, int k) {
@@ -717,17 +726,10 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
             if (fourWide)
                 i = avx2 ? firstPassAvx2(wide, i, i1, j, k, row) : firstPass(wide, i, i1, j, k, row);
             for (; i < i1; ++i) {
-                if (manyWide) {
-                    const int lanes = blockLanes(part, i, i1);
-                    if (lanes) {
-                        const unsigned set = blockFields(part, i, lanes);
-                        if (lanes == 8)
-                            firstPassFields8(many, set, i, j, k, row);
-                        else
-                            firstPassFields4(many, set, i, j, k, row);
-                        i += lanes - 1;
-                        continue;
-                    }
+                if (const int lanes =
+                        manyBlock(part, i, i1, j, k, row, firstPassFields8, firstPassFields4)) {
+                    i += lanes - 1;
+                    continue;
                 }
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
                 const Stencil st = shape.stencil(pGrid - displacement.at(i, j, k));
@@ -771,17 +773,10 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
                 i = avx2 ? secondPassAvx2(wide, i, i1, j, k, row)
                          : secondPass(wide, i, i1, j, k, row);
             for (; i < i1; ++i) {
-                if (manyWide) {
-                    const int lanes = blockLanes(part, i, i1);
-                    if (lanes) {
-                        const unsigned set = blockFields(part, i, lanes);
-                        if (lanes == 8)
-                            secondPassFields8(many, set, i, j, k, row);
-                        else
-                            secondPassFields4(many, set, i, j, k, row);
-                        i += lanes - 1;
-                        continue;
-                    }
+                if (const int lanes =
+                        manyBlock(part, i, i1, j, k, row, secondPassFields8, secondPassFields4)) {
+                    i += lanes - 1;
+                    continue;
                 }
                 const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
                 const Vec3f d = displacement.at(i, j, k);
