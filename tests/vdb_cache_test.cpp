@@ -630,6 +630,55 @@ TEST(CacheResume, RefusesAForeignOrDamagedHeader) {
     expectRunError([&] { readSolverState(path, f); }, {path, "header has no end"});
     std::ofstream(path, std::ios::binary) << bytes << "xx";
     expectRunError([&] { readSolverState(path, f); }, {path, "runs on past its grids"});
+    // A sparse solve's islands: a count that is not one, boxes that are
+    // missing or lie outside the box around them.
+    rewrite("\nfire ", "\nislands 2 0 0 0 2 2 2\nfire ");
+    expectRunError([&] { readSolverState(path, f); }, {path, "'islands' line is unreadable"});
+    rewrite("\nfire ", "\nislands 1 0 0 0 2 2 2\nfire ");
+    expectRunError([&] { readSolverState(path, f); }, {path, "'islands' line is unreadable"});
+    rewrite("\nfire ", "\nislands 2 0 0 0 2 2 2 2 2 2 5 4 4\nfire ");
+    expectRunError([&] { readSolverState(path, f); }, {path, "an island outside its box"});
+}
+
+// Several islands: each one's grids in its place of the box around them, and
+// the islands listed; a file cut short is refused.
+TEST(CacheResume, IslandsRoundTrip) {
+    TempDir dir;
+    const Vec3i domain{16, 8, 8};
+    auto island = [&](Vec3i lo, Vec3i n, float value) {
+        Fields f(n, 0.1f, Vec3f(float(lo.x), float(lo.y), float(lo.z)) * 0.1f);
+        f.offset = lo;
+        f.domainCells = domain;
+        f.density.fill(value);
+        f.u.fill(value + 1.0f);
+        return f;
+    };
+    const Fields a = island({0, 0, 0}, {4, 8, 8}, 1.0f), b = island({8, 0, 0}, {8, 4, 8}, 2.0f);
+    Grid3<double> pa(4, 8, 8, Vec3f(0.5f), 3.0), pb(8, 4, 8, Vec3f(0.5f), 4.0);
+    std::string path = resumeStatePath(dir.path().string(), "two");
+    writeSolverState(path, {{&a, &pa}, {&b, &pb}}, 5, "hash");
+
+    Fields f(domain, 0.1f);
+    f.domainCells = domain;
+    Grid3<double> pressure;
+    const SolverState state = readSolverState(path, f, &pressure);
+    ASSERT_EQ(state.islands.size(), 2u);
+    EXPECT_EQ(state.islands[1], (Box3i{{8, 0, 0}, {16, 4, 8}}));
+    EXPECT_EQ(f.offset, (Vec3i{0, 0, 0}));
+    EXPECT_EQ(f.n, domain);
+    EXPECT_EQ(f.density(3, 7, 7), 1.0f);
+    EXPECT_EQ(f.density(8, 3, 0), 2.0f);
+    EXPECT_EQ(f.u(12, 3, 2), 3.0f);
+    EXPECT_EQ(pressure(2, 2, 2), 3.0);
+    EXPECT_EQ(pressure(15, 3, 7), 4.0);
+
+    std::string bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), {});
+    }
+    std::ofstream(path, std::ios::binary) << bytes.substr(0, bytes.size() - 8);
+    expectRunError([&] { readSolverState(path, f); }, {path, "truncated"});
 }
 
 TEST(CacheResume, RefusesAnotherGridSize) {
