@@ -12,7 +12,7 @@
 #include "core/parallel.h"
 #include "sim/pressure/multigrid.h"
 #include "sim/pressure/pcg.h"
-#include "sim/pressure/poisson.h"
+#include "sim/pressure/poisson_kernels.h"
 
 namespace plume {
 namespace {

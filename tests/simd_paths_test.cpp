@@ -10,7 +10,7 @@
 
 #include "core/simd.h"
 #include "sim/advection.h"
-#include "sim/pressure/poisson.h"
+#include "sim/pressure/poisson_kernels.h"
 #include "sim/solver.h"
 
 namespace plume {

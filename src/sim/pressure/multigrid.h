@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "sim/pressure/pcg.h"
-#include "sim/pressure/poisson.h"
+#include "sim/pressure/poisson_kernels.h"
 
 namespace plume {
 

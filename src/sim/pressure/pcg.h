@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/scratch_arena.h"
-#include "sim/pressure/poisson.h"
+#include "sim/pressure/poisson_kernels.h"
 #include "sim/pressure/solve_stats.h"
 
 namespace plume {
@@ -43,7 +43,7 @@ class PcgSolver {
     }
 
     // Solves A p = b from the initial guess in p. bMax = max|b| > 0. The
-    // iterate p is kept in double: see residual() in sim/pressure/poisson.h.
+    // iterate p is kept in double: see residual() in sim/pressure/poisson_kernels.h.
     // The four scratch vectors (residual, preconditioned residual, direction,
     // its product with A) come from `scratch`.
     SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b, float bMax,

@@ -24,7 +24,7 @@
 #include "core/parallel.h"
 #include "sim/pressure/multigrid.h"
 #include "sim/pressure/pcg.h"
-#include "sim/pressure/poisson.h"
+#include "sim/pressure/poisson_kernels.h"
 #include "sim/pressure/sor.h"
 
 namespace plume {

@@ -6,7 +6,7 @@
 // stops when max|r| / max|b| <= tolerance.
 #pragma once
 
-#include "sim/pressure/poisson.h"
+#include "sim/pressure/poisson_kernels.h"
 #include "sim/pressure/solve_stats.h"
 
 namespace plume {
