@@ -13,7 +13,23 @@ struct Box3i {
 
     bool operator==(const Box3i&) const = default;
 
+    // The box of `size` cells whose min corner is `lo`.
+    static Box3i at(Vec3i lo, Vec3i size) {
+        return {lo, {lo.x + size.x, lo.y + size.y, lo.z + size.z}};
+    }
+
     bool empty() const { return hi.x <= lo.x || hi.y <= lo.y || hi.z <= lo.z; }
+    // Cells along each axis (negative or 0 on an axis where it is empty).
+    Vec3i size() const { return {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}; }
+    // Cells in all, as a double: boxes are compared by volume, and a product of
+    // three ints overflows past 1290³.
+    double volume() const {
+        return double(hi.x - lo.x) * double(hi.y - lo.y) * double(hi.z - lo.z);
+    }
+    // This box moved by `by` cells.
+    Box3i shifted(Vec3i by) const {
+        return {{lo.x + by.x, lo.y + by.y, lo.z + by.z}, {hi.x + by.x, hi.y + by.y, hi.z + by.z}};
+    }
     bool contains(int i, int j, int k) const {
         return i >= lo.x && j >= lo.y && k >= lo.z && i < hi.x && j < hi.y && k < hi.z;
     }

@@ -1,4 +1,4 @@
-// Scene::atFrame: every animated key of a scene set to its value at a frame,
+// Scene::atFrame and poseAt: every animated key of a scene set to its value at a frame,
 // through the schema's setters, so any key the loader admits as animatable
 // animates without code of its own here.
 #include <string_view>
@@ -26,6 +26,11 @@ void applyAnimation(Scene& s, std::string_view section, std::size_t index, const
 
 Scene Scene::atFrame(double frame) const {
     Scene s = *this;
+    poseAt(frame, s);
+    return s;
+}
+
+void Scene::poseAt(double frame, Scene& s) const {
     for (std::size_t i = 0; i < emitters.size(); ++i)
         applyAnimation(s, "emitter", i, emitters[i].animation, frame);
     for (std::size_t i = 0; i < obstacles.size(); ++i)
@@ -33,7 +38,6 @@ Scene Scene::atFrame(double frame) const {
     for (std::size_t i = 0; i < lights.size(); ++i)
         applyAnimation(s, "light", i, lights[i].animation, frame);
     applyAnimation(s, "camera", 0, camera.animation, frame);
-    return s;
 }
 
 }  // namespace plume

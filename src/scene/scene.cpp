@@ -18,12 +18,25 @@ Vec3i DomainSettings::cells() const {
     return {count(size.x), count(size.y), count(size.z)};
 }
 
+namespace {
+
+template <typename Elements>
+bool anyKeyed(const Elements& elements) {
+    return std::any_of(elements.begin(), elements.end(), [](const auto& e) { return e.keyed(); });
+}
+
+}  // namespace
+
 bool Scene::animated() const {
-    auto any = [](const auto& elements) {
-        return std::any_of(elements.begin(), elements.end(),
-                           [](const auto& e) { return !e.animation.empty(); });
-    };
-    return any(emitters) || any(obstacles) || any(lights) || !camera.animation.empty();
+    return anyKeyed(emitters) || anyKeyed(obstacles) || anyKeyed(lights) || camera.keyed();
+}
+
+bool Scene::obstaclesMove() const { return anyKeyed(obstacles); }
+
+bool Scene::viewMoves() const {
+    const bool solidsMove = std::any_of(obstacles.begin(), obstacles.end(),
+                                        [](const auto& o) { return o.visible && o.keyed(); });
+    return solidsMove || anyKeyed(lights) || camera.keyed();
 }
 
 bool Scene::burns() const {

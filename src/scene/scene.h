@@ -116,7 +116,8 @@ struct ShapeSettings {
     std::shared_ptr<const LevelSet> levelSet;
     std::shared_ptr<const TriangleMesh> surface;
     Animation animation;  // center, rotation, scale (emitters also their amounts)
-    int line = 0;         // line of its [[emitter]] / [[obstacle]] header, for messages
+    bool keyed() const { return !animation.empty(); }
+    int line = 0;  // line of its [[emitter]] / [[obstacle]] header, for messages
 };
 
 struct EmitterSettings : ShapeSettings {
@@ -145,10 +146,10 @@ struct ObstacleSettings : ShapeSettings {
 
 struct GroundSettings {
     bool enabled = false;
-    float height = 0.0f;                // z of the plane, metres
-    Vec3f color{0.4f, 0.4f, 0.4f};      // diffuse albedo, linear RGB
-    float size = 0.0f;                  // half-extent around the domain's centre; 0: infinite
-    bool shadowCatcher = false;         // only the shadow, into alpha
+    float height = 0.0f;            // z of the plane, metres
+    Vec3f color{0.4f, 0.4f, 0.4f};  // diffuse albedo, linear RGB
+    float size = 0.0f;              // half-extent around the domain's centre; 0: infinite
+    bool shadowCatcher = false;     // only the shadow, into alpha
 };
 
 enum class RenderFilter { Auto, Linear, Cubic };
@@ -160,6 +161,7 @@ struct CameraSettings {
     float fov = 40.0f;    // vertical, degrees
     bool given = false;   // false: frame the domain automatically
     Animation animation;  // position, look_at, up, fov
+    bool keyed() const { return !animation.empty(); }
 };
 
 struct LightSettings {
@@ -169,6 +171,7 @@ struct LightSettings {
     Vec3f color{1, 1, 1};
     float intensity = 3.0f;
     Animation animation;  // direction, position, color, intensity
+    bool keyed() const { return !animation.empty(); }
 };
 
 struct RenderSettings {
@@ -219,6 +222,12 @@ struct Scene {
 
     // True when some obstacle, emitter, the camera or a light has keys.
     bool animated() const;
+    // True when some obstacle has keys: the solver then places solids every
+    // substep and holds their face velocities.
+    bool obstaclesMove() const;
+    // True when the picture's setup changes over time: the camera, a light,
+    // or a solid the frame shows (visible obstacle) has keys.
+    bool viewMoves() const;
     // True when some emitter emits fuel (at some frame): the solver then
     // carries fuel and flame.
     bool burns() const;
@@ -228,6 +237,10 @@ struct Scene {
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;
+    // The same, written into `pose`: a copy of this scene made once, whose
+    // keyed keys are set anew on every call (no other key is touched), so a
+    // solver or renderer that poses its scene every substep copies nothing.
+    void poseAt(double frame, Scene& pose) const;
 };
 
 }  // namespace plume

@@ -22,9 +22,7 @@ struct StageTimes {
            dissipate = 0;
     double forces() const { return buoyancy + wind + turbulence + vorticity + viscosity; }
     double scalars() const { return advectScalars + diffuseScalars + dissipate; }
-    double total() const {
-        return emit + burn + advectVelocity + forces() + project + scalars();
-    }
+    double total() const { return emit + burn + advectVelocity + forces() + project + scalars(); }
 };
 
 struct FrameStats {
@@ -124,13 +122,31 @@ class Solver {
     Box3i activeBox() const;
 
   private:
-    // Sparse solves: the boxes the sources and the smoke need now, and moving
-    // the fields to other boxes.
-    void neededBoxes(int margin, std::vector<Box3i>& boxes) const;
+    // Islands (solver_islands.cpp). The boxes a solve starts with: the
+    // domain, or a sparse solve's boxes around its emitters.
+    static std::vector<Box3i> initialBoxes(const Scene& scene);
+    // The boxes the sources and the smoke need now (grown by `margin`).
+    void neededBoxes(int margin, std::vector<Box3i>& boxes);
     void fitIslands();
     void resizeBox(Island& island, const Box3i& box);
     void moveToIslands(const std::vector<Box3i>& boxes);
+    // Fields over `box` of still air: moving at `velocity`, at ambient temperature.
+    Fields stillAir(const Box3i& box, Vec3f velocity) const;
+    // A new island of still air over `box`, its static solids placed.
     Island makeIsland(const Box3i& box, Vec3f velocity) const;
+    // The state an island is made from: fields over a box of the domain, and
+    // the pressure there (given, or the projection's warm start).
+    struct StateOver {
+        Box3i box;
+        const Fields* fields;
+        const Grid3<double>* pressure;
+        const Projection* projection;
+    };
+    // A new island over `box` holding what the states hold where they
+    // overlap it (their solid cells too with `solids`), at `time`.
+    Island islandFrom(const Box3i& box, Vec3f velocity, const std::vector<StateOver>& from,
+                      double time, bool solids) const;
+
     void moveSolidsAndEmitters(float dt);
     // The stages, each on one island's fields.
     void applyEmitters(Fields& f, float dt);
@@ -165,6 +181,9 @@ class Solver {
     bool obstaclesMove_ = false;
     std::vector<EmitterSettings> emitters_;
     float solidSpeed_ = 0.0f;
+    // The scene posed now and half a substep either side (Scene::poseAt):
+    // copies made once, their keyed keys set anew each substep.
+    Scene now_, before_, after_;
 };
 
 }  // namespace plume
