@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -328,6 +329,55 @@ TEST(Exr, OiiotoolReadsFourHalfChannels) {
     EXPECT_NE(info.find("channel list: R, G, B, A"), std::string::npos) << info;
     EXPECT_NE(info.find("compression: \"zip\""), std::string::npos) << info;
     EXPECT_NE(info.find("software: \"plume " PLUME_VERSION "\""), std::string::npos) << info;
+}
+
+// The pixels as oiiotool reads them, by channel name: a reader that shares
+// neither plume's code nor its channel table, so channels written under each
+// other's names (red as "B") show. The background (0.25, 0.5, 0.75) has red
+// unlike blue, and every pixel must be the renderer's in each named channel.
+TEST(Exr, OiiotoolReadsTheRenderersPixelsByChannelName) {
+    if (std::system("command -v oiiotool >/dev/null 2>&1") != 0) {
+        const std::string why = "oiiotool is not installed (openimageio-tools)";
+        if (test::requireAll()) FAIL() << why << " (PLUME_REQUIRE_ALL=1: nothing may be skipped)";
+        GTEST_SKIP() << why;
+    }
+    fs::path dir = scratchDir("exr_oiiotool_pixels");
+    auto r = runPlume("render " + kScene + " -o out.mp4 --exr exr --frames 3" + smallRun(), dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string dump = test::capture("oiiotool --info -v --dumpdata '" +
+                                           (dir / "exr" / "rising_0003.exr").string() + "' 2>&1");
+    // "channel list: R, G, B, A", then "Pixel (x, y): v v v v" in that order.
+    std::istringstream lines(dump);
+    std::vector<std::string> names;
+    std::vector<float> rgba(size_t(kWidth) * kHeight * 4, -1.0f);
+    int pixels = 0;
+    for (std::string line; std::getline(lines, line);) {
+        if (const size_t at = line.find("channel list: "); at != std::string::npos) {
+            std::istringstream list(line.substr(at + 14));
+            for (std::string name; std::getline(list >> std::ws, name, ',');) names.push_back(name);
+            continue;
+        }
+        int x = 0, y = 0;
+        int used = 0;
+        if (std::sscanf(line.c_str(), " Pixel (%d, %d):%n", &x, &y, &used) != 2 || used == 0)
+            continue;
+        ASSERT_EQ(names.size(), 4u) << dump.substr(0, 400);
+        ASSERT_TRUE(x >= 0 && x < kWidth && y >= 0 && y < kHeight) << line;
+        std::istringstream values(line.substr(size_t(used)));
+        for (const std::string& name : names) {
+            const size_t c = std::string("RGBA").find(name);
+            ASSERT_TRUE(name.size() == 1 && c != std::string::npos) << "channel " << name;
+            ASSERT_TRUE(values >> rgba[(size_t(y) * kWidth + x) * 4 + c]) << line;
+        }
+        ++pixels;
+    }
+    ASSERT_EQ(pixels, kWidth * kHeight) << dump.substr(0, 400);
+    // The corner is the background: red 0.25, blue 0.75, as named.
+    EXPECT_EQ(rgba[0], 0.25f);
+    EXPECT_EQ(rgba[1], 0.5f);
+    EXPECT_EQ(rgba[2], 0.75f);
+    EXPECT_EQ(rgba[3], 1.0f);
+    expectNearHalf(rgba, referenceRgba(false)[kFrames - 1], "rising_0003.exr read by oiiotool");
 }
 
 }  // namespace

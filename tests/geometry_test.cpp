@@ -187,5 +187,56 @@ TEST(Turbulence, DivergenceFreeAndDeterministic) {
     EXPECT_NE(later.u.values(), f.u.values());
 }
 
+// The size of the swirls in the u faces of f (those inside the walls): the
+// lag, in metres, at which their autocorrelation (averaged along x, y and z)
+// first falls to one half, interpolated between whole cells.
+double correlationLength(const Fields& f) {
+    const ScalarGrid& u = f.u;
+    const Vec3i lo{1, 0, 0}, hi{u.nx() - 1, u.ny(), u.nz()};
+    double mean = 0, count = 0;
+    for (int k = lo.z; k < hi.z; ++k)
+        for (int j = lo.y; j < hi.y; ++j)
+            for (int i = lo.x; i < hi.x; ++i) mean += u(i, j, k), ++count;
+    mean /= count;
+    auto correlation = [&](int lag) {
+        double sum = 0, pairs = 0;
+        for (int axis = 0; axis < 3; ++axis) {
+            const Vec3i d{axis == 0 ? lag : 0, axis == 1 ? lag : 0, axis == 2 ? lag : 0};
+            for (int k = lo.z; k + d.z < hi.z; ++k)
+                for (int j = lo.y; j + d.y < hi.y; ++j)
+                    for (int i = lo.x; i + d.x < hi.x; ++i) {
+                        sum += (u(i, j, k) - mean) * (u(i + d.x, j + d.y, k + d.z) - mean);
+                        ++pairs;
+                    }
+        }
+        return sum / pairs;
+    };
+    const double variance = correlation(0);
+    double previous = 1.0;
+    for (int lag = 1; lag < f.n.x / 2; ++lag) {
+        const double c = correlation(lag) / variance;
+        if (c < 0.5) return (lag - 1 + (previous - 0.5) / (previous - c)) * f.dx;
+        previous = c;
+    }
+    return f.n.x / 2 * f.dx;
+}
+
+// physics.turbulence_scale sets the size of the swirls: three times the scale
+// gives swirls about three times as large (the same strength otherwise).
+TEST(Turbulence, ScaleSetsTheSizeOfTheSwirls) {
+    auto force = [](float scale) {
+        Fields f({64, 64, 64}, 1.0f / 32.0f);  // 2 m
+        addTurbulence(f, 5.0f, scale, 1.25, 0.1f);
+        return f;
+    };
+    const Fields small = force(0.1f), large = force(0.3f);
+    EXPECT_NE(small.u.values(), large.u.values());
+    const double smallSize = correlationLength(small), largeSize = correlationLength(large);
+    EXPECT_GT(smallSize, 1.5 * small.dx) << "the small swirls should span cells";
+    EXPECT_GT(largeSize, 2.0 * smallSize)
+        << "swirls of scale 0.1 m: " << smallSize << " m; of 0.3 m: " << largeSize << " m";
+    EXPECT_LT(largeSize, 4.0 * smallSize);
+}
+
 }  // namespace
 }  // namespace plume

@@ -28,6 +28,36 @@ Scene twoPlumes(float apart, const std::string& more = "physics.wind=[0.0, 0.0, 
                       "emitter[2].center=[" + std::to_string(2.0f + apart) + ", 2.0, 0.3]", more});
 }
 
+std::string str(const Box3i& b) {
+    auto v = [](Vec3i p) {
+        return "(" + std::to_string(p.x) + ", " + std::to_string(p.y) + ", " + std::to_string(p.z) +
+               ")";
+    };
+    return "[" + v(b.lo) + ", " + v(b.hi) + ")";
+}
+
+// The islands' contract (sim/solver.h): no two islands' boxes touch or
+// overlap. Half-open boxes of cells touch when their closed extents meet on
+// every axis: a shared face, edge or corner, with no still air between.
+testing::AssertionResult islandsApart(const Solver& solver) {
+    const std::vector<Box3i> boxes = solver.islandBoxes();
+    for (size_t a = 0; a < boxes.size(); ++a)
+        for (size_t b = a + 1; b < boxes.size(); ++b) {
+            const Box3i &p = boxes[a], &q = boxes[b];
+            bool meet = true;
+            for (int axis = 0; axis < 3; ++axis)
+                meet = meet && p.lo[axis] <= q.hi[axis] && q.lo[axis] <= p.hi[axis];
+            if (meet)
+                return testing::AssertionFailure()
+                       << "islands " << a << " " << str(p) << " and " << b << " " << str(q)
+                       << (p.lo.x < q.hi.x && q.lo.x < p.hi.x && p.lo.y < q.hi.y &&
+                                   q.lo.y < p.hi.y && p.lo.z < q.hi.z && q.lo.z < p.hi.z
+                               ? " overlap"
+                               : " touch");
+        }
+    return testing::AssertionSuccess();
+}
+
 double volume(const Box3i& b) {
     return double(b.hi.x - b.lo.x) * double(b.hi.y - b.lo.y) * double(b.hi.z - b.lo.z);
 }
@@ -58,6 +88,7 @@ TEST(Islands, SmokeApartIsSolvedAsIfAlone) {
     for (int frame = 1; frame <= 24; ++frame) {
         both.advanceFrame(frame);
         alone.advanceFrame(frame);
+        ASSERT_TRUE(islandsApart(both)) << "frame " << frame;
     }
     const std::vector<Box3i> islands = both.islandBoxes();
     ASSERT_EQ(islands.size(), 2u);
@@ -91,6 +122,7 @@ TEST(Islands, FiresApartBurnAsIfAlone) {
     for (int frame = 1; frame <= 16; ++frame) {
         both.advanceFrame(frame);
         alone.advanceFrame(frame);
+        ASSERT_TRUE(islandsApart(both)) << "frame " << frame;
     }
     ASSERT_EQ(both.islandBoxes().size(), 2u);
     EXPECT_NE(both.islandBoxes(), first) << "the islands should have grown with the fire";
@@ -108,12 +140,17 @@ TEST(Islands, FiresApartBurnAsIfAlone) {
 }
 
 // Two islands at first; one once a wind along x carries the first plume's
-// smoke into the tile between them.
+// smoke into the tile between them. They are apart after every frame until
+// then: two islands whose boxes grow to touch become one at once.
 TEST(Islands, IslandsThatMeetBecomeOne) {
     Solver solver(twoPlumes(2.5f, "physics.wind=[1.0, 0.0, 0.0]"));
     ASSERT_EQ(solver.islandBoxes().size(), 2u);
+    ASSERT_TRUE(islandsApart(solver));
     int frame = 1;
-    for (; frame <= 40 && solver.islandBoxes().size() > 1; ++frame) solver.advanceFrame(frame);
+    for (; frame <= 40 && solver.islandBoxes().size() > 1; ++frame) {
+        solver.advanceFrame(frame);
+        ASSERT_TRUE(islandsApart(solver)) << "frame " << frame;
+    }
     ASSERT_EQ(solver.islandBoxes().size(), 1u) << "still apart after frame " << frame - 1;
     for (int more = 0; more < 4; ++more) solver.advanceFrame(frame++);
     // The one island holds both plumes (at cells 32 and 72 along x) and the
@@ -158,6 +195,7 @@ TEST(Islands, ResumeFromTheirStateFileBitForBit) {
     for (int frame = stop + 1; frame <= stop + 6; ++frame) {
         resumed.advanceFrame(frame);
         straight.advanceFrame(frame);
+        ASSERT_TRUE(islandsApart(resumed)) << "frame " << frame;
     }
     EXPECT_NE(straight.islandBoxes(), atStop) << "the islands should have moved since the stop";
     EXPECT_EQ(resumed.islandBoxes(), straight.islandBoxes());

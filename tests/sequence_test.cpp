@@ -3,38 +3,27 @@
 #include "io/sequence.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <fstream>
 #include <string>
 
 #include "core/error.h"
+#include "support/temp_dir.h"
 
 namespace plume {
 namespace {
 
-namespace fs = std::filesystem;
-
+// A folder holding `files`, removed afterwards.
 class SequenceDir {
   public:
-    explicit SequenceDir(std::initializer_list<std::string> files) {
-        static int counter = 0;
-        path_ = fs::temp_directory_path() /
-                ("plume_seq_test_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
-        fs::remove_all(path_);
-        fs::create_directories(path_);
-        for (const std::string& f : files) std::ofstream(path_ / f) << "x";
+    explicit SequenceDir(std::initializer_list<std::string> files) : dir_("plume_seq_test") {
+        for (const std::string& f : files) std::ofstream(dir_.path() / f) << "x";
     }
-    ~SequenceDir() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    std::string operator/(const std::string& name) const { return (path_ / name).string(); }
-    std::string str() const { return path_.string(); }
+    std::string operator/(const std::string& name) const { return dir_.file(name); }
+    std::string str() const { return dir_.path().string(); }
 
   private:
-    fs::path path_;
+    test::TempDir dir_;
 };
 
 std::vector<int> frames(const std::vector<SequenceFile>& files) {

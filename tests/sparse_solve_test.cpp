@@ -4,6 +4,7 @@
 // bit for bit, and write caches in the domain's voxels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -139,6 +140,67 @@ TEST(SparseSolve, TheBoxFollowsTheSmokeWithRoomToSpare) {
         lastTop = box.hi.z;
     }
     EXPECT_GE(lastTop, firstTop + 2 * kTileCells) << "the box grew with the rising smoke";
+}
+
+// What the margin around the smoke is for (sim/solver.cpp, fitIslands): a box
+// is fitted before each substep so that the smoke lies ceil(cfl) + 2 cells
+// inside every side of it within the domain. A substep at the CFL limit
+// carries the smoke ceil(cfl) cells (cfl cells of travel, the blend reaching
+// into the cell beyond), so after it two cells of still air are left between
+// the smoke and the box's side: the cells a blend reads past a sample, so no
+// sample near the smoke reads the box's edge, beyond which the air is assumed
+// still. Smoke carried at the limit itself (a wind as fast as the smoke, at a
+// cfl of 2.5 so a substep ends between cells) comes as close as that, and no
+// closer, whenever the box is tight; a margin a cell smaller lets it into those
+// two cells.
+TEST(SparseSolve, ASubstepAtTheCflLimitLeavesTheMarginsTwoCellsOfStillAir) {
+    constexpr float kSpeed = 4.0f;  // m/s along x: the wind, the emitter's, the whole flow
+    const std::string wind = "[" + std::to_string(kSpeed) + ", 0.0, 0.0]";
+    const Scene scene =
+        loadScene(kSourceDir + "/scenes/bench.toml",
+                  {"domain.size=[4.0, 1.0, 1.0]", "domain.resolution=128", "time.cfl=2.5",
+                   "physics.buoyancy_heat=0.0", "physics.buoyancy_density=0.0",
+                   "physics.wind=" + wind, "emitter[1].center=[0.5, 0.5, 0.5]",
+                   "emitter[1].radius=0.1", "emitter[1].velocity=" + wind});
+    const Vec3i cells = scene.domain.cells();
+    const float ambient = scene.physics.ambientTemperature;
+    Solver solver(scene);
+    solver.fields().u.fill(kSpeed);  // the air already moves with the wind
+    solver.advanceFrame(1);          // frame 1 switches the emitter on
+
+    // The least still air between the smoke and a side of an island inside
+    // the domain, in cells.
+    auto room = [&] {
+        int least = 1 << 30;
+        const std::vector<Box3i> boxes = solver.islandBoxes();
+        const std::vector<const Fields*> fields = solver.islandFields();
+        for (size_t n = 0; n < boxes.size(); ++n) {
+            const Box3i smoke = scalarActivity(*fields[n], ambient);
+            if (smoke.empty()) continue;
+            for (int a = 0; a < 3; ++a) {
+                if (boxes[n].lo[a] > 0) least = std::min(least, smoke.lo[a]);
+                if (boxes[n].hi[a] < cells[a])
+                    least = std::min(least, (boxes[n].hi[a] - boxes[n].lo[a]) - smoke.hi[a]);
+            }
+        }
+        return least;
+    };
+    int closest = room(), substeps = 0;
+    ASSERT_GE(closest, 2) << "after frame 1";
+    // Substeps as advanceFrame sizes them at the limit: cfl cells at the
+    // largest speed, until the box reaches the domain's far side.
+    while (solver.activeBox().hi.x < cells.x && substeps < 100) {
+        const float speed = solver.maxSpeed();
+        ASSERT_NEAR(speed, kSpeed, 0.01f * kSpeed) << "the smoke should move with the wind";
+        solver.substep(scene.time.cfl * scene.domain.dx() / speed);
+        ++substeps;
+        const int left = room();
+        ASSERT_GE(left, 2) << "substep " << substeps << ": smoke " << left
+                           << " cells from the side of its box";
+        closest = std::min(closest, left);
+    }
+    EXPECT_GT(substeps, 20) << "the smoke should have crossed most of the domain";
+    EXPECT_EQ(closest, 2) << "the smoke should have come as close to a side as the margin lets it";
 }
 
 TEST(SparseSolve, SameForAnyThreadCount) {

@@ -4,24 +4,15 @@
 #include <gtest/gtest.h>
 #include <openvdb/io/File.h>
 #include <openvdb/openvdb.h>
-#include <unistd.h>
 
-#include <filesystem>
 #include <string>
 
 #include "core/error.h"
 #include "io/vdb_cache.h"
+#include "support/temp_dir.h"
 
 namespace plume {
 namespace {
-
-namespace fs = std::filesystem;
-
-std::string scratch(const std::string& name) {
-    fs::path dir = fs::temp_directory_path() / ("plume_bounds_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    return (dir / name).string();
-}
 
 void expectBoundsOfTheRenderedVolume(const std::string& path) {
     const VolumeBounds b = readVdbBounds(path);
@@ -55,20 +46,23 @@ TEST(VdbBounds, PlumeFrameIsTheRenderedBox) {
     for (int k = 3; k < 11; ++k)
         for (int j = 2; j < 7; ++j)
             for (int i = 4; i < 9; ++i) f.density(i, j, k) = 0.1f * float(i + j + k);
-    const std::string path = scratch("smoke_0001.vdb");
+    test::TempDir dir("vdb_bounds");
+    const std::string path = dir.file("smoke_0001.vdb");
     writeVdbFrame(path, f, 1, "smoke");
     expectBoundsOfTheRenderedVolume(path);
 }
 
 TEST(VdbBounds, EmptyFrameIsOneClearVoxel) {
     Fields f({8, 8, 8}, 0.1f, {1.0f, 2.0f, 3.0f});
-    const std::string path = scratch("empty_0001.vdb");
+    test::TempDir dir("vdb_bounds");
+    const std::string path = dir.file("empty_0001.vdb");
     writeVdbFrame(path, f, 1, "empty");
     expectBoundsOfTheRenderedVolume(path);
 }
 
 TEST(VdbBounds, FileWithoutARecordedBoxIsReadForIt) {
-    const std::string path = scratch("nostats.vdb");
+    test::TempDir dir("vdb_bounds");
+    const std::string path = dir.file("nostats.vdb");
     writeWithoutStats(
         path, densityGrid(openvdb::CoordBBox(openvdb::Coord(-3, 2, 5), openvdb::Coord(4, 9, 7))));
     expectBoundsOfTheRenderedVolume(path);
@@ -82,7 +76,8 @@ TEST(VdbBounds, TakesTheRecordedBoxWithoutReadingVoxels) {
                      openvdb::Vec3IMetadata(openvdb::Vec3i(10, 10, 10)));
     grid->insertMeta(openvdb::GridBase::META_FILE_BBOX_MAX,
                      openvdb::Vec3IMetadata(openvdb::Vec3i(11, 12, 13)));
-    const std::string path = scratch("recorded.vdb");
+    test::TempDir dir("vdb_bounds");
+    const std::string path = dir.file("recorded.vdb");
     writeWithoutStats(path, grid);
     const VolumeBounds b = readVdbBounds(path);
     const Vec3f size = b.worldMax - b.worldMin;
@@ -94,7 +89,8 @@ TEST(VdbBounds, TakesTheRecordedBoxWithoutReadingVoxels) {
 TEST(VdbBounds, RefusesWhatReadingRefuses) {
     auto vel = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
     vel->setName("density");
-    const std::string path = scratch("vector.vdb");
+    test::TempDir dir("vdb_bounds");
+    const std::string path = dir.file("vector.vdb");
     openvdb::io::File(path).write({vel});
     for (const char* grid : {"density", "smoke"}) {
         std::string bounds, volume;

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/farm_chunks.h"
 #include "cli/output_paths.h"
 #include "cli/wedge.h"
 #include "core/atomic_file.h"
@@ -77,7 +78,9 @@ std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::
 }
 
 std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
-                         const std::string& scene, const std::string& farmDir, int tasks) {
+                         const std::string& scene, const std::string& farmDir) {
+    const FarmChunks chunks{v.frames, opt.chunk};
+    const int tasks = chunks.tasks();
     std::ostringstream s;
     s << "#!/bin/bash\n"
       << "# plume farm: render " << (v.wedge.label.empty() ? "the scene" : v.wedge.label)
@@ -94,9 +97,7 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "set -uo pipefail\n"
       << "task=${SLURM_ARRAY_TASK_ID:?run me with sbatch, or set SLURM_ARRAY_TASK_ID=0..."
       << tasks - 1 << "}\n"
-      << "first=$(( task * " << opt.chunk << " + 1 ))\n"
-      << "last=$(( first + " << opt.chunk - 1 << " ))\n"
-      << "(( last <= " << v.frames << " )) || last=" << v.frames << "\n"
+      << chunks.rangeBash()
       << "echo \"plume farm: task $task renders frames $first-$last (try $(( "
          "${SLURM_RESTART_COUNT:-0} + 1 )))\"\n"
       << "status=0\n"
@@ -339,9 +340,8 @@ int runFarm(const FarmOptions& opt) {
         fs::create_directories(v.dir + "/cache", ec);
         fs::create_directories(v.dir + "/frames", ec);
         if (ec) throw RunError("cannot create '" + v.dir + "': " + ec.message());
-        const int tasks = (v.frames + opt.chunk - 1) / opt.chunk;
         writeScript(v.dir + "/bake.sh", bakeScript(opt, v, plume, scene, farmDir));
-        writeScript(v.dir + "/render.sh", renderScript(opt, v, plume, scene, farmDir, tasks));
+        writeScript(v.dir + "/render.sh", renderScript(opt, v, plume, scene, farmDir));
     }
     writeScript(farmDir + "/encode.sh",
                 encodeScript(opt, variants, plume, scene, farmDir, wedgeVideo));

@@ -1,4 +1,6 @@
-// A fresh directory per test, removed afterwards.
+// A fresh directory per test inside this build's tree (PLUME_TEST_SCRATCH, as
+// scratchDir in support/run.h), removed afterwards: the system's temporary
+// directory is left as the tests found it.
 #pragma once
 
 #include <unistd.h>
@@ -11,9 +13,11 @@ namespace plume::test {
 
 class TempDir {
   public:
+    // The pid and a count keep the folders of tests run at once (ctest -j
+    // runs each test in a process of its own) apart.
     explicit TempDir(const std::string& prefix = "plume_test") {
         static int counter = 0;
-        path_ = std::filesystem::temp_directory_path() /
+        path_ = std::filesystem::path(PLUME_TEST_SCRATCH) /
                 (prefix + "_" + std::to_string(::getpid()) + "_" + std::to_string(++counter));
         std::filesystem::remove_all(path_);
         std::filesystem::create_directories(path_);

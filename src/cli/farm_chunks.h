@@ -1,0 +1,24 @@
+// Which frames each render task of plume farm renders: frames 1..N cut into
+// chunks of `chunk` frames, one Slurm array task each (the last one shorter
+// when chunk does not divide N). The task computes its own range in bash from
+// $SLURM_ARRAY_TASK_ID; both the array's size and that bash come from here,
+// so the two cannot disagree (tests/farm_chunks_test.cpp runs the bash).
+#pragma once
+
+#include <string>
+
+namespace plume {
+
+struct FarmChunks {
+    int frames = 1;  // N: the scene's frames, 1..N
+    int chunk = 1;   // frames per task, >= 1
+
+    // The array tasks, 0..tasks() - 1 (#SBATCH --array=0-<tasks() - 1>).
+    int tasks() const { return (frames + chunk - 1) / chunk; }
+
+    // Bash that sets $first and $last (inclusive) from $task, the frames
+    // the task renders; what render.sh runs.
+    std::string rangeBash() const;
+};
+
+}  // namespace plume
