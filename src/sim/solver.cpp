@@ -9,13 +9,13 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "scene/shapes.h"
 #include "sim/active_box.h"
 #include "sim/advection.h"
 #include "sim/combustion.h"
 #include "sim/diffusion.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
-#include "sim/shapes.h"
 
 namespace plume {
 
