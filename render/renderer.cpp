@@ -10,6 +10,7 @@
 #include "core/report.h"
 #include "core/triangle_mesh.h"
 #include "render/blackbody.h"
+#include "render/compositing.h"
 #include "render/empty_space.h"
 #include "render/filter.h"
 #include "render/hash.h"
@@ -19,7 +20,6 @@
 #include "render/ray.h"
 #include "render/ray_marcher.h"
 #include "render/solid_lighting.h"
-#include "render/tone_map.h"
 
 namespace plume {
 
@@ -52,11 +52,6 @@ constexpr uint32_t kJitterSeed = 0x9e3779b9u;
 // How far a lamp's or the sun's light spreads sideways per slice it crosses
 // (see sweepDirectionalLight): a little.
 constexpr float kLightSpread = 0.2f;
-
-Vec3f background(const RenderSettings& s, int y, int height) {
-    float f = 1.0f - (float(y) + 0.5f) / float(height);  // 0 at the bottom row
-    return s.backgroundBottom + (s.backgroundTop - s.backgroundBottom) * f;
-}
 
 // Cells beyond the active ones a density lookup reaches: one for trilinear,
 // two for the B-spline.
@@ -176,48 +171,11 @@ const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
     return frame_;
 }
 
-std::vector<float> Renderer::composite() const {
-    // Rows in parallel: serial, this was a visible share of a one-frame render-vdb.
-    std::vector<float> out(frame_.rgb.size());
-    parallelForRange(height_, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const Vec3f behind = background(settings_, y, height_);
-            for (int x = 0; x < width_; ++x) {
-                const size_t i = size_t(y) * width_ + x;
-                const float t = frame_.transmittance[i];
-                for (int c = 0; c < 3; ++c) out[i * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
-            }
-        }
-    });
-    return out;
-}
+std::vector<float> Renderer::composite() const { return plume::composite(frame_, settings_); }
 
-std::vector<float> Renderer::rgba() const {
-    const size_t pixels = size_t(width_) * height_;
-    std::vector<float> out(pixels * 4);
-    const std::vector<float> over = settings_.transparent ? frame_.rgb : composite();
-    parallelForRange(height_, [&](int y0, int y1) {
-        for (size_t i = size_t(y0) * width_, end = size_t(y1) * width_; i < end; ++i) {
-            for (int c = 0; c < 3; ++c) out[i * 4 + c] = over[i * 3 + c];
-            out[i * 4 + 3] = settings_.transparent ? 1.0f - frame_.transmittance[i] : 1.0f;
-        }
-    });
-    return out;
-}
+std::vector<float> Renderer::rgba() const { return plume::rgba(frame_, settings_); }
 
-Image Renderer::toneMapped() const {
-    // Over the background as composite() puts it, a row at a time.
-    Image image(width_, height_);
-    toneMapRows(settings_.exposure, image, [&](int y, float* out) {
-        const Vec3f behind = background(settings_, y, height_);
-        for (int x = 0; x < width_; ++x) {
-            const size_t i = size_t(y) * width_ + x;
-            const float t = frame_.transmittance[i];
-            for (int c = 0; c < 3; ++c) out[x * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
-        }
-    });
-    return image;
-}
+Image Renderer::toneMapped() const { return plume::toneMapped(frame_, settings_); }
 
 Image Renderer::render(const VolumeView& volume, int frame) {
     traceImage(volume, frame);
