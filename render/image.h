@@ -2,6 +2,7 @@
 // RGB, or RGBA with straight (not premultiplied) alpha, as PNG stores it.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

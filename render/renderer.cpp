@@ -2,44 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
 #include "core/triangle_mesh.h"
-#include "render/blackbody.h"
-#include "render/empty_space.h"
+#include "render/compositing.h"
 #include "render/filter.h"
-#include "render/hash.h"
 #include "render/in_scattering.h"
 #include "render/light_transmittance.h"
 #include "render/motion_blur.h"
-#include "render/ray.h"
+#include "render/pixel_tracer.h"
 #include "render/ray_marcher.h"
-#include "render/solid_lighting.h"
-#include "render/tone_map.h"
+#include "render/screen_bounds.h"
+#include "render/solid_motion_blur.h"
 
 namespace plume {
 
 namespace {
-
-constexpr int kTileSize = 16;
-
-// Pixels where the solid (or ground) seen at the centre changes get these
-// four more rays, a rotated grid inside the pixel: smooth silhouettes at four
-// times the work on edges only.
-constexpr float kEdgeOffsets[4][2] = {
-    {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
-
-// Motion blur of moving solids: this many moments over the shutter, each
-// ray at its own spot in the pixel (a rotated grid), so the blurred edge is
-// anti-aliased too.
-constexpr int kBlurTimes = 8;
-constexpr float kBlurOffsets[kBlurTimes][2] = {
-    {0.0625f, 0.1875f},  {-0.1875f, 0.0625f}, {-0.0625f, -0.1875f}, {0.1875f, -0.0625f},
-    {0.3125f, 0.4375f},  {-0.4375f, 0.3125f}, {-0.3125f, -0.4375f}, {0.4375f, -0.3125f}};
 
 // Density a flame of 1 adds to what the renderer sees (render.extinction
 // times this is its extinction per metre): a thin, glowing gas.
@@ -47,16 +28,10 @@ constexpr float kFlameDensity = 0.15f;
 
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
-constexpr uint32_t kJitterSeed = 0x9e3779b9u;
 
 // How far a lamp's or the sun's light spreads sideways per slice it crosses
 // (see sweepDirectionalLight): a little.
 constexpr float kLightSpread = 0.2f;
-
-Vec3f background(const RenderSettings& s, int y, int height) {
-    float f = 1.0f - (float(y) + 0.5f) / float(height);  // 0 at the bottom row
-    return s.backgroundBottom + (s.backgroundTop - s.backgroundBottom) * f;
-}
 
 // Cells beyond the active ones a density lookup reaches: one for trilinear,
 // two for the B-spline.
@@ -176,48 +151,11 @@ const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
     return frame_;
 }
 
-std::vector<float> Renderer::composite() const {
-    // Rows in parallel: serial, this was a visible share of a one-frame render-vdb.
-    std::vector<float> out(frame_.rgb.size());
-    parallelForRange(height_, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y) {
-            const Vec3f behind = background(settings_, y, height_);
-            for (int x = 0; x < width_; ++x) {
-                const size_t i = size_t(y) * width_ + x;
-                const float t = frame_.transmittance[i];
-                for (int c = 0; c < 3; ++c) out[i * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
-            }
-        }
-    });
-    return out;
-}
+std::vector<float> Renderer::composite() const { return plume::composite(frame_, settings_); }
 
-std::vector<float> Renderer::rgba() const {
-    const size_t pixels = size_t(width_) * height_;
-    std::vector<float> out(pixels * 4);
-    const std::vector<float> over = settings_.transparent ? frame_.rgb : composite();
-    parallelForRange(height_, [&](int y0, int y1) {
-        for (size_t i = size_t(y0) * width_, end = size_t(y1) * width_; i < end; ++i) {
-            for (int c = 0; c < 3; ++c) out[i * 4 + c] = over[i * 3 + c];
-            out[i * 4 + 3] = settings_.transparent ? 1.0f - frame_.transmittance[i] : 1.0f;
-        }
-    });
-    return out;
-}
+std::vector<float> Renderer::rgba() const { return plume::rgba(frame_, settings_); }
 
-Image Renderer::toneMapped() const {
-    // Over the background as composite() puts it, a row at a time.
-    Image image(width_, height_);
-    toneMapRows(settings_.exposure, image, [&](int y, float* out) {
-        const Vec3f behind = background(settings_, y, height_);
-        for (int x = 0; x < width_; ++x) {
-            const size_t i = size_t(y) * width_ + x;
-            const float t = frame_.transmittance[i];
-            for (int c = 0; c < 3; ++c) out[x * 3 + c] = frame_.rgb[i * 3 + c] + behind[c] * t;
-        }
-    });
-    return image;
-}
+Image Renderer::toneMapped() const { return plume::toneMapped(frame_, settings_); }
 
 Image Renderer::render(const VolumeView& volume, int frame) {
     traceImage(volume, frame);
@@ -309,14 +247,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     if (solids) solidsInSweep_.remove(shading_);
 }
 
-void Renderer::traceImage(const VolumeView& given, int frame) {
-    // The camera, the lights and the solids where their keys put them at this frame.
-    if (keyed_) {
-        const Scene now = keyed_->atFrame(double(frame));
-        camera_ = now.camera;
-        placeLights(now.lights);
-        obstacles_ = now.obstacles;
-    }
+VolumeView Renderer::seenVolume(const VolumeView& given) {
     // Motion blur: the smoke averaged along its velocity over the shutter.
     const bool blurSmoke = settings_.motionBlur > 0.0f && given.velocity[0] &&
                            given.velocity[1] && given.velocity[2];
@@ -339,6 +270,18 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         for (size_t c = 0; c < rho.size(); ++c) rho[c] += kFlameDensity * flame[c];
         volume.density = &flameDensity_;
     }
+    return volume;
+}
+
+void Renderer::traceImage(const VolumeView& given, int frame) {
+    // The camera, the lights and the solids where their keys put them at this frame.
+    if (keyed_) {
+        const Scene now = keyed_->atFrame(double(frame));
+        camera_ = now.camera;
+        placeLights(now.lights);
+        obstacles_ = now.obstacles;
+    }
+    const VolumeView volume = seenVolume(given);
     placeSolids(obstacles_, given);  // placed by the volume as given, blurred or not
 
     // The camera, framing the volume unless the scene placed it; its rays in
@@ -352,13 +295,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);
 
+    // The light every sample of the smoke sends toward the camera, and the
+    // light on the solids.
     const Camera camera(cameraSettings, width_, height_);
     const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
-
-    // What every ray shares: the box it is marched through, the frame's grids
-    // and the lights.
-    Vec3f marchLo, marchHi;
-    marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
@@ -368,216 +308,55 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (solids)
         surfaceLight.emplace(shading_, lit_, directional_, point_, settings_, ground_, volume,
                              *solids, &fire_);
+    const BlurredSolids blurred =
+        solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
 
-    // Motion blur of moving solids: the solids again at kBlurTimes moments
-    // spread over the shutter; the pixels they cover at any of them average
-    // one ray per moment, each at its own spot in the pixel.
-    const BlurredSolids blurred = solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
+    // What every ray shares: the box it is marched through and the pixels
+    // that can see it (none without smoke), the solids and their light.
+    Vec3f marchLo, marchHi;
+    marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
+    const WorldBox marchBox{volume.origin + marchLo * volume.dx,
+                            volume.origin + marchHi * volume.dx};
+    const FrameRays rays{
+        .camera = camera,
+        .eye = eye,
+        .dx = volume.dx,
+        .marchLo = marchLo,
+        .marchHi = marchHi,
+        .smoke = active_.empty() ? PixelRect{} : screenBounds(camera, width_, height_, marchBox),
+        .solids = solids,
+        .surfaceLight = solids ? &*surfaceLight : nullptr,
+        .blurred = blurred,
+        .frame = frame};
 
-    // The pixels whose rays can meet the march box: around the image of its
-    // corners (two pixels to spare), all of them when a corner is behind
-    // the camera; none without smoke.
-    struct {
-        int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    } seen;
-    if (!active_.empty()) {
-        float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
-        bool behind = false;
-        for (int c = 0; c < 8; ++c) {
-            const Vec3f corner(c & 1 ? marchHi.x : marchLo.x, c & 2 ? marchHi.y : marchLo.y,
-                               c & 4 ? marchHi.z : marchLo.z);
-            float px = 0.0f, py = 0.0f;
-            if (!camera.project(volume.origin + corner * volume.dx, px, py)) {
-                behind = true;
-                break;
-            }
-            x0 = std::min(x0, px), y0 = std::min(y0, py);
-            x1 = std::max(x1, px), y1 = std::max(y1, py);
-        }
-        if (behind) {
-            seen = {0, 0, width_, height_};
-        } else {
-            seen.x0 = int(std::clamp(std::floor(x0) - 2.0f, 0.0f, float(width_)));
-            seen.y0 = int(std::clamp(std::floor(y0) - 2.0f, 0.0f, float(height_)));
-            seen.x1 = int(std::clamp(std::ceil(x1) + 2.0f, 0.0f, float(width_)));
-            seen.y1 = int(std::clamp(std::ceil(y1) + 2.0f, 0.0f, float(height_)));
-        }
-    }
-
-    // Everything below, for the density lookup this frame uses.
-    auto traceAll = [&](const auto& marcher) {
-        // One ray through image point (px, py): the smoke in front of the
-        // nearest solid, then the solid; the hit's id says what was hit.
-        auto tracePoint = [&](float px, float py, float jitter, int& id, const SolidScene* solids,
-                              const SurfaceLight* surfaceLight) {
-            const Vec3f d = camera.direction(px, py);
-            const Ray ray(eye, d);
-            SurfaceHit hit;
-            const bool solid = solids && solids->intersect(camera.position(), d,
-                                                           std::numeric_limits<float>::infinity(), hit);
-            id = solid ? hit.id : 0;
-            RaySum sum;
-            float t0, t1;
-            if (px >= float(seen.x0) && px < float(seen.x1) && py >= float(seen.y0) &&
-                py < float(seen.y1) && clipRay(ray, marchLo, marchHi, t0, t1)) {
-                if (solid) t1 = std::min(t1, hit.t / volume.dx);
-                if (t0 < t1) sum = marcher.march(ray, t0, t1, jitter);
-            }
-            if (solid) {
-                const Vec3f p = camera.position() + d * hit.t;
-                if (hit.id == kGroundId && solids->shadowCatcher()) {
-                    // Only the shadow: it darkens what lies behind, in alpha.
-                    sum.transmittance *= 1.0f - hit.coverage * surfaceLight->shadow(p, hit.normal);
-                } else {
-                    sum.radiance += surfaceLight->shade(p, hit) * (sum.transmittance * hit.coverage);
-                    sum.transmittance *= 1.0f - hit.coverage;
-                }
-            }
-            return sum;
-        };
-        auto store = [&](size_t pixel, const RaySum& sum) {
-            frame_.rgb[pixel * 3 + 0] = sum.radiance.x;
-            frame_.rgb[pixel * 3 + 1] = sum.radiance.y;
-            frame_.rgb[pixel * 3 + 2] = sum.radiance.z;
-            frame_.transmittance[pixel] = sum.transmittance;
-        };
-        // The sample's offset inside each interval: hashed, the same for the whole ray.
-        auto jitterOf = [&](int x, int y) {
-            return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
-        };
-        auto inBlur = [&](int x, int y) {
-            return x >= blurred.x0 && x < blurred.x1 && y >= blurred.y0 && y < blurred.y1;
-        };
-
-        // One jittered ray per pixel, tiles in parallel.
-        if (solids) hitIds_.assign(size_t(width_) * height_, 0);
-        parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-            for (int y = y0; y < y1; ++y) {
-                for (int x = x0; x < x1; ++x) {
-                    const size_t pixel = size_t(y) * width_ + x;
-                    if (solids && inBlur(x, y)) {
-                        RaySum mean;
-                        mean.transmittance = 0.0f;
-                        const float share = 1.0f / float(blurred.scenes.size());
-                        for (size_t m = 0; m < blurred.scenes.size(); ++m) {
-                            int unused;
-                            const float* o = kBlurOffsets[m % kBlurTimes];
-                            const RaySum s = tracePoint(
-                                float(x) + 0.5f + o[0], float(y) + 0.5f + o[1], jitterOf(x, y),
-                                unused, blurred.scenes[m].get(), &blurred.lights[m]);
-                            mean.radiance += s.radiance * share;
-                            mean.transmittance += s.transmittance * share;
-                        }
-                        store(pixel, mean);
-                        hitIds_[pixel] = -1;  // already spread over the pixel
-                        continue;
-                    }
-                    if (solids) {
-                        int id;
-                        store(pixel, tracePoint(float(x) + 0.5f, float(y) + 0.5f, jitterOf(x, y),
-                                                id, solids, &*surfaceLight));
-                        hitIds_[pixel] = id;
-                        continue;
-                    }
-                    // Smoke only: clip the ray to the smoke and march the part
-                    // inside; a pixel away from the smoke's image misses it.
-                    RaySum sum;
-                    if (x >= seen.x0 && x < seen.x1 && y >= seen.y0 && y < seen.y1) {
-                        const Ray ray(eye, camera.direction(x, y));
-                        float t0, t1;
-                        if (clipRay(ray, marchLo, marchHi, t0, t1))
-                            sum = marcher.march(ray, t0, t1, jitterOf(x, y));
-                    }
-                    store(pixel, sum);
-                }
-            }
-        });
-        if (!solids) return;
-
-        // Anti-aliased silhouettes: a pixel whose centre sees something else
-        // than a neighbour's is the mean of four rays spread over it.
-        parallelForTiles(width_, height_, kTileSize, [&](int x0, int y0, int x1, int y1) {
-            for (int y = y0; y < y1; ++y)
-                for (int x = x0; x < x1; ++x) {
-                    const size_t pixel = size_t(y) * width_ + x;
-                    const int id = hitIds_[pixel];
-                    if (id < 0) continue;
-                    auto differs = [&](size_t other) {
-                        return hitIds_[other] >= 0 && hitIds_[other] != id;
-                    };
-                    const bool edge = (x > 0 && differs(pixel - 1)) ||
-                                      (x + 1 < width_ && differs(pixel + 1)) ||
-                                      (y > 0 && differs(pixel - width_)) ||
-                                      (y + 1 < height_ && differs(pixel + width_));
-                    if (!edge) continue;
-                    RaySum mean;
-                    mean.transmittance = 0.0f;
-                    for (const auto& o : kEdgeOffsets) {
-                        int unused;
-                        const RaySum s = tracePoint(float(x) + 0.5f + o[0], float(y) + 0.5f + o[1],
-                                                    jitterOf(x, y), unused, solids, &*surfaceLight);
-                        mean.radiance += s.radiance * 0.25f;
-                        mean.transmittance += s.transmittance * 0.25f;
-                    }
-                    store(pixel, mean);
-                }
-        });
-
-    };
+    // Every pixel, for the density lookup this frame uses.
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
-        traceAll(RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                         temperatureChannel_, flameChannel_});
+        traceFrame(rays,
+                   RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                           temperatureChannel_, flameChannel_},
+                   frame_, hitIds_);
     else
-        traceAll(RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                          temperatureChannel_, flameChannel_});
+        traceFrame(rays,
+                   RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                            temperatureChannel_, flameChannel_},
+                   frame_, hitIds_);
 }
 
-Renderer::BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given,
-                                             const VolumeView& volume, const Camera& camera) {
-    BlurredSolids out;
-    if (!(settings_.motionBlur > 0.0f) || !keyed_) return out;
+BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
+                                   const Camera& camera) {
+    if (!(settings_.motionBlur > 0.0f) || !keyed_) return {};
     const bool moving =
         std::any_of(obstacles_.begin(), obstacles_.end(),
                     [](const ObstacleSettings& o) { return o.visible && !o.animation.empty(); });
-    if (!moving) return out;
+    if (!moving) return {};
     const Vec3f lo = given.worldMin(), hi = given.worldMax();
-    float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
-    bool behind = false;
-    for (int m = 0; m < kBlurTimes; ++m) {
-        // Moments spread evenly over a shutter centred on the frame.
-        const double at =
-            double(frame) + settings_.motionBlur * ((double(m) + 0.5) / kBlurTimes - 0.5);
-        auto scene = std::make_unique<SolidScene>();
-        scene->place(keyed_->atFrame(at).obstacles, ground_, (lo + hi) * 0.5f,
-                     kHorizonDiagonals * length(hi - lo));
-        // Where the moving solids are on the image at this moment: every
-        // solid's box (the still ones too, which is only a little more).
-        if (scene->hasObstacles()) {
-            const Vec3f a = scene->boundsMin(), b = scene->boundsMax();
-            for (int c = 0; c < 8; ++c) {
-                const Vec3f corner(c & 1 ? b.x : a.x, c & 2 ? b.y : a.y, c & 4 ? b.z : a.z);
-                float px, py;
-                if (!camera.project(corner, px, py)) {
-                    behind = true;
-                    continue;
-                }
-                x0 = std::min(x0, px), y0 = std::min(y0, py);
-                x1 = std::max(x1, px), y1 = std::max(y1, py);
-            }
-        }
-        out.scenes.push_back(std::move(scene));
-    }
+    BlurredSolids out =
+        solidsOverShutter(*keyed_, frame, settings_.motionBlur, ground_, (lo + hi) * 0.5f,
+                          kHorizonDiagonals * length(hi - lo), camera, width_, height_);
     for (const auto& scene : out.scenes)
         out.lights.emplace_back(shading_, lit_, directional_, point_, settings_, ground_, volume,
                                 *scene, &fire_);
-    if (behind) {
-        out.x0 = out.y0 = 0, out.x1 = width_, out.y1 = height_;
-    } else if (x1 >= x0) {
-        out.x0 = std::max(0, int(std::floor(x0)) - 1), out.y0 = std::max(0, int(std::floor(y0)) - 1);
-        out.x1 = std::min(width_, int(std::ceil(x1)) + 1);
-        out.y1 = std::min(height_, int(std::ceil(y1)) + 1);
-    }
     return out;
 }
 

@@ -16,6 +16,7 @@
 #include "render/image.h"
 #include "render/shading_grid.h"
 #include "render/solid_lighting.h"
+#include "render/solid_motion_blur.h"
 #include "render/solid_scene.h"
 #include "scene/scene.h"
 
@@ -54,13 +55,11 @@ class Renderer {
   private:
     void placeLights(const std::vector<LightSettings>& lights);
     void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
-    // The solids at moments over the shutter, and the pixels they cover;
-    // placed by the volume as given, lit through the (blurred) one rendered.
-    struct BlurredSolids {
-        std::vector<std::unique_ptr<SolidScene>> scenes;
-        std::vector<SurfaceLight> lights;  // one per scene
-        int x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-    };
+    // The volume as the rays see it: the smoke blurred over the shutter
+    // (render.motion_blur), a flame's own thin density added.
+    VolumeView seenVolume(const VolumeView& given);
+    // The moving solids over the shutter and their light; placed by the
+    // volume as given, lit through the (blurred) one rendered.
     BlurredSolids blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
                              const Camera& camera);
     void prepareVolume(const VolumeView& volume);

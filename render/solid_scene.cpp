@@ -9,7 +9,7 @@
 #include "core/error.h"
 #include "core/triangle_mesh.h"
 #include "render/ray.h"
-#include "sim/shapes.h"
+#include "scene/shapes.h"
 
 namespace plume {
 

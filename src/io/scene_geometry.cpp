@@ -10,7 +10,7 @@
 #include "core/error.h"
 #include "io/vdb_private.h"
 #include "scene/schema.h"
-#include "sim/shapes.h"
+#include "scene/shapes.h"
 
 namespace plume {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "core/parallel.h"
-#include "sim/shapes.h"
+#include "scene/shapes.h"
 
 namespace plume {
 

@@ -5,7 +5,7 @@
 
 #include "core/parallel.h"
 #include "core/transform.h"
-#include "sim/shapes.h"
+#include "scene/shapes.h"
 
 namespace plume {
 

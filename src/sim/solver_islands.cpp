@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "scene/shapes.h"
 #include "sim/active_box.h"
 #include "sim/obstacles.h"
-#include "sim/shapes.h"
 #include "sim/solver.h"
 
 namespace plume {
