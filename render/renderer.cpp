@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include "core/activity.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
@@ -73,14 +74,7 @@ Renderer::Renderer(const Scene& scene)
                                            [](const ObstacleSettings& o) { return o.visible; });
     if (visibleSolids || ground_.enabled) solids_ = std::make_unique<SolidScene>();
     // A keyed camera, light or solid is placed again for every frame.
-    const bool lightsMove =
-        std::any_of(scene.lights.begin(), scene.lights.end(),
-                    [](const LightSettings& l) { return !l.animation.empty(); });
-    const bool solidsMove =
-        std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
-                    [](const ObstacleSettings& o) { return o.visible && !o.animation.empty(); });
-    if (lightsMove || solidsMove || !scene.camera.animation.empty())
-        keyed_ = std::make_unique<Scene>(scene);
+    if (scene.viewMoves()) keyed_ = std::make_unique<Scene>(scene);
 }
 
 Renderer::~Renderer() = default;
@@ -126,8 +120,9 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     for (const ObstacleSettings& o : scene.obstacles) {
         if (!o.visible) continue;
         solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
-        if (o.surface) solids += o.surface->points.size() * 3 * sizeof(Vec3f) +
-                                 o.surface->triangles.size() * 64;
+        if (o.surface)
+            solids +=
+                o.surface->points.size() * 3 * sizeof(Vec3f) + o.surface->triangles.size() * 64;
     }
     if (scene.ground.enabled) solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
     // Motion blur: the blurred density (and temperature, when it glows).
@@ -196,17 +191,15 @@ void Renderer::prepareVolume(const VolumeView& volume) {
         for (int j = 0; j < n.y; ++j) {
             size_t row = density.index(0, j, k);
             for (int i = 0; i < n.x; ++i) {
-                float rho = density[row + i];
                 float* cell = shading_.cell(row + i);
-                cell[0] = rho;
+                cell[0] = density[row + i];
                 if (temperature) cell[temperatureChannel_] = (*temperature)[row + i];
                 if (flame) cell[flameChannel_] = (*flame)[row + i];
-                if (rho > kEmptyDensity) {
-                    if (box.empty()) box = {{i, j, k}, {i + 1, j + 1, k + 1}};
-                    box.lo = {std::min(box.lo.x, i), std::min(box.lo.y, j), k};
-                    box.hi = {std::max(box.hi.x, i + 1), std::max(box.hi.y, j + 1), k + 1};
-                }
             }
+            // The row is in cache: find its smoke now rather than in a pass of its own.
+            box = unite(box, activeSpan(&density[row], n.x, [](float rho) {
+                                 return rho > kEmptyDensity;
+                             }).box(j, k));
         }
         return box;
     };
@@ -249,17 +242,17 @@ void Renderer::prepareVolume(const VolumeView& volume) {
 
 VolumeView Renderer::seenVolume(const VolumeView& given) {
     // Motion blur: the smoke averaged along its velocity over the shutter.
-    const bool blurSmoke = settings_.motionBlur > 0.0f && given.velocity[0] &&
-                           given.velocity[1] && given.velocity[2];
+    const bool blurSmoke =
+        settings_.motionBlur > 0.0f && given.velocity[0] && given.velocity[1] && given.velocity[2];
     if (settings_.motionBlur > 0.0f && !blurSmoke && !warnedNoVelocity_) {
-        warn("render.motion_blur: this volume has no velocity, so its smoke is not blurred "
-             "(solids are)");
+        warn(
+            "render.motion_blur: this volume has no velocity, so its smoke is not blurred "
+            "(solids are)");
         warnedNoVelocity_ = true;
     }
-    VolumeView volume =
-        blurSmoke ? blurAlongVelocity(given, settings_.motionBlur / fps_, blurDensity_,
-                                      blurTemperature_, blurFlame_)
-                  : given;
+    VolumeView volume = blurSmoke ? blurAlongVelocity(given, settings_.motionBlur / fps_,
+                                                      blurDensity_, blurTemperature_, blurFlame_)
+                                  : given;
     // A flame is hot gas with little smoke in it: it gets a thin density of
     // its own, so the march finds it and its glow (a source function, like
     // the light it scatters) shows where no smoke was made yet.
@@ -345,11 +338,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
 
 BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
                                    const Camera& camera) {
-    if (!(settings_.motionBlur > 0.0f) || !keyed_) return {};
-    const bool moving =
-        std::any_of(obstacles_.begin(), obstacles_.end(),
-                    [](const ObstacleSettings& o) { return o.visible && !o.animation.empty(); });
-    if (!moving) return {};
+    if (!(settings_.motionBlur > 0.0f) || !keyed_ || !keyed_->shownSolidsMove()) return {};
     const Vec3f lo = given.worldMin(), hi = given.worldMax();
     BlurredSolids out =
         solidsOverShutter(*keyed_, frame, settings_.motionBlur, ground_, (lo + hi) * 0.5f,

@@ -18,6 +18,10 @@ namespace plume {
 struct RowSpan {
     int lo = 0, hi = 0;
     bool empty() const { return lo >= hi; }
+    // The cells of row (j, k) it holds, as a box (empty when it is).
+    Box3i box(int j, int k) const {
+        return empty() ? Box3i{} : Box3i{{lo, j, k}, {hi, j + 1, k + 1}};
+    }
 };
 
 // The cells of row[0, n) from the first to the last for which active(value)
@@ -41,7 +45,7 @@ Box3i activeCells(const Grid3<float>& g, Active active, RowSpan* spans = nullptr
         for (int j = 0; j < g.ny(); ++j) {
             const RowSpan s = activeSpan(&g(0, j, k), g.nx(), active);
             if (spans) spans[std::size_t(k) * g.ny() + j] = s;
-            if (!s.empty()) box = unite(box, Box3i{{s.lo, j, k}, {s.hi, j + 1, k + 1}});
+            box = unite(box, s.box(j, k));
         }
         return box;
     };

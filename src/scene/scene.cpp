@@ -33,11 +33,12 @@ bool Scene::animated() const {
 
 bool Scene::obstaclesMove() const { return anyKeyed(obstacles); }
 
-bool Scene::viewMoves() const {
-    const bool solidsMove = std::any_of(obstacles.begin(), obstacles.end(),
-                                        [](const auto& o) { return o.visible && o.keyed(); });
-    return solidsMove || anyKeyed(lights) || camera.keyed();
+bool Scene::shownSolidsMove() const {
+    return std::any_of(obstacles.begin(), obstacles.end(),
+                       [](const ObstacleSettings& o) { return o.visible && o.keyed(); });
 }
+
+bool Scene::viewMoves() const { return shownSolidsMove() || anyKeyed(lights) || camera.keyed(); }
 
 bool Scene::burns() const {
     for (const EmitterSettings& e : emitters) {

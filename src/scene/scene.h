@@ -225,8 +225,10 @@ struct Scene {
     // True when some obstacle has keys: the solver then places solids every
     // substep and holds their face velocities.
     bool obstaclesMove() const;
+    // True when a solid the frame shows (a visible obstacle) has keys.
+    bool shownSolidsMove() const;
     // True when the picture's setup changes over time: the camera, a light,
-    // or a solid the frame shows (visible obstacle) has keys.
+    // or a solid the frame shows has keys.
     bool viewMoves() const;
     // True when some emitter emits fuel (at some frame): the solver then
     // carries fuel and flame.
