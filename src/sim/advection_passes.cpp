@@ -21,9 +21,9 @@ void copyRow(const PassFields& f, const RowParts& part, int j, int k) {
 
 void AdvectionPasses::run(const Block& b) const {
     const PassFields f = fieldsOf(b);
-    semiLagrangian(f, b);
+    semiLagrangian(f, b);  // MacCormack's forward step
     if (macCormack_)
-        correct(f, b);
+        correct(f, b);  // its backward step, correction and limiter
     else if (inPlace_)
         copyBack(f, b);
 }

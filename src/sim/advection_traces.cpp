@@ -1,12 +1,13 @@
 // The Advector's traces: the velocity sampled at the cell centres, and each
 // cell centre's RK2 backtrace through those samples, made once per velocity
 // field and time step for every field advected through it.
+#include "sim/advection.h"
+
 #include <cmath>
 #include <stdexcept>
 
 #include "core/parallel.h"
 #include "core/simd.h"
-#include "sim/advection.h"
 #include "sim/advection_centred.h"
 #include "sim/advection_kernels.h"
 #include "sim/advection_regions.h"
