@@ -12,6 +12,7 @@
 #include "cli/resume.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/report.h"
 #include "io/scene_geometry.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
@@ -153,12 +154,12 @@ int runBake(const RunOptions& opt) {
 
 int runCheck(const RunOptions& opt) {
     if (opt.reference) {
-        std::fputs(sceneReference().c_str(), stdout);
+        printOutput(sceneReference());
         return 0;
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");
     Scene scene = loadSceneWithGeometry(opt);
-    std::fputs(describeScene(scene, estimateMemory(scene)).c_str(), stdout);
+    printOutput(describeScene(scene, estimateMemory(scene)));
     checkMemory(scene);
     return 0;
 }

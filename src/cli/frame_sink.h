@@ -41,6 +41,9 @@ class FrameSink {
     virtual void finish() {}
     // What an interrupted run keeps here, for the message ("" when nothing to say).
     virtual std::string keptOnInterrupt() const { return {}; }
+    // What the run's closing line says this sink wrote, e.g. "24 VDB frames to
+    // cache/" ("" when nothing to say).
+    virtual std::string wrote() const { return {}; }
     // Whether this frame's output is already whole on disk (--skip-existing).
     // Every per-frame file is written under a temporary name and renamed, so
     // its existence is enough; a sink that is not one file per frame never has one.

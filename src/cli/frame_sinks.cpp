@@ -136,9 +136,19 @@ bool FrameSinks::interrupted(int frame) {
 
 void FrameSinks::finish() {
     finishSinks();
-    if (skippedFrames_ > 0 && !quiet_)
-        progress_.message("plume: skipped " + std::to_string(skippedFrames_) +
-                          " frame(s) whose outputs were already there (--skip-existing)");
+    if (!quiet_) {
+        if (skippedFrames_ > 0)
+            progress_.message("plume: skipped " + std::to_string(skippedFrames_) +
+                              " frame(s) whose outputs were already there (--skip-existing)");
+        // The closing line names what was written, the video first as ffmpeg
+        // names its output.
+        std::vector<std::string> wrote;
+        for (const auto& sink : sinks_)
+            if (dynamic_cast<const VideoSink*>(sink.get())) wrote.push_back(sink->wrote());
+        for (const auto& sink : sinks_)
+            if (!dynamic_cast<const VideoSink*>(sink.get())) wrote.push_back(sink->wrote());
+        progress_.message(wroteLine(wrote, secondsSinceStart()));
+    }
     progress_.finish();
 }
 

@@ -11,6 +11,7 @@
 #include "cli/farm.h"
 #include "cli/interrupt.h"
 #include "core/error.h"
+#include "core/report.h"
 
 namespace {
 
@@ -144,7 +145,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "plume: error: %s (see plume --help)\n", e.what());
+        plume::printMessage(std::string("plume: error: ") + e.what() + " (see plume --help)");
         return 2;
     }
 
@@ -157,13 +158,13 @@ int main(int argc, char** argv) {
         if (encode->parsed()) return plume::runEncode(opt);
         if (farm->parsed()) return plume::runFarm(farmOpt);
     } catch (const plume::InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        plume::printMessage(e.what());
         return 2;
     } catch (const plume::RunError& e) {
-        std::fprintf(stderr, "plume: error: %s\n", e.what());
+        plume::printMessage(std::string("plume: error: ") + e.what());
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "plume: error: %s\n", e.what());
+        plume::printMessage(std::string("plume: error: ") + e.what());
         return 1;
     }
     return 2;

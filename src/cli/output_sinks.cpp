@@ -5,6 +5,7 @@
 
 #include "cli/output_paths.h"
 #include "core/atomic_file.h"
+#include "core/report.h"
 #include "io/exr_file.h"
 #include "io/sequence.h"
 #include "render/png.h"
@@ -23,6 +24,13 @@ std::string framePath(const std::string& dir, const std::string& name, int frame
     return (std::filesystem::path(dir) / (name + "_" + digits + extension)).string();
 }
 
+// "24 PNG frames to frames/": a folder of per-frame files, for the closing line.
+std::string framesTo(int frames, const char* kind, const std::string& dir) {
+    if (frames == 0) return {};
+    return countOf(frames, std::string(kind) + " frame") + " to " + dir +
+           (dir.ends_with('/') ? "" : "/");
+}
+
 }  // namespace
 
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
@@ -37,7 +45,10 @@ void VdbCacheSink::consume(const Frame& frame) {
     // Island by island: a sparse solve's smoke apart costs no box around it all.
     writeVdbFrame(cacheFramePath(dir_, sceneName_, frame.number), frame.solver->islandFields(),
                   frame.number, sceneName_, options_);
+    ++written_;
 }
+
+std::string VdbCacheSink::wrote() const { return framesTo(written_, "VDB", dir_); }
 
 PngSink::PngSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),
@@ -80,7 +91,10 @@ void PngSink::consume(const Frame& frame) {
                           [this, path = framePath(dir_, sceneName_, frame.number, ".png")] {
                               writePng(path, writing_);
                           });
+    ++written_;
 }
+
+std::string PngSink::wrote() const { return framesTo(written_, "PNG", dir_); }
 
 void PngSink::finish() { waitForWrite(); }
 
@@ -95,7 +109,10 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
 void ExrSink::consume(const Frame& frame) {
     writeExr(framePath(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
              frame.number);
+    ++written_;
 }
+
+std::string ExrSink::wrote() const { return framesTo(written_, "EXR", dir_); }
 
 bool ExrSink::hasFrame(int frame) const {
     return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".exr"));
@@ -122,6 +139,10 @@ void VideoSink::finish() { video_->finish(); }
 
 std::string VideoSink::keptOnInterrupt() const { return path_ + " holds the frames done"; }
 
+std::string VideoSink::wrote() const {
+    return videoWrote(path_, video_ ? video_->frames() : 0, width_, height_);
+}
+
 StatsSink::StatsSink(std::string path)
     : path_(std::move(path)),
       rows_("frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s,cells\n") {
@@ -138,5 +159,7 @@ void StatsSink::consume(const Frame& frame) {
 }
 
 void StatsSink::finish() { writeFileAtomically(path_, rows_); }
+
+std::string StatsSink::wrote() const { return "the statistics to " + path_; }
 
 }  // namespace plume
