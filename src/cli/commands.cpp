@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <new>
 
 #include "cli/frame_sinks.h"
 #include "cli/interrupt.h"
@@ -55,7 +56,9 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
     return opt.output.empty() ? name + ".mp4" : opt.output;
 }
 
-// The frame loop of render and bake: simulate, hand each frame to the sinks.
+// The frame loop of render and bake: simulate, write the fields, render,
+// write the pictures. Out of memory, it says in words where and with what
+// room (the resume state and the frames done are kept).
 int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& outputs) {
     int first = 1, last = scene.time.frames;
     if (!opt.frames.empty()) parseFrameRange(opt.frames, scene.time.frames, first, last);
@@ -63,15 +66,32 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     FrameSinks sinks(scene, outputs, first, last, opt.quiet);
 
     setThreadCount(opt.threads);
-    Solver solver(scene);
-    const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
-    sinks.open(scene);
-    for (int frame = done + 1; frame <= last; ++frame) {
-        const FrameStats stats = solver.advanceFrame(frame);
-        sinks.consume(frame, solver, stats);
-        if (sinks.interrupted(frame)) return interruptedStatus();
+    int frame = 1;
+    const char* stage = "setting up the solver";
+    try {
+        Solver solver(scene);
+        const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
+        stage = "opening the outputs";
+        sinks.open(scene);
+        for (frame = done + 1; frame <= last; ++frame) {
+            Frame f = sinks.frame(frame);
+            stage = "simulating";
+            f.sim = solver.advanceFrame(frame);
+            stage = "writing the fields";
+            sinks.writeFields(f, solver);
+            stage = "rendering";
+            sinks.render(f, solver.fields().view(), frame);
+            stage = "writing the pictures";
+            sinks.writePictures(f);
+            stage = "writing the frame's statistics and state";
+            sinks.frameDone(f);
+            if (sinks.interrupted(frame)) return interruptedStatus();
+        }
+        stage = "finishing the outputs";
+        sinks.finish();
+    } catch (const std::bad_alloc&) {
+        throw outOfMemory(scene, frame, stage, sinks.kept());
     }
-    sinks.finish();
     return 0;
 }
 
@@ -225,14 +245,15 @@ int runRenderVdb(const RunOptions& opt) {
     for (const SequenceFile& file : files) {
         ++index;
         if (file.frame < first || file.frame > last) continue;
-        if (sinks.skips(file.frame)) {
-            sinks.skipped(file.frame);
-            continue;
+        Frame f = sinks.frame(file.frame);
+        if (f.written) {
+            const auto start = Clock::now();
+            LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames, withGlow);
+            f.renderSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+            sinks.render(f, volume.view(), index);
+            sinks.writePictures(f);
         }
-        const auto start = Clock::now();
-        LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames, withGlow);
-        const double readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-        sinks.consume(file.frame, index, volume.view(), readSeconds);
+        sinks.frameDone(f);
         if (sinks.interrupted(file.frame)) return interruptedStatus();
     }
     sinks.finish();

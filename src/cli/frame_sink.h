@@ -14,6 +14,7 @@ namespace plume {
 // One frame as the sinks see it.
 struct Frame {
     int number = 0;                  // scene frame number; names per-frame files
+    bool written = false;            // false: only simulated (before --frames) or skipped
     const Solver* solver = nullptr;  // the simulation; null when rendering a cache
     const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).

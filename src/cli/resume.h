@@ -23,9 +23,11 @@ class ResumeStateSink : public FrameSink {
     ResumeStateSink(std::string path, const Scene& scene);
     Takes takes() const override { return Takes::EveryFrame; }
     void consume(const Frame& frame) override;
+    std::string keptOnInterrupt() const override;
 
   private:
     std::string path_, sceneHash_, sceneName_;
+    int saved_ = 0;  // the frame the file holds, once written
 };
 
 // Restores solver from the state saved at path and returns the last frame it

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <system_error>
 
 #include "core/error.h"
@@ -67,6 +68,8 @@ void writeAtomically(const std::string& path,
         write(file.tempPath());
     } catch (const RunError&) {
         throw;
+    } catch (const std::bad_alloc&) {
+        throw;  // out of memory is the run's, not the file's: the caller says where
     } catch (const std::exception& e) {
         throw RunError("cannot write '" + path + "': " + e.what());
     }

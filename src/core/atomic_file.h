@@ -41,8 +41,8 @@ class AtomicFile {
 };
 
 // Runs write(temporary path), then commits. Whatever write throws removes the
-// temporary: a RunError passes as it is, any other exception becomes the
-// RunError "cannot write 'path': what".
+// temporary: a RunError or std::bad_alloc passes as it is, any other
+// exception becomes the RunError "cannot write 'path': what".
 void writeAtomically(const std::string& path,
                      const std::function<void(const std::string& tempPath)>& write);
 
