@@ -187,6 +187,23 @@ TEST(Cli, CheckPrintsTheResolvedScene) {
     EXPECT_NE(r.out.find("grid 16x16x24 = 6144 cells"), std::string::npos) << r.out;
 }
 
+// The subcommands are one table (cli/main.cpp); a misspelt one is named with
+// the nearest, as a misspelt scene key is.
+TEST(Cli, UnknownCommandSuggestsTheNearest) {
+    fs::path dir = scratchDir("cli_unknown_command");
+    auto r = runPlume("rendr scene.toml", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "plume: error: 'rendr' is not a plume command (did you mean 'render'?)\n");
+    r = runPlume("bakevdb", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "plume: error: 'bakevdb' is not a plume command (commands: render bake "
+                     "render-vdb encode farm check; see plume --help)\n");
+    r = runPlume("--help", dir);
+    EXPECT_EQ(r.status, 0);
+    for (const char* command : {"render", "bake", "render-vdb", "encode", "farm", "check"})
+        EXPECT_NE(r.out.find(command), std::string::npos) << command;
+}
+
 TEST(Cli, VersionAndHelp) {
     fs::path dir = scratchDir("cli_help");
     auto r = runPlume("--version", dir);
