@@ -10,6 +10,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/output_paths.h"
+#include "cli/output_sinks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/report.h"
@@ -120,9 +121,7 @@ int runEncode(const RunOptions& opt) {
     // came from, or the defaults, with --set on top: checked like any scene.
     const Scene scene = opt.scenePath.empty() ? parseScene("", "<defaults>", opt.overrides)
                                               : loadScene(opt.scenePath, opt.overrides);
-    const double fps = opt.fps > 0            ? opt.fps
-                       : scene.output.fps > 0 ? scene.output.fps
-                                              : scene.time.fps;
+    const double fps = opt.fps > 0 ? opt.fps : videoFps(scene);
 
     // Which frames: --frames, or the first to the last of the first sequence;
     // every one must be there in every sequence.

@@ -7,7 +7,7 @@
 #include "core/atomic_file.h"
 #include "core/report.h"
 #include "io/exr_file.h"
-#include "io/sequence.h"
+#include "io/frame_name.h"
 #include "render/png.h"
 #include "render/tone_map.h"
 #include "render/video_encoder.h"
@@ -15,14 +15,6 @@
 namespace plume {
 
 namespace {
-
-// DIR/NAME_0001.ext: 4-digit frame numbers, as Blender's sequence import expects.
-std::string framePath(const std::string& dir, const std::string& name, int frame,
-                      const char* extension) {
-    char digits[16];
-    std::snprintf(digits, sizeof digits, "%04d", frame);
-    return (std::filesystem::path(dir) / (name + "_" + digits + extension)).string();
-}
 
 // "24 PNG frames to frames/": a folder of per-frame files, for the closing line.
 std::string framesTo(int frames, const char* kind, const std::string& dir) {
@@ -32,6 +24,10 @@ std::string framesTo(int frames, const char* kind, const std::string& dir) {
 }
 
 }  // namespace
+
+double videoFps(const Scene& scene) {
+    return scene.output.fps > 0 ? scene.output.fps : scene.time.fps;
+}
 
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
@@ -43,7 +39,7 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 
 void VdbCacheSink::consume(const Frame& frame) {
     // Island by island: a sparse solve's smoke apart costs no box around it all.
-    writeVdbFrame(cacheFramePath(dir_, sceneName_, frame.number), frame.solver->islandFields(),
+    writeVdbFrame(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame.solver->islandFields(),
                   frame.number, sceneName_, options_);
     ++written_;
 }
@@ -61,11 +57,11 @@ PngSink::PngSink(std::string dir, const Scene& scene)
 }
 
 bool VdbCacheSink::hasFrame(int frame) const {
-    return std::filesystem::exists(cacheFramePath(dir_, sceneName_, frame));
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".vdb"));
 }
 
 bool PngSink::hasFrame(int frame) const {
-    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".png"));
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".png"));
 }
 
 PngSink::~PngSink() {
@@ -88,7 +84,7 @@ void PngSink::consume(const Frame& frame) {
         toneMapStraightAlpha(*frame.rgba, exposure_, writing_);
     }
     pending_ = std::async(std::launch::async,
-                          [this, path = framePath(dir_, sceneName_, frame.number, ".png")] {
+                          [this, path = frameFileName(dir_, sceneName_, frame.number, ".png")] {
                               writePng(path, writing_);
                           });
     ++written_;
@@ -107,7 +103,7 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
 }
 
 void ExrSink::consume(const Frame& frame) {
-    writeExr(framePath(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
+    writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
              frame.number);
     ++written_;
 }
@@ -115,14 +111,14 @@ void ExrSink::consume(const Frame& frame) {
 std::string ExrSink::wrote() const { return framesTo(written_, "EXR", dir_); }
 
 bool ExrSink::hasFrame(int frame) const {
-    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".exr"));
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".exr"));
 }
 
 VideoSink::VideoSink(std::string path, const Scene& scene)
     : path_(std::move(path)),
       width_(scene.render.width),
       height_(scene.render.height),
-      fps_(scene.output.fps > 0 ? scene.output.fps : scene.time.fps),
+      fps_(videoFps(scene)),
       settings_(scene.output) {
     ensureWritableFile(path_);
 }

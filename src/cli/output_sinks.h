@@ -16,6 +16,9 @@ namespace plume {
 
 class VideoEncoder;
 
+// The video's frame rate: output.fps, or time.fps when it is 0.
+double videoFps(const Scene& scene);
+
 // DIR/NAME_0001.vdb per written frame (io/vdb_cache.h).
 class VdbCacheSink : public FrameSink {
   public:
