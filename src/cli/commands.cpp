@@ -49,7 +49,8 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
     if (opt.noVideo) {
         if (!opt.output.empty())
             throw InputError("-o " + opt.output + ": error: --no-video writes no video");
-        if (opt.pngDir.empty() && opt.exrDir.empty() && opt.vdbDir.empty())
+        if (opt.outputs.pngDir.empty() && opt.outputs.exrDir.empty() &&
+            opt.outputs.vdbDir.empty())
             throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
         return {};
     }
@@ -152,23 +153,16 @@ void parseFrameRange(const std::string& text, int lastFrame, int& first, int& la
 
 int runRender(const RunOptions& opt) {
     Scene scene = loadSceneWithGeometry(opt);
-    RunOutputs outputs;
+    RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
-    outputs.vdbDir = opt.vdbDir;
-    outputs.pngDir = opt.pngDir;
-    outputs.exrDir = opt.exrDir;
-    outputs.statsPath = opt.statsPath;
-    outputs.skipExisting = opt.skipExisting;
     return simulate(scene, opt, outputs);
 }
 
 int runBake(const RunOptions& opt) {
     Scene scene = loadSceneWithGeometry(opt);
-    if (opt.vdbDir.empty()) throw InputError("plume bake: error: --vdb DIR is required");
-    RunOutputs outputs;
-    outputs.vdbDir = opt.vdbDir;
-    outputs.statsPath = opt.statsPath;
-    outputs.statePath = resumeStatePath(opt.vdbDir, scene.name);
+    if (opt.outputs.vdbDir.empty()) throw InputError("plume bake: error: --vdb DIR is required");
+    RunOutputs outputs = opt.outputs;
+    outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
     return simulate(scene, opt, outputs);
 }
 
@@ -190,12 +184,9 @@ int runRenderVdb(const RunOptions& opt) {
                                         : loadScene(opt.scenePath, opt.overrides);
     std::string grid = opt.grid.empty() ? scene.render.grid : opt.grid;
     if (scene.name == "<defaults>" || opt.scenePath.empty()) scene.name = sequenceName(opt.pattern);
-    RunOutputs outputs;
+    RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
-    outputs.pngDir = opt.pngDir;
-    outputs.exrDir = opt.exrDir;
     applyFireCacheDefaults(scene, files.front().path, grid);
-    outputs.skipExisting = opt.skipExisting;
     // --frames A-B picks files by frame number; the camera, framing and render
     // jitter still follow the whole sequence, so a frame is the same whichever
     // range renders it.

@@ -12,6 +12,7 @@
 
 #include "cli/frame_sink.h"
 #include "cli/progress.h"
+#include "cli/run_outputs.h"
 #include "core/report.h"
 #include "core/volume.h"
 #include "scene/scene.h"
@@ -19,19 +20,6 @@
 namespace plume {
 
 class Renderer;
-
-// Where a run writes; an empty path was not asked for.
-struct RunOutputs {
-    std::string vdbDir;     // VDB cache: DIR/NAME_0001.vdb ...
-    std::string pngDir;     // PNG frames: DIR/NAME_0001.png ...
-    std::string exrDir;     // EXR frames: DIR/NAME_0001.exr ...
-    std::string videoPath;  // the MP4
-    std::string statsPath;  // per-frame CSV (--stats)
-    std::string statePath;  // resume state, rewritten after every frame (bake)
-    // Frames whose every per-frame file (VDB, PNG, EXR) exists are not written
-    // again; a re-run job redoes only what is missing. No video then.
-    bool skipExisting = false;
-};
 
 class FrameSinks {
   public:

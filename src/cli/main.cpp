@@ -29,7 +29,7 @@ void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
                     "Worker threads (0: all cores); results are identical for any count")
         ->check(CLI::Range(0, 1024))
         ->capture_default_str();
-    cmd->add_option("--stats", o.statsPath,
+    cmd->add_option("--stats", o.outputs.statsPath,
                     "Write per-frame timings and solver statistics to a CSV file");
     cmd->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
 }
@@ -38,7 +38,7 @@ void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
 // farm's chunks: frames only, and none redone that a previous try finished.
 void addChunkOptions(CLI::App* cmd, plume::RunOptions& o) {
     cmd->add_flag("--no-video", o.noVideo, "Write no MP4, only the --png/--exr/--vdb frames");
-    cmd->add_flag("--skip-existing", o.skipExisting,
+    cmd->add_flag("--skip-existing", o.outputs.skipExisting,
                   "Do not redo a frame whose every output file is already there (with --no-video)");
 }
 
@@ -52,9 +52,9 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
     cmd->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
-    cmd->add_option("--vdb", opt.vdbDir, "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
-    cmd->add_option("--png", opt.pngDir, "Also write every frame as DIR/<name>_0001.png ...");
-    cmd->add_option("--exr", opt.exrDir,
+    cmd->add_option("--vdb", opt.outputs.vdbDir, "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
+    cmd->add_option("--png", opt.outputs.pngDir, "Also write every frame as DIR/<name>_0001.png ...");
+    cmd->add_option("--exr", opt.outputs.exrDir,
                     "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
     addRunOptions(cmd, opt);
     addChunkOptions(cmd, opt);
@@ -63,7 +63,7 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
 void addBakeOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
-    cmd->add_option("--vdb", opt.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")->required();
+    cmd->add_option("--vdb", opt.outputs.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")->required();
     cmd->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
     addRunOptions(cmd, opt);
 }
@@ -75,8 +75,8 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("-o,--output", opt.output, "Video to write (default: <sequence name>.mp4)");
     cmd->add_option("--scene", opt.scenePath, "Take camera, lights and look from this scene file");
     cmd->add_option("--grid", opt.grid, "Float grid to render (default: render.grid, \"density\")");
-    cmd->add_option("--png", opt.pngDir, "Also write every frame as a PNG into DIR");
-    cmd->add_option("--exr", opt.exrDir,
+    cmd->add_option("--png", opt.outputs.pngDir, "Also write every frame as a PNG into DIR");
+    cmd->add_option("--exr", opt.outputs.exrDir,
                     "Also write every frame as a linear half-float RGBA EXR into DIR");
     cmd->add_option("--frames", opt.frames,
                     "Frames to write, A-B or A, by the files' frame numbers");
