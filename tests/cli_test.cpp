@@ -108,8 +108,8 @@ TEST(Cli, RenderClosesWithWhatItWroteAndNothingWhenQuiet) {
 
     for (const std::string& quiet : std::vector<std::string>{
              "render " + kGolden + "rising.toml -o q.mp4 --png qframes --frames 1 -q",
-          "bake " + kGolden + "rising.toml --vdb qcache --frames 1 -q",
-          "encode 'frames/rising_####.png' -o q2.mp4 -q"}) {
+             "bake " + kGolden + "rising.toml --vdb qcache --frames 1 -q",
+             "encode 'frames/rising_####.png' -o q2.mp4 -q"}) {
         r = runPlume(quiet, dir);
         ASSERT_EQ(r.status, 0) << quiet << ": " << r.err;
         EXPECT_EQ(r.err, "") << quiet;
@@ -196,8 +196,9 @@ TEST(Cli, UnknownCommandSuggestsTheNearest) {
     EXPECT_EQ(r.err, "plume: error: 'rendr' is not a plume command (did you mean 'render'?)\n");
     r = runPlume("bakevdb", dir);
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, "plume: error: 'bakevdb' is not a plume command (commands: render bake "
-                     "render-vdb encode farm check; see plume --help)\n");
+    EXPECT_EQ(r.err,
+              "plume: error: 'bakevdb' is not a plume command (commands: render bake "
+              "render-vdb encode farm check; see plume --help)\n");
     r = runPlume("--help", dir);
     EXPECT_EQ(r.status, 0);
     for (const char* command : {"render", "bake", "render-vdb", "encode", "farm", "check"})

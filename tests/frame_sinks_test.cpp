@@ -129,8 +129,7 @@ TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
         FrameSinks sinks(scene, outputs, 2, 3, true);
         Solver solver(scene);
         sinks.open(scene);
-        for (int frame = 1; frame <= 3; ++frame)
-            simulateFrame(sinks, solver, frame);
+        for (int frame = 1; frame <= 3; ++frame) simulateFrame(sinks, solver, frame);
         sinks.finish();
     }
     EXPECT_EQ(listDir(dir / "cache"),

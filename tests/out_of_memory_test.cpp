@@ -55,8 +55,8 @@ test::RunResult runPlumeCapped(const std::string& args, const fs::path& dir, lon
 TEST(OutOfMemory, AnEstimateOverTheLimitIsRefusedUpFront) {
     if (kAddressSanitizer) GTEST_SKIP() << "AddressSanitizer cannot run under ulimit -v";
     const fs::path dir = scratchDir("oom_up_front");
-    const test::RunResult r =
-        runPlumeCapped("bake " + kRising + " --vdb cache --set domain.resolution=400", dir, 1500000);
+    const test::RunResult r = runPlumeCapped(
+        "bake " + kRising + " --vdb cache --set domain.resolution=400", dir, 1500000);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_TRUE(std::regex_match(
         r.err, std::regex(".*rising\\.toml: error: scene needs about 2\\.[0-9] GiB \\(267x267x400 "

@@ -35,8 +35,7 @@ TwoRuns runTwiceAtOnce(const std::string& args, const fs::path& dir) {
     const std::string plume = "'" PLUME_BINARY "' " + args;
     const std::string cmd = "cd '" + dir.string() + "' && { " + plume +
                             " 2>a.err </dev/null; echo $? >a.status; } & { cd '" + dir.string() +
-                            "' && " + plume +
-                            " 2>b.err </dev/null; echo $? >b.status; } & wait";
+                            "' && " + plume + " 2>b.err </dev/null; echo $? >b.status; } & wait";
     std::system(cmd.c_str());  // /bin/sh
     return {slurp(dir / "a.status"), slurp(dir / "b.status"), slurp(dir / "a.err"),
             slurp(dir / "b.err")};
@@ -45,8 +44,7 @@ TwoRuns runTwiceAtOnce(const std::string& args, const fs::path& dir) {
 TEST(CliTwoWriters, TwoRendersOfOneVideoBothSucceedAndItPlays) {
     const fs::path dir = scratchDir("two_writers_video");
     const TwoRuns r = runTwiceAtOnce(
-        "render " + kRising + " -o out.mp4 --set render.width=320 --set render.height=180 -q",
-        dir);
+        "render " + kRising + " -o out.mp4 --set render.width=320 --set render.height=180 -q", dir);
     EXPECT_EQ(r.statusA, "0\n") << r.errA;
     EXPECT_EQ(r.statusB, "0\n") << r.errB;
     EXPECT_EQ(r.errA + r.errB, "");

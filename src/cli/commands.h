@@ -15,8 +15,8 @@ struct RunOptions {
     std::string output;                  // -o OUT.mp4
     // --vdb, --png, --exr, --stats, --skip-existing (cli/run_outputs.h).
     RunOutputs outputs;
-    std::string frames;                  // --frames A-B
-    int threads = 0;                     // --threads N (0: all cores)
+    std::string frames;  // --frames A-B
+    int threads = 0;     // --threads N (0: all cores)
     bool quiet = false;
     bool resume = false;              // bake --resume
     std::string pattern;              // render-vdb input

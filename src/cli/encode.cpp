@@ -193,10 +193,10 @@ int runEncode(const RunOptions& opt) {
     encoder.reset();
     video.commit();
     if (!opt.quiet)
-        printMessage(wroteLine({videoWrote(output, int(sequences[0].size()), videoWidth, videoHeight) +
-                                " from frames " + std::to_string(first) + "-" +
-                                std::to_string(last)},
-                               secondsSinceStart()));
+        printMessage(
+            wroteLine({videoWrote(output, int(sequences[0].size()), videoWidth, videoHeight) +
+                       " from frames " + std::to_string(first) + "-" + std::to_string(last)},
+                      secondsSinceStart()));
     return 0;
 }
 

@@ -1,9 +1,9 @@
 // plume: the command line. Parses arguments, runs a subcommand, and turns
 // errors into one line on stderr and the exit status of DESIGN.md:
 // 0 success, 2 usage or scene error, 1 any other failure.
-#include <CLI/CLI.hpp>
 #include <malloc.h>
 
+#include <CLI/CLI.hpp>
 #include <cstring>
 #include <exception>
 #include <string>
@@ -52,8 +52,10 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
     cmd->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
-    cmd->add_option("--vdb", opt.outputs.vdbDir, "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
-    cmd->add_option("--png", opt.outputs.pngDir, "Also write every frame as DIR/<name>_0001.png ...");
+    cmd->add_option("--vdb", opt.outputs.vdbDir,
+                    "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
+    cmd->add_option("--png", opt.outputs.pngDir,
+                    "Also write every frame as DIR/<name>_0001.png ...");
     cmd->add_option("--exr", opt.outputs.exrDir,
                     "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
     addRunOptions(cmd, opt);
@@ -63,7 +65,8 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
 void addBakeOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
-    cmd->add_option("--vdb", opt.outputs.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")->required();
+    cmd->add_option("--vdb", opt.outputs.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")
+        ->required();
     cmd->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
     addRunOptions(cmd, opt);
 }
@@ -195,7 +198,8 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", "plume " PLUME_VERSION);
     app.require_subcommand(1);
     app.option_defaults()->always_capture_default();
-    for (const Command& c : kCommands) c.addOptions(app.add_subcommand(c.name, c.description), options);
+    for (const Command& c : kCommands)
+        c.addOptions(app.add_subcommand(c.name, c.description), options);
 
     try {
         app.parse(argc, argv);

@@ -39,8 +39,8 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 
 void VdbCacheSink::consume(const Frame& frame) {
     // Island by island: a sparse solve's smoke apart costs no box around it all.
-    writeVdbFrame(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame.solver->islandFields(),
-                  frame.number, sceneName_, options_);
+    writeVdbFrame(frameFileName(dir_, sceneName_, frame.number, ".vdb"),
+                  frame.solver->islandFields(), frame.number, sceneName_, options_);
     ++written_;
 }
 
@@ -150,7 +150,8 @@ void StatsSink::consume(const Frame& frame) {
     char line[256];
     std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f,%llu\n", frame.number,
                   s.substeps, s.pressureIterations, double(s.pressureResidual), s.simSeconds,
-                  frame.renderSeconds, frame.writeSeconds, static_cast<unsigned long long>(s.cells));
+                  frame.renderSeconds, frame.writeSeconds,
+                  static_cast<unsigned long long>(s.cells));
     rows_ += line;
 }
 
