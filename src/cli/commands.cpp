@@ -66,10 +66,11 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     FrameSinks sinks(scene, outputs, first, last, opt.quiet);
 
     setThreadCount(opt.threads);
-    int frame = 1;
+    int frame = 0;  // before the first
     const char* stage = "setting up the solver";
     try {
         Solver solver(scene);
+        stage = "reading the resume state";
         const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
         stage = "opening the outputs";
         sinks.open(scene);
@@ -90,7 +91,12 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         stage = "finishing the outputs";
         sinks.finish();
     } catch (const std::bad_alloc&) {
-        throw outOfMemory(scene, frame, stage, sinks.kept());
+        std::string kept = sinks.kept();
+        // The first frame after a resume: the state still holds the one before.
+        if (kept.empty() && !outputs.statePath.empty() && frame > 1 &&
+            fs::exists(outputs.statePath))
+            kept = resumeStateKept(outputs.statePath, frame - 1);
+        throw outOfMemory(scene, frame, stage, kept);
     }
     return 0;
 }

@@ -129,7 +129,9 @@ RunError outOfMemory(const Scene& scene, int frame, const std::string& stage,
                      const std::string& kept) {
     const MemoryEstimate estimate = estimateMemory(scene);
     const MemoryAllowance have = memoryAllowance();
-    std::string line = "out of memory in frame " + std::to_string(frame) + " while " + stage +
+    std::string line = "out of memory " +
+                       (frame > 0 ? "in frame " + std::to_string(frame) + " while " + stage
+                                  : "while " + stage + ", before the first frame") +
                        ": plume check estimates about " + formatBytes(estimate.most) +
                        " for this scene";
     if (have.bytes != 0) line += " and " + have.what;

@@ -47,8 +47,8 @@ std::vector<MemoryAllowance> memoryBounds();
 // this process may use, naming the first bound of memoryBounds it exceeds.
 void checkMemory(const Scene& scene);
 
-// The RunError for a std::bad_alloc in frame `frame` while `stage` ("simulating",
-// "rendering", "writing ..."), in one line: what plume check estimates the
+// The RunError for a std::bad_alloc in frame `frame` (0: before the first)
+// while `stage` ("simulating", "rendering", "writing ..."), in one line: what plume check estimates the
 // scene needs, what this process may use, and what is kept (`kept`, e.g.
 // "cache/x.resume holds frame 6; bake --resume goes on from there").
 RunError outOfMemory(const Scene& scene, int frame, const std::string& stage,

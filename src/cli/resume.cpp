@@ -41,8 +41,11 @@ void ResumeStateSink::consume(const Frame& frame) {
 }
 
 std::string ResumeStateSink::keptOnInterrupt() const {
-    if (saved_ == 0) return {};
-    return path_ + " holds frame " + std::to_string(saved_) + "; bake --resume goes on from there";
+    return saved_ == 0 ? std::string() : resumeStateKept(path_, saved_);
+}
+
+std::string resumeStateKept(const std::string& path, int frame) {
+    return path + " holds frame " + std::to_string(frame) + "; bake --resume goes on from there";
 }
 
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {

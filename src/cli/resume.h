@@ -30,6 +30,9 @@ class ResumeStateSink : public FrameSink {
     int saved_ = 0;  // the frame the file holds, once written
 };
 
+// "PATH holds frame N; bake --resume goes on from there": what a stopped bake keeps.
+std::string resumeStateKept(const std::string& path, int frame);
+
 // Restores solver from the state saved at path and returns the last frame it
 // holds; 0 when nothing was saved there (and says so). Throws InputError when
 // the scene changed since, RunError for an unreadable or mismatched state.
