@@ -55,8 +55,65 @@ TEST(Cli, ProgressLinesWhenNotATerminal) {
     fs::path dir = scratchDir("cli_progress");
     auto r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-2", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(countLines(r.err), 2) << r.err;
+    EXPECT_EQ(countLines(r.err), 3) << r.err;  // two frames and the closing line
     EXPECT_NE(r.err.find("frame 2/2"), std::string::npos) << r.err;
+}
+
+// The last line of text, without its newline.
+std::string lastLine(std::string text) {
+    if (text.ends_with('\n')) text.pop_back();
+    return text.substr(text.rfind('\n') + 1);  // npos + 1: the whole text
+}
+
+// "... in 12.3 s" -> "... in T s", so the closing line compares exactly.
+std::string withoutTime(const std::string& line) {
+    const size_t in = line.rfind(" in ");
+    if (in == std::string::npos || !line.ends_with(" s")) return line;
+    const std::string time = line.substr(in + 4, line.size() - in - 6);
+    const bool number = !time.empty() && time.find_first_not_of("0123456789.") == std::string::npos;
+    return number ? line.substr(0, in) + " in T s" : line;
+}
+
+// As ffmpeg and Blender end: one line naming what was written and the time.
+TEST(Cli, RenderClosesWithWhatItWroteAndNothingWhenQuiet) {
+    fs::path dir = scratchDir("cli_closing_line");
+    auto r = runPlume("render " + kGolden +
+                          "rising.toml -o out.mp4 --png frames --vdb cache --stats stats.csv "
+                          "--frames 2-3",
+                      dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(withoutTime(lastLine(r.err)),
+              "plume: wrote out.mp4 (2 frames, 96x54), 2 VDB frames to cache/, 2 PNG frames to "
+              "frames/, the statistics to stats.csv in T s")
+        << r.err;
+    EXPECT_EQ(countLines(r.err), 4) << r.err;  // three frames simulated, the closing line
+
+    r = runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(withoutTime(lastLine(r.err)), "plume: wrote 1 VDB frame to cache/ in T s") << r.err;
+
+    r = runPlume("render-vdb 'cache/rising_####.vdb' -o again.mp4 --scene " + kGolden +
+                     "rising.toml --exr exr",
+                 dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(withoutTime(lastLine(r.err)),
+              "plume: wrote again.mp4 (3 frames, 96x54), 3 EXR frames to exr/ in T s")
+        << r.err;
+
+    r = runPlume("encode 'frames/rising_####.png' -o encoded.mp4", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    EXPECT_EQ(withoutTime(lastLine(r.err)),
+              "plume: wrote encoded.mp4 (2 frames, 96x54) from frames 2-3 in T s");
+
+    for (const std::string& quiet : std::vector<std::string>{
+             "render " + kGolden + "rising.toml -o q.mp4 --png qframes --frames 1 -q",
+             "bake " + kGolden + "rising.toml --vdb qcache --frames 1 -q",
+             "encode 'frames/rising_####.png' -o q2.mp4 -q"}) {
+        r = runPlume(quiet, dir);
+        ASSERT_EQ(r.status, 0) << quiet << ": " << r.err;
+        EXPECT_EQ(r.err, "") << quiet;
+    }
 }
 
 TEST(Cli, SameCacheForAnyThreadCount) {
@@ -128,6 +185,24 @@ TEST(Cli, CheckPrintsTheResolvedScene) {
     EXPECT_NE(r.out.find("resolution = 24"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("vorticity = 0.25"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("grid 16x16x24 = 6144 cells"), std::string::npos) << r.out;
+}
+
+// The subcommands are one table (cli/main.cpp); a misspelt one is named with
+// the nearest, as a misspelt scene key is.
+TEST(Cli, UnknownCommandSuggestsTheNearest) {
+    fs::path dir = scratchDir("cli_unknown_command");
+    auto r = runPlume("rendr scene.toml", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "plume: error: 'rendr' is not a plume command (did you mean 'render'?)\n");
+    r = runPlume("bakevdb", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "plume: error: 'bakevdb' is not a plume command (commands: render bake "
+              "render-vdb encode farm check; see plume --help)\n");
+    r = runPlume("--help", dir);
+    EXPECT_EQ(r.status, 0);
+    for (const char* command : {"render", "bake", "render-vdb", "encode", "farm", "check"})
+        EXPECT_NE(r.out.find(command), std::string::npos) << command;
 }
 
 TEST(Cli, VersionAndHelp) {

@@ -103,7 +103,8 @@ fs::path encode(const fs::path& dir, double fps, const OutputSettings& out,
     video.finish();
     video.finish();  // idempotent
     if (codec) *codec = video.codecName();
-    EXPECT_FALSE(fs::exists(path.string() + ".partial"));
+    for (const auto& e : fs::directory_iterator(dir))  // no temporary left (out.mp4.partial.*)
+        EXPECT_FALSE(e.path().filename().string().starts_with("out.mp4.")) << e.path();
     return path;
 }
 

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <new>
 
 #include "cli/frame_sinks.h"
 #include "cli/interrupt.h"
@@ -12,6 +13,7 @@
 #include "cli/resume.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/report.h"
 #include "io/scene_geometry.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
@@ -47,14 +49,16 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
     if (opt.noVideo) {
         if (!opt.output.empty())
             throw InputError("-o " + opt.output + ": error: --no-video writes no video");
-        if (opt.pngDir.empty() && opt.exrDir.empty() && opt.vdbDir.empty())
+        if (opt.outputs.pngDir.empty() && opt.outputs.exrDir.empty() && opt.outputs.vdbDir.empty())
             throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
         return {};
     }
     return opt.output.empty() ? name + ".mp4" : opt.output;
 }
 
-// The frame loop of render and bake: simulate, hand each frame to the sinks.
+// The frame loop of render and bake: simulate, write the fields, render,
+// write the pictures. Out of memory, it says in words where and with what
+// room (the resume state and the frames done are kept).
 int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& outputs) {
     int first = 1, last = scene.time.frames;
     if (!opt.frames.empty()) parseFrameRange(opt.frames, scene.time.frames, first, last);
@@ -62,15 +66,38 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     FrameSinks sinks(scene, outputs, first, last, opt.quiet);
 
     setThreadCount(opt.threads);
-    Solver solver(scene);
-    const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
-    sinks.open(scene);
-    for (int frame = done + 1; frame <= last; ++frame) {
-        const FrameStats stats = solver.advanceFrame(frame);
-        sinks.consume(frame, solver, stats);
-        if (sinks.interrupted(frame)) return interruptedStatus();
+    int frame = 0;  // before the first
+    const char* stage = "setting up the solver";
+    try {
+        Solver solver(scene);
+        stage = "reading the resume state";
+        const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
+        stage = "opening the outputs";
+        sinks.open(scene);
+        for (frame = done + 1; frame <= last; ++frame) {
+            Frame f = sinks.frame(frame);
+            stage = "simulating";
+            f.sim = solver.advanceFrame(frame);
+            stage = "writing the fields";
+            sinks.writeFields(f, solver);
+            stage = "rendering";
+            sinks.render(f, solver.fields().view(), frame);
+            stage = "writing the pictures";
+            sinks.writePictures(f);
+            stage = "writing the frame's statistics and state";
+            sinks.frameDone(f);
+            if (sinks.interrupted(frame)) return interruptedStatus();
+        }
+        stage = "finishing the outputs";
+        sinks.finish();
+    } catch (const std::bad_alloc&) {
+        std::string kept = sinks.kept();
+        // The first frame after a resume: the state still holds the one before.
+        if (kept.empty() && !outputs.statePath.empty() && frame > 1 &&
+            fs::exists(outputs.statePath))
+            kept = resumeStateKept(outputs.statePath, frame - 1);
+        throw outOfMemory(scene, frame, stage, kept);
     }
-    sinks.finish();
     return 0;
 }
 
@@ -131,34 +158,27 @@ void parseFrameRange(const std::string& text, int lastFrame, int& first, int& la
 
 int runRender(const RunOptions& opt) {
     Scene scene = loadSceneWithGeometry(opt);
-    RunOutputs outputs;
+    RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
-    outputs.vdbDir = opt.vdbDir;
-    outputs.pngDir = opt.pngDir;
-    outputs.exrDir = opt.exrDir;
-    outputs.statsPath = opt.statsPath;
-    outputs.skipExisting = opt.skipExisting;
     return simulate(scene, opt, outputs);
 }
 
 int runBake(const RunOptions& opt) {
     Scene scene = loadSceneWithGeometry(opt);
-    if (opt.vdbDir.empty()) throw InputError("plume bake: error: --vdb DIR is required");
-    RunOutputs outputs;
-    outputs.vdbDir = opt.vdbDir;
-    outputs.statsPath = opt.statsPath;
-    outputs.statePath = resumeStatePath(opt.vdbDir, scene.name);
+    if (opt.outputs.vdbDir.empty()) throw InputError("plume bake: error: --vdb DIR is required");
+    RunOutputs outputs = opt.outputs;
+    outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
     return simulate(scene, opt, outputs);
 }
 
 int runCheck(const RunOptions& opt) {
     if (opt.reference) {
-        std::fputs(sceneReference().c_str(), stdout);
+        printOutput(sceneReference());
         return 0;
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");
     Scene scene = loadSceneWithGeometry(opt);
-    std::fputs(describeScene(scene, estimateMemory(scene)).c_str(), stdout);
+    printOutput(describeScene(scene, estimateMemory(scene)));
     checkMemory(scene);
     return 0;
 }
@@ -169,12 +189,9 @@ int runRenderVdb(const RunOptions& opt) {
                                         : loadScene(opt.scenePath, opt.overrides);
     std::string grid = opt.grid.empty() ? scene.render.grid : opt.grid;
     if (scene.name == "<defaults>" || opt.scenePath.empty()) scene.name = sequenceName(opt.pattern);
-    RunOutputs outputs;
+    RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
-    outputs.pngDir = opt.pngDir;
-    outputs.exrDir = opt.exrDir;
     applyFireCacheDefaults(scene, files.front().path, grid);
-    outputs.skipExisting = opt.skipExisting;
     // --frames A-B picks files by frame number; the camera, framing and render
     // jitter still follow the whole sequence, so a frame is the same whichever
     // range renders it.
@@ -224,14 +241,15 @@ int runRenderVdb(const RunOptions& opt) {
     for (const SequenceFile& file : files) {
         ++index;
         if (file.frame < first || file.frame > last) continue;
-        if (sinks.skips(file.frame)) {
-            sinks.skipped(file.frame);
-            continue;
+        Frame f = sinks.frame(file.frame);
+        if (f.written) {
+            const auto start = Clock::now();
+            LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames, withGlow);
+            f.renderSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+            sinks.render(f, volume.view(), index);
+            sinks.writePictures(f);
         }
-        const auto start = Clock::now();
-        LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames, withGlow);
-        const double readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-        sinks.consume(file.frame, index, volume.view(), readSeconds);
+        sinks.frameDone(f);
         if (sinks.interrupted(file.frame)) return interruptedStatus();
     }
     sinks.finish();

@@ -5,18 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "cli/run_outputs.h"
+
 namespace plume {
 
 struct RunOptions {
     std::string scenePath;               // render, bake, check
     std::vector<std::string> overrides;  // --set key=value
     std::string output;                  // -o OUT.mp4
-    std::string vdbDir;                  // --vdb DIR
-    std::string pngDir;                  // --png DIR
-    std::string exrDir;                  // --exr DIR
-    std::string frames;                  // --frames A-B
-    std::string statsPath;               // --stats FILE.csv
-    int threads = 0;                     // --threads N (0: all cores)
+    // --vdb, --png, --exr, --stats, --skip-existing (cli/run_outputs.h).
+    RunOutputs outputs;
+    std::string frames;  // --frames A-B
+    int threads = 0;     // --threads N (0: all cores)
     bool quiet = false;
     bool resume = false;              // bake --resume
     std::string pattern;              // render-vdb input
@@ -26,7 +26,6 @@ struct RunOptions {
     bool reference = false;           // check --reference
     double fps = 0;                   // encode --fps (0: from the scene)
     bool noVideo = false;             // --no-video: per-frame outputs only
-    bool skipExisting = false;        // --skip-existing: frames whose outputs exist are not redone
 };
 
 int runRender(const RunOptions& options);

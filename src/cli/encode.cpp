@@ -10,8 +10,10 @@
 
 #include "cli/interrupt.h"
 #include "cli/output_paths.h"
+#include "cli/output_sinks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/report.h"
 #include "io/exr_file.h"
 #include "io/sequence.h"
 #include "render/bitmap_font.h"
@@ -119,9 +121,7 @@ int runEncode(const RunOptions& opt) {
     // came from, or the defaults, with --set on top: checked like any scene.
     const Scene scene = opt.scenePath.empty() ? parseScene("", "<defaults>", opt.overrides)
                                               : loadScene(opt.scenePath, opt.overrides);
-    const double fps = opt.fps > 0            ? opt.fps
-                       : scene.output.fps > 0 ? scene.output.fps
-                                              : scene.time.fps;
+    const double fps = opt.fps > 0 ? opt.fps : videoFps(scene);
 
     // Which frames: --frames, or the first to the last of the first sequence;
     // every one must be there in every sequence.
@@ -155,7 +155,7 @@ int runEncode(const RunOptions& opt) {
     // temporary name that is renamed last. The encoder goes before the file.
     AtomicFile video(output, ".encoding");
     std::unique_ptr<VideoEncoder> encoder;
-    int width = 0, height = 0;
+    int width = 0, height = 0, videoWidth = 0, videoHeight = 0;
     std::string firstPath;
     for (size_t n = 0; n < sequences[0].size(); ++n) {
         std::vector<Image> frames;
@@ -177,9 +177,12 @@ int runEncode(const RunOptions& opt) {
         const Image image = frames.size() == 1 && opt.labels.empty()
                                 ? std::move(frames[0])
                                 : tileFrames(frames, opt.labels);
-        if (!encoder)
+        if (!encoder) {
             encoder = std::make_unique<VideoEncoder>(video.tempPath(), image.width, image.height,
                                                      fps, scene.output);
+            videoWidth = image.width;
+            videoHeight = image.height;
+        }
         encoder->add(image);
         if (interruptSignal()) {
             encoder.reset();
@@ -190,8 +193,10 @@ int runEncode(const RunOptions& opt) {
     encoder.reset();
     video.commit();
     if (!opt.quiet)
-        std::fprintf(stderr, "plume: encoded %d frames (%d-%d) into %s\n", int(sequences[0].size()),
-                     first, last, output.c_str());
+        printMessage(
+            wroteLine({videoWrote(output, int(sequences[0].size()), videoWidth, videoHeight) +
+                       " from frames " + std::to_string(first) + "-" + std::to_string(last)},
+                      secondsSinceStart()));
     return 0;
 }
 

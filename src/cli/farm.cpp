@@ -14,6 +14,7 @@
 #include "cli/wedge.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "io/frame_name.h"
 #include "scene/loader.h"
 
 namespace plume {
@@ -108,7 +109,7 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "  status=1\n"
       << "else\n"
       << "  " << shellQuote(plume) << " render-vdb "
-      << shellQuote(v.dir + "/cache/" + v.sceneName + "_####.vdb") << " --scene "
+      << shellQuote(frameFilePattern(v.dir + "/cache", v.sceneName, ".vdb")) << " --scene "
       << shellQuote(scene) << setArgs(opt, v) << " --frames \"$first-$last\" --png "
       << shellQuote(v.dir + "/frames")
       << " --no-video --skip-existing --threads \"${SLURM_CPUS_ON_NODE:-0}\" || status=$?\n"
@@ -142,7 +143,7 @@ std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>&
     int frames = variants.front().frames;
     for (const FarmVariant& v : variants) {
         s << shellQuote(plume) << " encode "
-          << shellQuote(v.dir + "/frames/" + v.sceneName + "_####.png") << " --frames 1-"
+          << shellQuote(frameFilePattern(v.dir + "/frames", v.sceneName, ".png")) << " --frames 1-"
           << v.frames << " --scene " << shellQuote(scene) << setArgs(opt, v) << " -o "
           << shellQuote(v.video) << "\n";
         frames = std::min(frames, v.frames);
@@ -150,7 +151,7 @@ std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>&
     if (!wedgeVideo.empty()) {
         s << shellQuote(plume) << " encode";
         for (const FarmVariant& v : variants)
-            s << " \\\n  " << shellQuote(v.dir + "/frames/" + v.sceneName + "_####.png");
+            s << " \\\n  " << shellQuote(frameFilePattern(v.dir + "/frames", v.sceneName, ".png"));
         for (const FarmVariant& v : variants) s << " \\\n  --label " << shellQuote(v.wedge.label);
         s << " \\\n  --frames 1-" << frames << " --scene " << shellQuote(scene);
         for (const std::string& o : opt.overrides) s << " --set " << shellQuote(o);

@@ -14,6 +14,7 @@ namespace plume {
 // One frame as the sinks see it.
 struct Frame {
     int number = 0;                  // scene frame number; names per-frame files
+    bool written = false;            // false: only simulated (before --frames) or skipped
     const Solver* solver = nullptr;  // the simulation; null when rendering a cache
     const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
@@ -41,6 +42,9 @@ class FrameSink {
     virtual void finish() {}
     // What an interrupted run keeps here, for the message ("" when nothing to say).
     virtual std::string keptOnInterrupt() const { return {}; }
+    // What the run's closing line says this sink wrote, e.g. "24 VDB frames to
+    // cache/" ("" when nothing to say).
+    virtual std::string wrote() const { return {}; }
     // Whether this frame's output is already whole on disk (--skip-existing).
     // Every per-frame file is written under a temporary name and renamed, so
     // its existence is enough; a sink that is not one file per frame never has one.

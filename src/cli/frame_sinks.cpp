@@ -48,21 +48,6 @@ void FrameSinks::open(const Scene& scene) {
     for (const auto& sink : sinks_) sink->open();
 }
 
-void FrameSinks::consume(int frame, const Solver& solver, const FrameStats& stats) {
-    Frame f;
-    f.number = frame;
-    f.solver = &solver;
-    f.sim = stats;
-    consume(f, solver.fields().view(), frame);
-}
-
-void FrameSinks::consume(int frame, int index, const VolumeView& volume, double readSeconds) {
-    Frame f;
-    f.number = frame;
-    f.renderSeconds = readSeconds;
-    consume(f, volume, index);
-}
-
 bool FrameSinks::skips(int frame) const {
     if (!skipExisting_ || frame < firstFrame_) return false;
     bool any = false;
@@ -74,40 +59,50 @@ bool FrameSinks::skips(int frame) const {
     return any;
 }
 
-void FrameSinks::skipped(int frame) {
-    ++skippedFrames_;
-    progress_.frameDone(frame, 0, 0, 0.0, 0.0);
+Frame FrameSinks::frame(int number) {
+    Frame f;
+    f.number = number;
+    if (skips(number))
+        ++skippedFrames_;
+    else
+        f.written = number >= firstFrame_;
+    return f;
 }
 
-void FrameSinks::consume(Frame& frame, const VolumeView& volume, int renderIndex) {
-    if (skips(frame.number)) {
-        ++skippedFrames_;
-    } else if (frame.number >= firstFrame_) {
-        auto t = Clock::now();
-        feed(FrameSink::Takes::Fields, frame);
-        frame.writeSeconds = secondsSince(t);
-        if (renderer_) {
-            t = Clock::now();
-            renderer_->trace(volume, renderIndex);
-            frame.renderSeconds += secondsSince(t);
-            t = Clock::now();
-            // Each form of the frame made only when some sink takes it, and
-            // dropped once they have.
-            if (takes(FrameSink::Takes::Image)) {
-                const Image image = renderer_->toneMapped();
-                frame.image = &image;
-                feed(FrameSink::Takes::Image, frame);
-                frame.image = nullptr;
-            }
-            if (takes(FrameSink::Takes::Rgba)) {
-                const std::vector<float> rgba = renderer_->rgba();
-                frame.rgba = &rgba;
-                feed(FrameSink::Takes::Rgba, frame);
-                frame.rgba = nullptr;
-            }
-            frame.writeSeconds += secondsSince(t);
-        }
+void FrameSinks::writeFields(Frame& frame, const Solver& solver) {
+    frame.solver = &solver;
+    if (!frame.written) return;
+    const auto t = Clock::now();
+    feed(FrameSink::Takes::Fields, frame);
+    frame.writeSeconds += secondsSince(t);
+}
+
+void FrameSinks::render(Frame& frame, const VolumeView& volume, int renderIndex) {
+    if (!frame.written || !renderer_) return;
+    const auto t = Clock::now();
+    renderer_->trace(volume, renderIndex);
+    frame.renderSeconds += secondsSince(t);
+}
+
+void FrameSinks::writePictures(Frame& frame) {
+    if (!frame.written || !renderer_) return;
+    const auto t = Clock::now();
+    if (takes(FrameSink::Takes::Image)) {
+        const Image image = renderer_->toneMapped();
+        frame.image = &image;
+        feed(FrameSink::Takes::Image, frame);
+        frame.image = nullptr;
     }
+    if (takes(FrameSink::Takes::Rgba)) {
+        const std::vector<float> rgba = renderer_->rgba();
+        frame.rgba = &rgba;
+        feed(FrameSink::Takes::Rgba, frame);
+        frame.rgba = nullptr;
+    }
+    frame.writeSeconds += secondsSince(t);
+}
+
+void FrameSinks::frameDone(const Frame& frame) {
     feed(FrameSink::Takes::EveryFrame, frame);
     progress_.frameDone(frame.number, frame.sim.substeps, frame.sim.pressureIterations,
                         frame.sim.simSeconds, frame.renderSeconds);
@@ -127,18 +122,35 @@ bool FrameSinks::takes(FrameSink::Takes takes) const {
 bool FrameSinks::interrupted(int frame) {
     if (!interruptSignal()) return false;
     finishSinks();
-    std::string line = "plume: interrupted after frame " + std::to_string(frame);
-    for (const auto& sink : sinks_)
-        if (std::string kept = sink->keptOnInterrupt(); !kept.empty()) line += "; " + kept;
-    progress_.message(line);
+    const std::string keeps = kept();
+    progress_.message("plume: interrupted after frame " + std::to_string(frame) +
+                      (keeps.empty() ? "" : "; " + keeps));
     return true;
+}
+
+std::string FrameSinks::kept() const {
+    std::string line;
+    for (const auto& sink : sinks_)
+        if (std::string kept = sink->keptOnInterrupt(); !kept.empty())
+            line += (line.empty() ? "" : "; ") + kept;
+    return line;
 }
 
 void FrameSinks::finish() {
     finishSinks();
-    if (skippedFrames_ > 0 && !quiet_)
-        progress_.message("plume: skipped " + std::to_string(skippedFrames_) +
-                          " frame(s) whose outputs were already there (--skip-existing)");
+    if (!quiet_) {
+        if (skippedFrames_ > 0)
+            progress_.message("plume: skipped " + std::to_string(skippedFrames_) +
+                              " frame(s) whose outputs were already there (--skip-existing)");
+        // The closing line names what was written, the video first as ffmpeg
+        // names its output.
+        std::vector<std::string> wrote;
+        for (const auto& sink : sinks_)
+            if (dynamic_cast<const VideoSink*>(sink.get())) wrote.push_back(sink->wrote());
+        for (const auto& sink : sinks_)
+            if (!dynamic_cast<const VideoSink*>(sink.get())) wrote.push_back(sink->wrote());
+        progress_.message(wroteLine(wrote, secondsSinceStart()));
+    }
     progress_.finish();
 }
 

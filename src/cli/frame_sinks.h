@@ -1,7 +1,8 @@
 // FrameSinks: everything a run writes, in one place. render, bake and
-// render-vdb each produce frames in their own loop and hand every frame here;
-// this checks every output path before any simulation work, renders a frame
-// once when some sink takes images, feeds the sinks in order, shows progress,
+// render-vdb each produce frames in their own loop and take every frame
+// through the steps here (write the fields, render, write the pictures);
+// this checks every output path before any simulation work, renders only
+// when some sink takes a picture, feeds the sinks in order, shows progress,
 // and finishes the outputs at the end or on an interrupt.
 #pragma once
 
@@ -11,6 +12,7 @@
 
 #include "cli/frame_sink.h"
 #include "cli/progress.h"
+#include "cli/run_outputs.h"
 #include "core/report.h"
 #include "core/volume.h"
 #include "scene/scene.h"
@@ -18,19 +20,6 @@
 namespace plume {
 
 class Renderer;
-
-// Where a run writes; an empty path was not asked for.
-struct RunOutputs {
-    std::string vdbDir;     // VDB cache: DIR/NAME_0001.vdb ...
-    std::string pngDir;     // PNG frames: DIR/NAME_0001.png ...
-    std::string exrDir;     // EXR frames: DIR/NAME_0001.exr ...
-    std::string videoPath;  // the MP4
-    std::string statsPath;  // per-frame CSV (--stats)
-    std::string statePath;  // resume state, rewritten after every frame (bake)
-    // Frames whose every per-frame file (VDB, PNG, EXR) exists are not written
-    // again; a re-run job redoes only what is missing. No video then.
-    bool skipExisting = false;
-};
 
 class FrameSinks {
   public:
@@ -45,16 +34,29 @@ class FrameSinks {
     // it is now: render-vdb frames its camera after the paths are checked.
     void open(const Scene& scene);
 
-    // A simulated frame.
-    void consume(int frame, const Solver& solver, const FrameStats& stats);
-    // A frame read from a cache in readSeconds, rendered as the sequence's
-    // index-th (the render jitter follows the position, so a re-render is identical).
-    void consume(int frame, int index, const VolumeView& volume, double readSeconds);
+    // One frame, step by step, in the order the frame loop takes them:
+    // frame(), then the simulation (or reading a cache), writeFields(),
+    // render(), writePictures(), frameDone(). Each step does nothing for a
+    // frame that is not written: one before --frames (only simulated) or one
+    // whose outputs are all there already (--skip-existing).
+    Frame frame(int number);
+    // To the sinks that take the fields (the VDB cache), before rendering, so
+    // a crash mid-render keeps the cache.
+    void writeFields(Frame& frame, const Solver& solver);
+    // Traces the frame when some sink takes a picture. renderIndex seeds the
+    // render jitter (a cache's position in its sequence, so a re-render of
+    // any range is identical).
+    void render(Frame& frame, const VolumeView& volume, int renderIndex);
+    // The traced frame to the sinks that take it: the tone-mapped image, then
+    // the linear RGBA, each made only when some sink takes it and dropped
+    // once they have.
+    void writePictures(Frame& frame);
+    // To the sinks that take every frame (stats, resume state); then the progress.
+    void frameDone(const Frame& frame);
 
-    // Whether frame is skipped: --skip-existing and every output of it exists.
-    bool skips(int frame) const;
-    // A frame skipped without reading it (render-vdb): counted in the progress.
-    void skipped(int frame);
+    // What the outputs keep when the run stops early ("" when nothing):
+    // "cache/x.resume holds frame 6; ...".
+    std::string kept() const;
 
     // After each frame: when an interrupt has arrived, finishes every output,
     // says what is kept and returns true.
@@ -66,7 +68,8 @@ class FrameSinks {
     void message(const std::string& line);
 
   private:
-    void consume(Frame& frame, const VolumeView& volume, int renderIndex);
+    // Whether frame is skipped: --skip-existing and every output of it exists.
+    bool skips(int frame) const;
     void feed(FrameSink::Takes takes, const Frame& frame);
     void finishSinks();
 

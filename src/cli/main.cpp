@@ -1,16 +1,22 @@
 // plume: the command line. Parses arguments, runs a subcommand, and turns
 // errors into one line on stderr and the exit status of DESIGN.md:
 // 0 success, 2 usage or scene error, 1 any other failure.
-#include <CLI/CLI.hpp>
-#include <cstdio>
 #include <malloc.h>
+
+#include <CLI/CLI.hpp>
+#include <cstring>
 #include <exception>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/encode.h"
 #include "cli/farm.h"
 #include "cli/interrupt.h"
 #include "core/error.h"
+#include "core/report.h"
+#include "scene/schema.h"
 
 namespace {
 
@@ -23,7 +29,7 @@ void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
                     "Worker threads (0: all cores); results are identical for any count")
         ->check(CLI::Range(0, 1024))
         ->capture_default_str();
-    cmd->add_option("--stats", o.statsPath,
+    cmd->add_option("--stats", o.outputs.statsPath,
                     "Write per-frame timings and solver statistics to a CSV file");
     cmd->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
 }
@@ -32,8 +38,142 @@ void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
 // farm's chunks: frames only, and none redone that a previous try finished.
 void addChunkOptions(CLI::App* cmd, plume::RunOptions& o) {
     cmd->add_flag("--no-video", o.noVideo, "Write no MP4, only the --png/--exr/--vdb frames");
-    cmd->add_flag("--skip-existing", o.skipExisting,
+    cmd->add_flag("--skip-existing", o.outputs.skipExisting,
                   "Do not redo a frame whose every output file is already there (with --no-video)");
+}
+
+// What the subcommands' options parse into.
+struct Options {
+    plume::RunOptions run;
+    plume::FarmOptions farm;
+};
+
+void addRenderOptions(CLI::App* cmd, Options& o) {
+    plume::RunOptions& opt = o.run;
+    cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
+    cmd->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
+    cmd->add_option("--vdb", opt.outputs.vdbDir,
+                    "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
+    cmd->add_option("--png", opt.outputs.pngDir,
+                    "Also write every frame as DIR/<name>_0001.png ...");
+    cmd->add_option("--exr", opt.outputs.exrDir,
+                    "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
+    addRunOptions(cmd, opt);
+    addChunkOptions(cmd, opt);
+}
+
+void addBakeOptions(CLI::App* cmd, Options& o) {
+    plume::RunOptions& opt = o.run;
+    cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
+    cmd->add_option("--vdb", opt.outputs.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")
+        ->required();
+    cmd->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
+    addRunOptions(cmd, opt);
+}
+
+void addRenderVdbOptions(CLI::App* cmd, Options& o) {
+    plume::RunOptions& opt = o.run;
+    cmd->add_option("input", opt.pattern, "'DIR/NAME_####.vdb', a single .vdb file, or a folder")
+        ->required();
+    cmd->add_option("-o,--output", opt.output, "Video to write (default: <sequence name>.mp4)");
+    cmd->add_option("--scene", opt.scenePath, "Take camera, lights and look from this scene file");
+    cmd->add_option("--grid", opt.grid, "Float grid to render (default: render.grid, \"density\")");
+    cmd->add_option("--png", opt.outputs.pngDir, "Also write every frame as a PNG into DIR");
+    cmd->add_option("--exr", opt.outputs.exrDir,
+                    "Also write every frame as a linear half-float RGBA EXR into DIR");
+    cmd->add_option("--frames", opt.frames,
+                    "Frames to write, A-B or A, by the files' frame numbers");
+    addChunkOptions(cmd, opt);
+    cmd->add_option("--set", opt.overrides, "Override a scene key");
+    cmd->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
+    cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+}
+
+void addEncodeOptions(CLI::App* cmd, Options& o) {
+    plume::RunOptions& opt = o.run;
+    cmd->add_option("input", opt.inputs,
+                    "'DIR/NAME_####.png' or 'DIR/NAME_####.exr'; several are tiled side by side")
+        ->required();
+    cmd->add_option("--label", opt.labels,
+                    "Text drawn on each tiled sequence, in the order of the inputs");
+    cmd->add_option("-o,--output", opt.output, "Video to write")->required();
+    cmd->add_option("--fps", opt.fps, "Frames per second (default: the scene's, else 24)")
+        ->check(CLI::Range(1.0, 240.0));
+    cmd->add_option("--frames", opt.frames, "Frames to encode, A-B (each must be there)");
+    cmd->add_option("--scene", opt.scenePath,
+                    "Take output.* settings, time.fps and render.exposure from this scene");
+    cmd->add_option("--set", opt.overrides, "Override a scene key: --set output.crf=23");
+    cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+}
+
+void addFarmOptions(CLI::App* cmd, Options& o) {
+    plume::FarmOptions& opt = o.farm;
+    cmd->add_option("scene", opt.scenePath, "Scene file (TOML), on storage every node sees")
+        ->required();
+    cmd->add_flag("--slurm", opt.slurm, "Submit to Slurm with sbatch (required)");
+    cmd->add_option("-o,--output", opt.output,
+                    "Video to write (default: <scene name>.mp4); job scripts go to OUT.farm/");
+    cmd->add_option("--chunk", opt.chunk, "Frames per render task")
+        ->check(CLI::Range(1, 100000))
+        ->capture_default_str();
+    cmd->add_option("--partition", opt.partition, "Slurm partition (sbatch --partition)");
+    cmd->add_option("--account", opt.account, "Slurm account (sbatch --account)");
+    cmd->add_option("--time", opt.time, "Time limit per job, HH:MM:SS (sbatch --time)");
+    cmd->add_option("--mem-per-task", opt.memPerTask, "Memory per job, e.g. 4G (sbatch --mem)");
+    cmd->add_option("--wedge", opt.wedges,
+                    "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
+        ->allow_extra_args(false);
+    cmd->add_option("--set", opt.overrides, "Override a scene key in every job")
+        ->allow_extra_args(false);
+    cmd->add_flag("--dry-run", opt.dryRun, "Write the job scripts without submitting them");
+}
+
+void addCheckOptions(CLI::App* cmd, Options& o) {
+    plume::RunOptions& opt = o.run;
+    cmd->add_option("scene", opt.scenePath, "Scene file (TOML)");
+    cmd->add_option("--set", opt.overrides, "Override a scene key");
+    cmd->add_flag("--reference", opt.reference,
+                  "Print the scene-file reference (every key, type, default, range)");
+}
+
+// The subcommands, one row each (ninja's ChooseTool): the name, the line of
+// help, the options it takes, and what runs it. A new command is one row.
+struct Command {
+    const char* name;
+    const char* description;
+    void (*addOptions)(CLI::App*, Options&);
+    int (*run)(const Options&);
+};
+
+const Command kCommands[] = {
+    {"render", "Simulate a scene and render it to an MP4", addRenderOptions,
+     [](const Options& o) { return plume::runRender(o.run); }},
+    {"bake", "Simulate a scene into an OpenVDB cache", addBakeOptions,
+     [](const Options& o) { return plume::runBake(o.run); }},
+    {"render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4",
+     addRenderVdbOptions, [](const Options& o) { return plume::runRenderVdb(o.run); }},
+    {"encode", "Encode a PNG or EXR frame sequence into the MP4 plume render writes",
+     addEncodeOptions, [](const Options& o) { return plume::runEncode(o.run); }},
+    {"farm", "Render a scene across a Slurm cluster: bake, render frame chunks, encode",
+     addFarmOptions, [](const Options& o) { return plume::runFarm(o.farm); }},
+    {"check", "Validate a scene; print it resolved, with grid size and memory estimate",
+     addCheckOptions, [](const Options& o) { return plume::runCheck(o.run); }},
+};
+
+// "" when word names a command, else the one-line error for it, with the
+// nearest command when word looks like a typo of one.
+std::string unknownCommand(std::string_view word) {
+    std::vector<std::string_view> names;
+    for (const Command& c : kCommands) {
+        if (word == c.name) return {};
+        names.push_back(c.name);
+    }
+    const std::string_view nearest = plume::nearestName(word, names);
+    std::string line = "plume: error: '" + std::string(word) + "' is not a plume command";
+    if (!nearest.empty()) return line + " (did you mean '" + std::string(nearest) + "'?)";
+    line += " (commands:";
+    for (const Command& c : kCommands) line += std::string(" ") + c.name;
+    return line + "; see plume --help)";
 }
 
 }  // namespace
@@ -45,95 +185,21 @@ int main(int argc, char** argv) {
     // old grids (freed as its box moves) and a frame's VDB trees stay in the
     // heap: 20 MB more peak resident memory in a 128^3 bake.
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    plume::RunOptions opt;
+    // The first word that is not an option names the command.
+    if (argc > 1 && argv[1][0] != '-') {
+        if (const std::string error = unknownCommand(argv[1]); !error.empty()) {
+            plume::printMessage(error);
+            return 2;
+        }
+    }
+
+    Options options;
     CLI::App app{"plume " PLUME_VERSION ": simulate and render smoke from a scene file", "plume"};
     app.set_version_flag("--version", "plume " PLUME_VERSION);
     app.require_subcommand(1);
     app.option_defaults()->always_capture_default();
-
-    CLI::App* render = app.add_subcommand("render", "Simulate a scene and render it to an MP4");
-    render->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
-    render->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
-    render->add_option("--vdb", opt.vdbDir, "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
-    render->add_option("--png", opt.pngDir, "Also write every frame as DIR/<name>_0001.png ...");
-    render->add_option("--exr", opt.exrDir,
-                       "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
-    addRunOptions(render, opt);
-    addChunkOptions(render, opt);
-
-    CLI::App* bake = app.add_subcommand("bake", "Simulate a scene into an OpenVDB cache");
-    bake->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
-    bake->add_option("--vdb", opt.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")->required();
-    bake->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
-    addRunOptions(bake, opt);
-
-    CLI::App* renderVdb = app.add_subcommand(
-        "render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4");
-    renderVdb
-        ->add_option("input", opt.pattern, "'DIR/NAME_####.vdb', a single .vdb file, or a folder")
-        ->required();
-    renderVdb->add_option("-o,--output", opt.output,
-                          "Video to write (default: <sequence name>.mp4)");
-    renderVdb->add_option("--scene", opt.scenePath,
-                          "Take camera, lights and look from this scene file");
-    renderVdb->add_option("--grid", opt.grid,
-                          "Float grid to render (default: render.grid, \"density\")");
-    renderVdb->add_option("--png", opt.pngDir, "Also write every frame as a PNG into DIR");
-    renderVdb->add_option("--exr", opt.exrDir,
-                          "Also write every frame as a linear half-float RGBA EXR into DIR");
-    renderVdb->add_option("--frames", opt.frames,
-                          "Frames to write, A-B or A, by the files' frame numbers");
-    addChunkOptions(renderVdb, opt);
-    renderVdb->add_option("--set", opt.overrides, "Override a scene key");
-    renderVdb->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
-    renderVdb->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
-
-    CLI::App* encode = app.add_subcommand(
-        "encode", "Encode a PNG or EXR frame sequence into the MP4 plume render writes");
-    encode
-        ->add_option("input", opt.inputs,
-                     "'DIR/NAME_####.png' or 'DIR/NAME_####.exr'; several are tiled side by side")
-        ->required();
-    encode->add_option("--label", opt.labels,
-                       "Text drawn on each tiled sequence, in the order of the inputs");
-    encode->add_option("-o,--output", opt.output, "Video to write")->required();
-    encode->add_option("--fps", opt.fps, "Frames per second (default: the scene's, else 24)")
-        ->check(CLI::Range(1.0, 240.0));
-    encode->add_option("--frames", opt.frames, "Frames to encode, A-B (each must be there)");
-    encode->add_option("--scene", opt.scenePath,
-                       "Take output.* settings, time.fps and render.exposure from this scene");
-    encode->add_option("--set", opt.overrides, "Override a scene key: --set output.crf=23");
-    encode->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
-
-    plume::FarmOptions farmOpt;
-    CLI::App* farm = app.add_subcommand(
-        "farm", "Render a scene across a Slurm cluster: bake, render frame chunks, encode");
-    farm->add_option("scene", farmOpt.scenePath, "Scene file (TOML), on storage every node sees")
-        ->required();
-    farm->add_flag("--slurm", farmOpt.slurm, "Submit to Slurm with sbatch (required)");
-    farm->add_option("-o,--output", farmOpt.output,
-                     "Video to write (default: <scene name>.mp4); job scripts go to OUT.farm/");
-    farm->add_option("--chunk", farmOpt.chunk, "Frames per render task")
-        ->check(CLI::Range(1, 100000))
-        ->capture_default_str();
-    farm->add_option("--partition", farmOpt.partition, "Slurm partition (sbatch --partition)");
-    farm->add_option("--account", farmOpt.account, "Slurm account (sbatch --account)");
-    farm->add_option("--time", farmOpt.time, "Time limit per job, HH:MM:SS (sbatch --time)");
-    farm->add_option("--mem-per-task", farmOpt.memPerTask,
-                     "Memory per job, e.g. 4G (sbatch --mem)");
-    farm->add_option("--wedge", farmOpt.wedges,
-                     "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
-        ->allow_extra_args(false);
-    farm->add_option("--set", farmOpt.overrides, "Override a scene key in every job")
-        ->allow_extra_args(false);
-    farm->add_flag("--dry-run", farmOpt.dryRun, "Write the job scripts without submitting them");
-
-    CLI::App* check = app.add_subcommand(
-        "check", "Validate a scene; print it resolved, with grid size and memory estimate");
-    check->add_option("scene", opt.scenePath, "Scene file (TOML)");
-    check->add_option("--set", opt.overrides, "Override a scene key");
-    check->add_flag("--reference", opt.reference,
-                    "Print the scene-file reference (every key, type, default, range)");
+    for (const Command& c : kCommands)
+        c.addOptions(app.add_subcommand(c.name, c.description), options);
 
     try {
         app.parse(argc, argv);
@@ -144,26 +210,22 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "plume: error: %s (see plume --help)\n", e.what());
+        plume::printMessage(std::string("plume: error: ") + e.what() + " (see plume --help)");
         return 2;
     }
 
     plume::installInterruptHandlers();
     try {
-        if (render->parsed()) return plume::runRender(opt);
-        if (bake->parsed()) return plume::runBake(opt);
-        if (renderVdb->parsed()) return plume::runRenderVdb(opt);
-        if (check->parsed()) return plume::runCheck(opt);
-        if (encode->parsed()) return plume::runEncode(opt);
-        if (farm->parsed()) return plume::runFarm(farmOpt);
+        for (const Command& c : kCommands)
+            if (app.got_subcommand(c.name)) return c.run(options);
     } catch (const plume::InputError& e) {
-        std::fprintf(stderr, "%s\n", e.what());
+        plume::printMessage(e.what());
         return 2;
     } catch (const plume::RunError& e) {
-        std::fprintf(stderr, "plume: error: %s\n", e.what());
+        plume::printMessage(std::string("plume: error: ") + e.what());
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "plume: error: %s\n", e.what());
+        plume::printMessage(std::string("plume: error: ") + e.what());
         return 1;
     }
     return 2;

@@ -1,9 +1,11 @@
 #include "cli/memory_check.h"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <limits>
 #include <string>
 
@@ -61,14 +63,80 @@ std::uint64_t machineMemoryBytes() {
     return std::uint64_t(pages) * std::uint64_t(pageSize);
 }
 
+namespace {
+
+// /proc/meminfo's MemAvailable: what can be had without swapping (0 when unknown).
+std::uint64_t availableMemoryBytes() {
+    std::ifstream meminfo("/proc/meminfo");
+    for (std::string key; meminfo >> key;) {
+        std::uint64_t kiB = 0;
+        meminfo >> kiB;
+        if (key == "MemAvailable:") return kiB << 10;
+        meminfo.ignore(std::numeric_limits<std::streamsize>::max(), '\n');
+    }
+    return 0;
+}
+
+// "380 MiB", "1.4 GiB": the room a run had, in the unit that tells it apart.
+std::string formatBytes(std::uint64_t bytes) {
+    if (bytes >= (1ull << 30)) return formatGiB(bytes) + " GiB";
+    return std::to_string((bytes + (1ull << 19)) >> 20) + " MiB";
+}
+
+// A process limit in bytes (0: none).
+std::uint64_t processLimitBytes(int resource) {
+    rlimit limit{};
+    if (getrlimit(resource, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return 0;
+    return std::uint64_t(limit.rlim_cur);
+}
+
+}  // namespace
+
+std::vector<MemoryAllowance> memoryBounds() {
+    std::vector<MemoryAllowance> bounds;
+    auto add = [&](std::uint64_t bytes, const std::string& before, const std::string& after) {
+        if (bytes != 0) bounds.push_back({bytes, before + " " + formatBytes(bytes) + after});
+    };
+    add(machineMemoryBytes(), "this machine has", "");
+    add(processLimitBytes(RLIMIT_AS), "this process may use", " (ulimit -v)");
+    add(processLimitBytes(RLIMIT_DATA), "this process may use", " (ulimit -d)");
+    add(availableMemoryBytes(), "this machine has", " available");
+    return bounds;
+}
+
+MemoryAllowance memoryAllowance() {
+    MemoryAllowance least;
+    for (const MemoryAllowance& bound : memoryBounds())
+        if (least.bytes == 0 || bound.bytes < least.bytes) least = bound;
+    return least;
+}
+
 void checkMemory(const Scene& scene) {
-    const std::uint64_t need = estimateMemoryBytes(scene), have = machineMemoryBytes();
-    if (have == 0 || need <= have) return;  // unknown machine size: let it try
-    const Vec3i n = scene.domain.cells();
-    throw InputError(scene.path + ": error: scene needs about " + formatGiB(need) + " GiB (" +
-                     std::to_string(n.x) + "x" + std::to_string(n.y) + "x" + std::to_string(n.z) +
-                     " cells) but this machine has " + formatGiB(have) +
-                     " GiB; lower domain.resolution");
+    const std::uint64_t need = estimateMemoryBytes(scene);
+    // The first bound exceeded is named, the most lasting first: a scene
+    // larger than the machine is not helped by waiting for memory to be free.
+    for (const MemoryAllowance& have : memoryBounds()) {
+        if (need <= have.bytes) continue;
+        const Vec3i n = scene.domain.cells();
+        throw InputError(scene.path + ": error: scene needs about " + formatGiB(need) + " GiB (" +
+                         std::to_string(n.x) + "x" + std::to_string(n.y) + "x" +
+                         std::to_string(n.z) + " cells) but " + have.what +
+                         "; lower domain.resolution");
+    }
+}
+
+RunError outOfMemory(const Scene& scene, int frame, const std::string& stage,
+                     const std::string& kept) {
+    const MemoryEstimate estimate = estimateMemory(scene);
+    const MemoryAllowance have = memoryAllowance();
+    std::string line = "out of memory " +
+                       (frame > 0 ? "in frame " + std::to_string(frame) + " while " + stage
+                                  : "while " + stage + ", before the first frame") +
+                       ": plume check estimates about " + formatBytes(estimate.most) +
+                       " for this scene";
+    if (have.bytes != 0) line += " and " + have.what;
+    if (!kept.empty()) line += "; " + kept;
+    return RunError(line);
 }
 
 void checkVolumeMemory(const Scene& scene, const std::string& path, const std::string& grid,

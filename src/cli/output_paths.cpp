@@ -1,12 +1,11 @@
 #include "cli/output_paths.h"
 
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 
 namespace plume {
@@ -17,8 +16,7 @@ void ensureWritableDir(const std::string& dir) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     if (ec) throw RunError("cannot create output folder '" + dir + "' (" + ec.message() + ")");
-    std::string probe =
-        (fs::path(dir) / (".plume_write_test_" + std::to_string(getpid()))).string();
+    const std::string probe = temporaryPath((fs::path(dir) / ".plume_write_test").string(), "");
     std::FILE* f = std::fopen(probe.c_str(), "w");
     if (!f)
         throw RunError("cannot write to output folder '" + dir + "' (" + std::strerror(errno) +

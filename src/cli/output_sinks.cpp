@@ -5,8 +5,9 @@
 
 #include "cli/output_paths.h"
 #include "core/atomic_file.h"
+#include "core/report.h"
 #include "io/exr_file.h"
-#include "io/sequence.h"
+#include "io/frame_name.h"
 #include "render/png.h"
 #include "render/tone_map.h"
 #include "render/video_encoder.h"
@@ -15,15 +16,18 @@ namespace plume {
 
 namespace {
 
-// DIR/NAME_0001.ext: 4-digit frame numbers, as Blender's sequence import expects.
-std::string framePath(const std::string& dir, const std::string& name, int frame,
-                      const char* extension) {
-    char digits[16];
-    std::snprintf(digits, sizeof digits, "%04d", frame);
-    return (std::filesystem::path(dir) / (name + "_" + digits + extension)).string();
+// "24 PNG frames to frames/": a folder of per-frame files, for the closing line.
+std::string framesTo(int frames, const char* kind, const std::string& dir) {
+    if (frames == 0) return {};
+    return countOf(frames, std::string(kind) + " frame") + " to " + dir +
+           (dir.ends_with('/') ? "" : "/");
 }
 
 }  // namespace
+
+double videoFps(const Scene& scene) {
+    return scene.output.fps > 0 ? scene.output.fps : scene.time.fps;
+}
 
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
@@ -35,9 +39,12 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 
 void VdbCacheSink::consume(const Frame& frame) {
     // Island by island: a sparse solve's smoke apart costs no box around it all.
-    writeVdbFrame(cacheFramePath(dir_, sceneName_, frame.number), frame.solver->islandFields(),
-                  frame.number, sceneName_, options_);
+    writeVdbFrame(frameFileName(dir_, sceneName_, frame.number, ".vdb"),
+                  frame.solver->islandFields(), frame.number, sceneName_, options_);
+    ++written_;
 }
+
+std::string VdbCacheSink::wrote() const { return framesTo(written_, "VDB", dir_); }
 
 PngSink::PngSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),
@@ -50,11 +57,11 @@ PngSink::PngSink(std::string dir, const Scene& scene)
 }
 
 bool VdbCacheSink::hasFrame(int frame) const {
-    return std::filesystem::exists(cacheFramePath(dir_, sceneName_, frame));
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".vdb"));
 }
 
 bool PngSink::hasFrame(int frame) const {
-    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".png"));
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".png"));
 }
 
 PngSink::~PngSink() {
@@ -77,10 +84,13 @@ void PngSink::consume(const Frame& frame) {
         toneMapStraightAlpha(*frame.rgba, exposure_, writing_);
     }
     pending_ = std::async(std::launch::async,
-                          [this, path = framePath(dir_, sceneName_, frame.number, ".png")] {
+                          [this, path = frameFileName(dir_, sceneName_, frame.number, ".png")] {
                               writePng(path, writing_);
                           });
+    ++written_;
 }
+
+std::string PngSink::wrote() const { return framesTo(written_, "PNG", dir_); }
 
 void PngSink::finish() { waitForWrite(); }
 
@@ -93,19 +103,22 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
 }
 
 void ExrSink::consume(const Frame& frame) {
-    writeExr(framePath(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
+    writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
              frame.number);
+    ++written_;
 }
 
+std::string ExrSink::wrote() const { return framesTo(written_, "EXR", dir_); }
+
 bool ExrSink::hasFrame(int frame) const {
-    return std::filesystem::exists(framePath(dir_, sceneName_, frame, ".exr"));
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".exr"));
 }
 
 VideoSink::VideoSink(std::string path, const Scene& scene)
     : path_(std::move(path)),
       width_(scene.render.width),
       height_(scene.render.height),
-      fps_(scene.output.fps > 0 ? scene.output.fps : scene.time.fps),
+      fps_(videoFps(scene)),
       settings_(scene.output) {
     ensureWritableFile(path_);
 }
@@ -122,6 +135,10 @@ void VideoSink::finish() { video_->finish(); }
 
 std::string VideoSink::keptOnInterrupt() const { return path_ + " holds the frames done"; }
 
+std::string VideoSink::wrote() const {
+    return videoWrote(path_, video_ ? video_->frames() : 0, width_, height_);
+}
+
 StatsSink::StatsSink(std::string path)
     : path_(std::move(path)),
       rows_("frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s,cells\n") {
@@ -133,10 +150,13 @@ void StatsSink::consume(const Frame& frame) {
     char line[256];
     std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f,%llu\n", frame.number,
                   s.substeps, s.pressureIterations, double(s.pressureResidual), s.simSeconds,
-                  frame.renderSeconds, frame.writeSeconds, static_cast<unsigned long long>(s.cells));
+                  frame.renderSeconds, frame.writeSeconds,
+                  static_cast<unsigned long long>(s.cells));
     rows_ += line;
 }
 
 void StatsSink::finish() { writeFileAtomically(path_, rows_); }
+
+std::string StatsSink::wrote() const { return "the statistics to " + path_; }
 
 }  // namespace plume

@@ -16,6 +16,9 @@ namespace plume {
 
 class VideoEncoder;
 
+// The video's frame rate: output.fps, or time.fps when it is 0.
+double videoFps(const Scene& scene);
+
 // DIR/NAME_0001.vdb per written frame (io/vdb_cache.h).
 class VdbCacheSink : public FrameSink {
   public:
@@ -23,10 +26,12 @@ class VdbCacheSink : public FrameSink {
     Takes takes() const override { return Takes::Fields; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;
+    std::string wrote() const override;
 
   private:
     std::string dir_, sceneName_;
     CacheOptions options_;
+    int written_ = 0;
 };
 
 // DIR/NAME_0001.png per written frame: the video's opaque frame, or with
@@ -42,6 +47,7 @@ class PngSink : public FrameSink {
     void consume(const Frame& frame) override;
     void finish() override;
     bool hasFrame(int frame) const override;
+    std::string wrote() const override;
 
   private:
     void waitForWrite();
@@ -50,6 +56,7 @@ class PngSink : public FrameSink {
     bool transparent_;
     int width_, height_;
     float exposure_;
+    int written_ = 0;
     Image writing_;              // the frame being written
     std::future<void> pending_;  // its write
 };
@@ -62,10 +69,12 @@ class ExrSink : public FrameSink {
     Takes takes() const override { return Takes::Rgba; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;
+    std::string wrote() const override;
 
   private:
     std::string dir_, sceneName_;
     int width_, height_;
+    int written_ = 0;
 };
 
 // The MP4: created by open(), completed (and renamed into place) by finish().
@@ -78,6 +87,7 @@ class VideoSink : public FrameSink {
     void consume(const Frame& frame) override;
     void finish() override;
     std::string keptOnInterrupt() const override;
+    std::string wrote() const override;
 
   private:
     std::string path_;
@@ -95,6 +105,7 @@ class StatsSink : public FrameSink {
     Takes takes() const override { return Takes::EveryFrame; }
     void consume(const Frame& frame) override;
     void finish() override;
+    std::string wrote() const override;
 
   private:
     std::string path_;

@@ -39,28 +39,30 @@ void Progress::frameDone(int frame, int substeps, int pressureIterations, double
     // Frames before `first` are simulated too, so the ETA counts from frame 1.
     double perFrame = elapsed / frame;
     double eta = perFrame * (last_ - frame);
+    char line[256];
     if (terminal_) {
         const int width = 30;
         int filled = last_ > 0 ? width * frame / last_ : width;
         std::string bar(size_t(filled), '#');
         bar.resize(width, '.');
-        std::fprintf(stderr, "\r\033[K[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
-                     bar.c_str(), frame, last_, substeps, clock(elapsed).c_str(),
-                     clock(eta).c_str());
+        std::snprintf(line, sizeof line, "[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
+                      bar.c_str(), frame, last_, substeps, clock(elapsed).c_str(),
+                      clock(eta).c_str());
+        drawStatus(line);
         barShown_ = true;
     } else {
-        std::fprintf(
-            stderr,
-            "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s\n",
-            frame, last_, substeps, pressureIterations, simSeconds, renderSeconds,
+        std::snprintf(
+            line, sizeof line,
+            "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s", frame,
+            last_, substeps, pressureIterations, simSeconds, renderSeconds,
             frame < first_ ? " (not written)" : "");
+        printMessage(line);
     }
-    std::fflush(stderr);
 }
 
 void Progress::message(const std::string& line) {
     clearBar();
-    std::fprintf(stderr, "%s\n", line.c_str());
+    printMessage(line);
 }
 
 void Progress::warning(const std::string& text) {
@@ -68,12 +70,12 @@ void Progress::warning(const std::string& text) {
 }
 
 void Progress::clearBar() {
-    if (barShown_) std::fprintf(stderr, "\r\033[K");
+    if (barShown_) clearStatus();
     barShown_ = false;
 }
 
 void Progress::finish() {
-    if (barShown_) std::fprintf(stderr, "\n");
+    if (barShown_) endStatus();
     barShown_ = false;
 }
 

@@ -37,6 +37,15 @@ void ResumeStateSink::consume(const Frame& frame) {
     for (const Projection* p : projections) pressures.push_back(p->warmStart());
     for (size_t i = 0; i < islands.size(); ++i) parts.push_back({islands[i], &pressures[i]});
     writeSolverState(path_, parts, frame.number, sceneHash_, sceneName_);
+    saved_ = frame.number;
+}
+
+std::string ResumeStateSink::keptOnInterrupt() const {
+    return saved_ == 0 ? std::string() : resumeStateKept(path_, saved_);
+}
+
+std::string resumeStateKept(const std::string& path, int frame) {
+    return path + " holds frame " + std::to_string(frame) + "; bake --resume goes on from there";
 }
 
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {

@@ -23,10 +23,15 @@ class ResumeStateSink : public FrameSink {
     ResumeStateSink(std::string path, const Scene& scene);
     Takes takes() const override { return Takes::EveryFrame; }
     void consume(const Frame& frame) override;
+    std::string keptOnInterrupt() const override;
 
   private:
     std::string path_, sceneHash_, sceneName_;
+    int saved_ = 0;  // the frame the file holds, once written
 };
+
+// "PATH holds frame N; bake --resume goes on from there": what a stopped bake keeps.
+std::string resumeStateKept(const std::string& path, int frame);
 
 // Restores solver from the state saved at path and returns the last frame it
 // holds; 0 when nothing was saved there (and says so). Throws InputError when

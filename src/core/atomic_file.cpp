@@ -1,9 +1,14 @@
 #include "core/atomic_file.h"
 
+#include <unistd.h>
+
+#include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <system_error>
 
 #include "core/error.h"
@@ -12,8 +17,30 @@ namespace plume {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// This machine's name up to its first dot, in characters safe in a file name:
+// farm tasks on two nodes can have the same process id.
+std::string hostTag() {
+    char name[256] = {};
+    if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "host";
+    std::string tag;
+    for (const char* c = name; *c && *c != '.'; ++c)
+        tag += std::isalnum(static_cast<unsigned char>(*c)) || *c == '-' ? *c : '_';
+    return tag.empty() ? "host" : tag;
+}
+
+}  // namespace
+
+std::string temporaryPath(const std::string& path, const std::string& suffix) {
+    static const std::string host = hostTag();
+    static std::atomic<unsigned long> counter{0};
+    return path + suffix + "." + host + "." + std::to_string(getpid()) + "." +
+           std::to_string(++counter);
+}
+
 AtomicFile::AtomicFile(std::string path, const std::string& suffix)
-    : path_(std::move(path)), tempPath_(path_ + suffix) {}
+    : path_(std::move(path)), tempPath_(temporaryPath(path_, suffix)) {}
 
 AtomicFile::~AtomicFile() { discard(); }
 
@@ -41,6 +68,8 @@ void writeAtomically(const std::string& path,
         write(file.tempPath());
     } catch (const RunError&) {
         throw;
+    } catch (const std::bad_alloc&) {
+        throw;  // out of memory is the run's, not the file's: the caller says where
     } catch (const std::exception& e) {
         throw RunError("cannot write '" + path + "': " + e.what());
     }

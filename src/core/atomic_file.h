@@ -1,7 +1,10 @@
 // Files written so that a reader never sees half of one: the bytes go to a
 // temporary name beside the file, and a rename puts it in place. A crash, a
 // full disk or an error leaves the old file or none, never a torn one, and a
-// failed write leaves no temporary behind.
+// failed write leaves no temporary behind. Every temporary name is the
+// writer's own, so two runs writing one output at once (a farm task requeued
+// beside its straggler, a second terminal) do not break each other: each
+// writes its own temporary and the last rename wins.
 #pragma once
 
 #include <functional>
@@ -9,7 +12,12 @@
 
 namespace plume {
 
-// One file being written under a temporary name (path + suffix). Unless
+// A temporary name of path's own to this writer: "path<suffix>.<host>.<pid>.<n>",
+// with n counting the names this process made. Every temporary plume writes
+// is named here.
+std::string temporaryPath(const std::string& path, const std::string& suffix = ".tmp");
+
+// One file being written under a temporary name (temporaryPath). Unless
 // commit() succeeds, the temporary is removed, on destruction at the latest.
 class AtomicFile {
   public:
@@ -33,8 +41,8 @@ class AtomicFile {
 };
 
 // Runs write(temporary path), then commits. Whatever write throws removes the
-// temporary: a RunError passes as it is, any other exception becomes the
-// RunError "cannot write 'path': what".
+// temporary: a RunError or std::bad_alloc passes as it is, any other
+// exception becomes the RunError "cannot write 'path': what".
 void writeAtomically(const std::string& path,
                      const std::function<void(const std::string& tempPath)>& write);
 

@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "io/frame_name.h"
 
 namespace plume {
 
@@ -160,9 +161,7 @@ std::vector<SequenceFile> expandDirectory(const std::string& pattern) {
 }  // namespace
 
 std::string cacheFramePath(const std::string& dir, const std::string& name, int frame) {
-    char digits[16];
-    std::snprintf(digits, sizeof digits, "%04d", frame);
-    return joinPath(fs::path(dir), name + "_" + digits + ".vdb");
+    return frameFileName(dir, name, frame, ".vdb");
 }
 
 std::vector<SequenceFile> expandSequence(const std::string& pattern, const std::string& kind) {

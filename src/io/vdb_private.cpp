@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <mutex>
+#include <new>
 
 #include "core/atomic_file.h"
 #include "io/vdb_layout.h"
@@ -125,6 +126,8 @@ void writeFile(
     openvdb::MetaMap meta;
     try {
         build(grids, meta);
+    } catch (const std::bad_alloc&) {
+        throw;  // out of memory is the run's: the frame loop names the frame and step
     } catch (const std::exception& e) {
         throw RunError("cannot write '" + path + "': " + e.what());
     }
