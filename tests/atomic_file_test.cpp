@@ -12,19 +12,12 @@
 #include <stdexcept>
 
 #include "core/error.h"
+#include "support/temp_dir.h"
 
 namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path freshDir(const std::string& name) {
-    fs::path dir =
-        fs::temp_directory_path() / ("plume_atomic_" + name + "_" + std::to_string(::getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 std::string slurp(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -41,7 +34,8 @@ std::vector<std::string> names(const fs::path& dir) {
 }
 
 TEST(AtomicFile, WritesTheWholeFileAndNoTemporary) {
-    fs::path dir = freshDir("whole");
+    const test::TempDir scratch("plume_atomic_whole");
+    const fs::path& dir = scratch.path();
     const std::string path = (dir / "a.csv").string();
     writeFileAtomically(path, "old\n");
     writeFileAtomically(path, std::string("new\0bytes\n", 10));  // over an existing file
@@ -50,7 +44,8 @@ TEST(AtomicFile, WritesTheWholeFileAndNoTemporary) {
 }
 
 TEST(AtomicFile, AFailedWriteNamesThePathAndLeavesNothing) {
-    fs::path dir = freshDir("missing");
+    const test::TempDir scratch("plume_atomic_missing");
+    const fs::path& dir = scratch.path();
     const std::string path = (dir / "no_such_folder" / "a.png").string();
     try {
         writeFileAtomically(path, "x");
@@ -62,7 +57,8 @@ TEST(AtomicFile, AFailedWriteNamesThePathAndLeavesNothing) {
 }
 
 TEST(AtomicFile, AnExceptionFromTheWriterRemovesTheTemporary) {
-    fs::path dir = freshDir("throws");
+    const test::TempDir scratch("plume_atomic_throws");
+    const fs::path& dir = scratch.path();
     const std::string path = (dir / "f.vdb").string();
     std::string temp;
     try {
@@ -80,7 +76,8 @@ TEST(AtomicFile, AnExceptionFromTheWriterRemovesTheTemporary) {
 }
 
 TEST(AtomicFile, ARenameOverAFolderFailsAndRemovesTheTemporary) {
-    fs::path dir = freshDir("folder");
+    const test::TempDir scratch("plume_atomic_folder");
+    const fs::path& dir = scratch.path();
     fs::create_directories(dir / "out.mp4" / "inside");
     AtomicFile file((dir / "out.mp4").string(), ".partial");
     EXPECT_TRUE(file.tempPath().starts_with((dir / "out.mp4.partial.").string()))
@@ -91,7 +88,8 @@ TEST(AtomicFile, ARenameOverAFolderFailsAndRemovesTheTemporary) {
 }
 
 TEST(AtomicFile, UncommittedIsRemovedCommittedStays) {
-    fs::path dir = freshDir("scope");
+    const test::TempDir scratch("plume_atomic_scope");
+    const fs::path& dir = scratch.path();
     {
         AtomicFile dropped((dir / "dropped").string());
         std::ofstream(dropped.tempPath()) << "x";
@@ -108,7 +106,8 @@ TEST(AtomicFile, UncommittedIsRemovedCommittedStays) {
 // Two writers of one output at once (a requeued farm task beside its
 // straggler): each has a temporary of its own, and the last rename wins.
 TEST(AtomicFile, EveryTemporaryNameIsItsWritersOwn) {
-    fs::path dir = freshDir("two_writers");
+    const test::TempDir scratch("plume_atomic_two_writers");
+    const fs::path& dir = scratch.path();
     const std::string path = (dir / "out.png").string();
     AtomicFile first(path), second(path);
     EXPECT_NE(first.tempPath(), second.tempPath());
