@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "scene/loader_reader.h"
 #include "scene/overrides.h"
 #include "scene/schema.h"
@@ -118,6 +119,7 @@ Scene loadScene(const std::string& path, const std::vector<std::string>& overrid
     auto cannotRead = [&](int error) {
         return InputError(path + ": error: cannot read scene file (" + std::strerror(error) + ")");
     };
+    checkRegularFile(path, "scene file");  // before fopen: a FIFO would block it
     std::FILE* file = std::fopen(path.c_str(), "rb");
     if (!file) throw cannotRead(errno);
     std::string text;
