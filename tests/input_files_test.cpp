@@ -333,6 +333,63 @@ TEST(InputFiles, VdbThatIsNoFileIsRefused) {
 
 // --- Frames for encode ---------------------------------------------------------
 
+// An uncompressed EXR header of half RGBA claiming width x height pixels,
+// its offset table and one chunk of 8 bytes: all the file holds.
+std::string exrClaiming(std::int32_t width, std::int32_t height) {
+    std::string out;
+    auto put = [&](const auto& value) {
+        out.append(reinterpret_cast<const char*>(&value), sizeof value);
+    };
+    auto attribute = [&](const std::string& name, const std::string& type,
+                         const std::string& value) {
+        out += name + '\0' + type + '\0';
+        put(std::int32_t(value.size()));
+        out += value;
+    };
+    put(std::int32_t(20000630));  // magic
+    put(std::int32_t(2));         // version, scanline
+    std::string channels;
+    for (const char* name : {"A", "B", "G", "R"}) {
+        channels += std::string(name) + '\0';
+        const std::int32_t half = 1, linear = 0, sampling = 1;
+        channels.append(reinterpret_cast<const char*>(&half), 4);
+        channels.append(reinterpret_cast<const char*>(&linear), 4);  // pLinear and reserved
+        channels.append(reinterpret_cast<const char*>(&sampling), 4);
+        channels.append(reinterpret_cast<const char*>(&sampling), 4);
+    }
+    attribute("channels", "chlist", channels + '\0');
+    attribute("compression", "compression", std::string(1, '\0'));
+    const std::int32_t box[4] = {0, 0, width - 1, height - 1};
+    const std::string window(reinterpret_cast<const char*>(box), sizeof box);
+    attribute("dataWindow", "box2i", window);
+    attribute("displayWindow", "box2i", window);
+    attribute("lineOrder", "lineOrder", std::string(1, '\0'));
+    const float one = 1, centre[2] = {0, 0};
+    attribute("pixelAspectRatio", "float", std::string(reinterpret_cast<const char*>(&one), 4));
+    attribute("screenWindowCenter", "v2f", std::string(reinterpret_cast<const char*>(centre), 8));
+    attribute("screenWindowWidth", "float", std::string(reinterpret_cast<const char*>(&one), 4));
+    out += '\0';
+    const std::uint64_t chunk = out.size() + 8 * std::uint64_t(height);
+    for (std::int32_t y = 0; y < height; ++y) put(chunk);
+    put(std::int32_t(0));
+    put(std::int32_t(8));
+    out.append(8, '\0');
+    return out;
+}
+
+TEST(InputFiles, ExrHeaderAskingForMoreThanItsFileIsRefusedWithoutTheMemory) {
+    Scratch s("input_files_exr");
+    const std::string exr = exrClaiming(100000000, 2);  // 1.6 GB of halfs in a few hundred bytes
+    write(s / "big_0001.exr", exr);
+    const auto r = runPlumeLimited("encode big_0001.exr -o out.mp4", s.dir());
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "big_0001.exr: error: cannot read EXR file (its header asks for "
+              "100000000x2 pixels, 1600000000 bytes, more than its " +
+                  std::to_string(exr.size()) + " bytes can hold)\n");
+    EXPECT_FALSE(fs::exists(s.dir() / "out.mp4"));
+}
+
 TEST(InputFiles, FrameThatIsNoFileIsRefused) {
     Scratch s("input_files_frames");
     makeFifo(s / "frames/f_0002.png");
