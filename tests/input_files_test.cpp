@@ -20,8 +20,10 @@
 #include "io/mesh_file.h"
 #include "io/mesh_header.h"
 #include "io/scene_geometry.h"
+#include "io/solver_state.h"
 #include "io/vdb_cache.h"
 #include "scene/loader.h"
+#include "sim/fields.h"
 #include "support/run.h"
 #include "support/scene_errors.h"
 
@@ -329,6 +331,15 @@ TEST(InputFiles, VdbThatIsNoFileIsRefused) {
     // The reader itself, past the listing (a device: a FIFO would hang this process).
     EXPECT_EQ(test::errorOf([&] { readVdbFrame("/dev/null"); }),
               "/dev/null: error: cannot read VDB file (a character device, not a regular file)");
+}
+
+// --- Resume states --------------------------------------------------------------
+
+TEST(InputFiles, ResumeStateThatIsNoFileIsRefused) {
+    Fields f(Vec3i{4, 4, 4}, 0.1f);
+    EXPECT_EQ(test::errorOf([&] { readSolverState("/dev/null", f); }),
+              "/dev/null: error: cannot read resume state (a character device, not a regular "
+              "file)");
 }
 
 // --- Frames for encode ---------------------------------------------------------
