@@ -6,10 +6,14 @@
 #include <ImfInputFile.h>
 #include <ImfIntAttribute.h>
 #include <ImfOutputFile.h>
+#include <ImfStdIO.h>
 #include <ImfStringAttribute.h>
+#include <ImfVersion.h>
 #include <half.h>
 
+#include <cstdint>
 #include <exception>
+#include <filesystem>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -19,6 +23,63 @@ namespace plume {
 namespace {
 
 constexpr const char* kChannels[4] = {"R", "G", "B", "A"};
+
+// The most one byte of a file can decode to under each compression, or 0
+// where there is no simple limit (PIZ, DWA: left to OpenEXR).
+double maxExpansion(Imf::Compression compression) {
+    switch (compression) {
+        case Imf::NO_COMPRESSION:
+            return 1;
+        case Imf::RLE_COMPRESSION:
+            return 64;  // a run of 128 bytes in 2
+        case Imf::ZIPS_COMPRESSION:
+        case Imf::ZIP_COMPRESSION:
+            return 1032;  // deflate's limit
+        case Imf::PXR24_COMPRESSION:
+            return 1032 * 4.0 / 3;  // deflate over 24 of each 32 bits
+        case Imf::B44_COMPRESSION:
+        case Imf::B44A_COMPRESSION:
+            return 32.0 / 3;  // a flat 4x4 block of halfs in 3 bytes
+        default:
+            return 0;
+    }
+}
+
+// Imf::InputFile sizes its line buffers from the header's data window, and
+// readExr its pixels: a header asking for more than its file can hold (a
+// few bytes claiming 10^8 pixels a line) is refused from the header alone.
+void requirePixelsFit(const std::string& path) {
+    Imf::StdIFStream stream(path.c_str());
+    char magic[4], versionBytes[4];
+    stream.read(magic, 4);
+    stream.read(versionBytes, 4);
+    int version = int(std::uint32_t(std::uint8_t(versionBytes[0])) |
+                      std::uint32_t(std::uint8_t(versionBytes[1])) << 8 |
+                      std::uint32_t(std::uint8_t(versionBytes[2])) << 16 |
+                      std::uint32_t(std::uint8_t(versionBytes[3])) << 24);
+    if (!Imf::isImfMagic(magic) || Imf::isMultiPart(version)) return;  // OpenEXR says why
+    Imf::Header header;
+    header.readFrom(stream, version);
+    const Imath::Box2i window = header.dataWindow();
+    const double width = double(window.max.x) - window.min.x + 1;
+    const double height = double(window.max.y) - window.min.y + 1;
+    double bytes = 0;
+    for (auto c = header.channels().begin(); c != header.channels().end(); ++c) {
+        const Imf::Channel& channel = c.channel();
+        const double size = channel.type == Imf::HALF ? 2 : 4;
+        bytes += size * width * height / (double(channel.xSampling) * channel.ySampling);
+    }
+    std::error_code ec;
+    const double fileSize = double(std::filesystem::file_size(path, ec));
+    const double expansion = maxExpansion(header.compression());
+    if (ec || expansion == 0 || bytes <= fileSize * expansion) return;
+    throw InputError(SourceLocation{path},
+                     "cannot read EXR file (its header asks for " +
+                         std::to_string(std::int64_t(width)) + "x" +
+                         std::to_string(std::int64_t(height)) + " pixels, " +
+                         std::to_string(std::uint64_t(bytes)) + " bytes, more than its " +
+                         std::to_string(std::uint64_t(fileSize)) + " bytes can hold)");
+}
 
 }  // namespace
 
@@ -50,6 +111,7 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
 
 ExrImage readExr(const std::string& path) {
     try {
+        requirePixelsFit(path);
         Imf::InputFile file(path.c_str());
         const Imf::Header& header = file.header();
         const Imath::Box2i window = header.dataWindow();
@@ -80,6 +142,8 @@ ExrImage readExr(const std::string& path) {
         file.setFrameBuffer(buffer);
         file.readPixels(window.min.y, window.max.y);
         return image;
+    } catch (const InputError&) {
+        throw;
     } catch (const std::exception& e) {
         throw RunError("cannot read '" + path + "': " + e.what());
     }

@@ -28,7 +28,8 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
               int frame);
 
 // Reads an RGBA EXR into floats (a missing channel reads as 0, alpha as 1).
-// Throws RunError naming the path when it cannot be read.
+// Throws RunError naming the path when it cannot be read, InputError when its
+// header asks for more pixels than the file's size can hold compressed.
 ExrImage readExr(const std::string& path);
 
 }  // namespace plume

@@ -9,6 +9,9 @@
 #include <fstream>
 #include <unordered_map>
 
+#include "core/input_file.h"
+#include "io/mesh_header.h"
+
 namespace plume {
 
 namespace {
@@ -28,11 +31,17 @@ struct PointHash {
 }  // namespace
 
 TriangleMesh readMeshFile(const std::string& path) {
+    // Not a file (a FIFO would block the open below): refuse before opening.
+    if (std::string why = notRegularFile(path); !why.empty())
+        throw GeometryError("cannot read '" + path + "' (" + why + ")");
     // Missing or unreadable: say so plainly rather than as Assimp's guess.
     if (!std::ifstream(path, std::ios::binary))
         throw GeometryError("cannot read '" + path + "' (" +
                             (std::filesystem::exists(path) ? "permission denied" : "no such file") +
                             ")");
+    // A header promising more than the file holds: refuse before Assimp allocates for it.
+    if (std::string why = meshHeaderProblem(path); !why.empty())
+        throw GeometryError("cannot read '" + path + "' (" + why + ")");
     Assimp::Importer importer;
     // Node transforms are applied below, not by aiProcess_PreTransformVertices,
     // which rejects a file without meshes instead of letting us say why.

@@ -8,6 +8,8 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/input_file.h"
+#include "io/vdb_layout.h"
 #include "io/vdb_private.h"
 #include "scene/schema.h"
 #include "scene/shapes.h"
@@ -63,8 +65,13 @@ TriangleMesh surfaceOf(const openvdb::FloatGrid& grid) {
 
 ShapeGeometry readVdbLevelSet(const std::string& path) {
     vdb::initialize();
+    if (std::string why = notRegularFile(path); !why.empty())
+        throw GeometryError("cannot read '" + path + "' (" + why + ")");
     if (!std::filesystem::exists(path))
         throw GeometryError("cannot read '" + path + "' (no such file)");
+    // Before OpenVDB opens it: a cut-short file makes OpenVDB allocate gigabytes.
+    if (std::string why = vdbLayoutProblem(path); !why.empty())
+        throw GeometryError("cannot read '" + path + "' (" + why + ")");
     openvdb::GridPtrVecPtr grids;
     try {
         openvdb::io::File file(path);

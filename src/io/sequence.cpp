@@ -8,6 +8,7 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/input_file.h"
 #include "io/frame_name.h"
 
 namespace plume {
@@ -104,7 +105,6 @@ std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameF
 
     std::vector<SequenceFile> files;
     for (const fs::directory_entry& entry : it) {
-        if (!entry.is_regular_file(ec)) continue;
         std::string name = entry.path().filename().string();
         if (name.size() < field.prefix.size() + field.suffix.size()) continue;
         if (name.compare(0, field.prefix.size(), field.prefix) != 0) continue;
@@ -113,6 +113,11 @@ std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameF
         std::string digits = name.substr(field.prefix.size(),
                                          name.size() - field.prefix.size() - field.suffix.size());
         if (!matchesWidth(digits, field.width)) continue;
+        // A frame that is no file (a FIFO would block its reader) is refused, not skipped.
+        if (!entry.is_regular_file(ec)) {
+            checkRegularFile(joinPath(dir, name), kind + " file");
+            continue;  // not there (a broken link)
+        }
         files.push_back({joinPath(dir, name), std::stoi(digits)});
     }
     if (files.empty()) throw RunError("no " + kind + " files match '" + pattern + "'");
@@ -130,7 +135,11 @@ std::vector<SequenceFile> expandDirectory(const std::string& pattern) {
     std::map<std::string, std::vector<SequenceFile>> sequences;
     std::vector<std::string> unnumbered;
     for (const fs::directory_entry& entry : it) {
-        if (!entry.is_regular_file(ec) || !hasVdbExtension(entry.path())) continue;
+        if (!hasVdbExtension(entry.path())) continue;
+        if (!entry.is_regular_file(ec)) {
+            checkRegularFile(entry.path().string(), "VDB file");
+            continue;  // not there (a broken link)
+        }
         std::string stem = entry.path().stem().string();
         std::string prefix;
         int frame = 0;
@@ -167,7 +176,8 @@ std::string cacheFramePath(const std::string& dir, const std::string& name, int 
 std::vector<SequenceFile> expandSequence(const std::string& pattern, const std::string& kind) {
     if (pattern.empty()) throw InputError("render-vdb: error: no VDB file or pattern given");
     std::error_code ec;
-    if (fs::is_directory(pattern, ec)) return expandDirectory(pattern);
+    if (kind == "VDB" && fs::is_directory(pattern, ec)) return expandDirectory(pattern);
+    checkRegularFile(pattern, kind + " file");  // there, but a FIFO, a device, a directory
     if (fs::is_regular_file(pattern, ec)) {
         std::string prefix;
         int frame = 1;

@@ -22,8 +22,11 @@ struct SequenceFile {
 //  - an existing file (its trailing number is the frame, 1 without one),
 //  - a directory (every *.vdb with a trailing frame number; one sequence only).
 // Throws RunError naming the pattern when nothing matches, InputError when a
-// directory holds more than one sequence. kind names the files in messages
-// ("no PNG files match ..."); a directory is searched for *.vdb files only.
+// directory holds more than one sequence, or when the path (or a file the
+// pattern matches) is there but no regular file: "PATH: error: cannot read
+// VDB file (a FIFO, not a regular file)". kind names the files in messages
+// ("no PNG files match ..."); a directory is searched for *.vdb files only,
+// and only when kind is "VDB".
 std::vector<SequenceFile> expandSequence(const std::string& pattern,
                                          const std::string& kind = "VDB");
 

@@ -12,6 +12,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/input_file.h"
 #include "sim/active_box.h"  // copyOverlap
 
 namespace plume {
@@ -254,6 +255,7 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
 SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure) {
     std::error_code ec;
     if (!fs::exists(path, ec)) throw RunError("'" + path + "': no such file");
+    checkRegularFile(path, "resume state");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw RunError("cannot read '" + path + "': " + std::strerror(errno));
     const Header h = readHeader(in, path);

@@ -6,6 +6,7 @@
 #include <new>
 
 #include "core/atomic_file.h"
+#include "core/input_file.h"
 #include "io/vdb_layout.h"
 
 // OpenVDB keeps a file's grid descriptors (where each grid starts and ends)
@@ -57,11 +58,12 @@ std::string notReadable(const std::string& path, const std::string& why) {
     return "'" + path + "' is not a readable VDB file (" + clean + ")";
 }
 
-// RunError unless path is an existing file whose layout fits in it.
+// RunError unless path is an existing file whose layout fits in it;
+// InputError when it names no regular file (a FIFO would block the open).
 void requireFile(const std::string& path) {
     std::error_code ec;
     if (!fs::exists(path, ec)) throw RunError("cannot read '" + path + "': no such file");
-    if (fs::is_directory(path, ec)) throw RunError("cannot read '" + path + "': it is a directory");
+    checkRegularFile(path, "VDB file");
     // Before OpenVDB opens it: a cut-short file makes OpenVDB allocate gigabytes.
     if (std::string why = vdbLayoutProblem(path); !why.empty())
         throw RunError(notReadable(path, why));

@@ -13,7 +13,9 @@ namespace plume {
 
 // Reads, validates and resolves a scene file; overrides are "dotted.key=value"
 // from --set, applied on top of the file. A missing or unreadable file throws
-// "PATH: error: cannot read scene file (No such file or directory)".
+// "PATH: error: cannot read scene file (No such file or directory)", and a
+// path that names no regular file "PATH: error: cannot read scene file (a
+// FIFO, not a regular file)".
 Scene loadScene(const std::string& path, const std::vector<std::string>& overrides = {});
 
 // The same for text already in memory; path names it in messages and gives

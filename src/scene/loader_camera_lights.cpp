@@ -1,0 +1,64 @@
+// The scene loader's camera and lights: the checks that span several keys (a
+// view direction, an up off the view, a directional light's direction), and
+// the light a scene without one gets.
+#include <initializer_list>
+#include <optional>
+#include <tuple>
+
+#include "scene/loader_reader.h"
+
+namespace plume::loader {
+
+// The default light when a scene has none: a warm key light from the upper
+// left front, so smoke reads as a volume rather than a flat silhouette.
+LightSettings defaultKeyLight() {
+    LightSettings light;
+    light.type = LightType::Directional;
+    light.direction = {-0.4f, 0.5f, -0.75f};
+    light.color = {1.0f, 0.95f, 0.88f};
+    light.intensity = 3.0f;
+    return light;
+}
+
+void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) {
+    // A clash of several keys is reported at the one set last (a --set, or
+    // the latest line), the one the user most likely just changed.
+    auto whereGiven = [&](std::initializer_list<std::string> names, const toml::node* fallback) {
+        std::optional<toml::source_region> latest;
+        auto order = [&](const toml::source_region& r) {
+            return std::tuple(sourceIndex(r), r.begin.line, r.begin.column);
+        };
+        for (const std::string& n : names)
+            if (auto it = given_.find(n); it != given_.end())
+                if (!latest || order(it->second) > order(*latest)) latest = it->second;
+        if (latest) return *latest;
+        return fallback ? fallback->source() : toml::source_region{};
+    };
+
+    // Camera: a view direction, and an up that is not along it
+    if (scene.camera.given) {
+        const CameraSettings& c = scene.camera;
+        const toml::node* section = root.get("camera");
+        Vec3f view = c.lookAt - c.position;
+        if (length(view) == 0.0f) {
+            fail(whereGiven({"camera.look_at", "camera.position"}, section),
+                 "'camera.look_at' must differ from 'camera.position'");
+        } else if (length(cross(normalize(view), normalize(c.up))) < 1e-4f) {
+            fail(whereGiven({"camera.up", "camera.look_at", "camera.position"}, section),
+                 "'camera.up' must not be parallel to the view direction (look_at - position)");
+        }
+    }
+
+    // Directional lights need a direction
+    for (std::size_t i = 0; i < scene.lights.size(); ++i) {
+        const LightSettings& light = scene.lights[i];
+        std::string name = "light[" + std::to_string(i + 1) + "].direction";
+        if (light.type == LightType::Directional && length(light.direction) == 0.0f) {
+            const toml::array* lights = root.get("light") ? root.get("light")->as_array() : nullptr;
+            fail(whereGiven({name}, lights ? lights->get(i) : nullptr),
+                 "'" + name + "' must not be zero for a directional light");
+        }
+    }
+}
+
+}  // namespace plume::loader

@@ -1,0 +1,79 @@
+// The scene loader's reader of a parsed TOML tree, shared by the loader's
+// files: loader.cpp (the walk over sections, the first error), loader_tables
+// (tables and unknown keys), loader_values (one value against its KeySpec),
+// loader_keys ([[SECTION.key]] animation), loader_shapes (emitters' and
+// obstacles' files), loader_camera_lights (checks across keys, the default
+// light). Private to those files; includes toml++.
+#pragma once
+
+#include <toml++/toml.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scene/scene.h"
+#include "scene/schema.h"
+
+namespace plume::loader {
+
+// "a table", "an integer", ...: what a node is, for messages (loader_values.cpp).
+std::string typeName(const toml::node& node);
+
+// The default light when a scene has none (loader_camera_lights.cpp).
+LightSettings defaultKeyLight();
+
+// Sections whose tables may hold [[SECTION.key]] keyframes (loader_tables.cpp).
+bool hasAnimatableKeys(std::string_view section);
+
+// Builds a Scene from a parsed tree. Errors are collected, and the first in
+// file order (then --set order) is thrown, so a user fixes them top-down.
+class SceneReader {
+  public:
+    SceneReader(const std::string& path, const std::vector<std::string>& overrides)
+        : path_(path), overrides_(overrides) {}
+
+    Scene read(const toml::table& root);
+
+  private:
+    struct Diagnostic {
+        std::size_t source;  // 0: the file; i + 1: the i-th --set
+        std::uint32_t line, column;
+        std::string text;
+    };
+
+    // loader_tables.cpp
+    std::size_t sourceIndex(const toml::source_region& where) const;
+    void fail(const toml::source_region& where, const std::string& message);
+    void checkTopLevel(const toml::table& root);
+    void checkUnknownKeys(const toml::table& table, std::string_view section,
+                          const std::string& relPrefix, const std::string& display);
+    void readTable(Scene& scene, const toml::table& table, const SectionSpec& section,
+                   std::size_t index, const std::string& display);
+    // loader_values.cpp
+    std::optional<SchemaValue> convert(const KeySpec& spec, const toml::node& node,
+                                       const std::string& name);
+    std::optional<double> number(const toml::node& node, const std::string& name,
+                                 const std::string& what);
+    // loader_keys.cpp
+    void readKeys(const toml::table& table, const SectionSpec& section, const std::string& display,
+                  Animation& animation);
+    void readKey(const toml::table& key, const SectionSpec& section, const std::string& display,
+                 double frame, Animation& animation);
+    std::optional<double> keyFrame(const toml::table& key, const std::string& display,
+                                   std::optional<double> previous);
+    // loader_camera_lights.cpp
+    void checkCrossFields(const Scene& scene, const toml::table& root);
+    // loader_shapes.cpp
+    void placeFile(ShapeSettings& shape, const std::string& display, const toml::node& element);
+
+    std::string path_;
+    const std::vector<std::string>& overrides_;
+    std::vector<Diagnostic> errors_;
+    std::map<std::string, toml::source_region> given_;  // display name -> where it was set
+};
+
+}  // namespace plume::loader
