@@ -123,20 +123,31 @@ Header readHeader(std::istream& in, const std::string& path) {
         const std::string rest = space == std::string::npos ? "" : line.substr(space + 1);
         std::istringstream value(rest);
         bool ok = true;
-        if (key == "creator") h.creator = rest;
-        else if (key == "scene") h.scene = rest;
-        else if (key == "hash") h.hash = rest;
-        else if (key == "frame") ok = bool(value >> h.frame);
-        else if (key == "time") h.time = std::strtod(rest.c_str(), nullptr);
-        else if (key == "dx") h.dx = float(std::strtod(rest.c_str(), nullptr));
-        else if (key == "domain") ok = bool(value >> h.domain.x >> h.domain.y >> h.domain.z);
+        if (key == "creator")
+            h.creator = rest;
+        else if (key == "scene")
+            h.scene = rest;
+        else if (key == "hash")
+            h.hash = rest;
+        else if (key == "frame")
+            ok = bool(value >> h.frame);
+        else if (key == "time")
+            h.time = std::strtod(rest.c_str(), nullptr);
+        else if (key == "dx")
+            h.dx = float(std::strtod(rest.c_str(), nullptr));
+        else if (key == "domain")
+            ok = bool(value >> h.domain.x >> h.domain.y >> h.domain.z);
         else if (key == "box")
             ok = bool(value >> h.boxMin.x >> h.boxMin.y >> h.boxMin.z >> h.box.x >> h.box.y >>
                       h.box.z);
-        else if (key == "islands") ok = readIslands(value, h.islands);
-        else if (key == "fire") ok = bool(value >> h.burns);
-        else if (key == "pressure") ok = bool(value >> h.pressure);
-        else if (key == "data") ended = true;
+        else if (key == "islands")
+            ok = readIslands(value, h.islands);
+        else if (key == "fire")
+            ok = bool(value >> h.burns);
+        else if (key == "pressure")
+            ok = bool(value >> h.pressure);
+        else if (key == "data")
+            ended = true;
         // Other keys are a later version's notes: skipped.
         if (!ok) throw notState("its '" + key + "' line is unreadable");
     }
@@ -147,23 +158,18 @@ Header readHeader(std::istream& in, const std::string& path) {
     for (int a = 0; a < 3; ++a)
         if (h.boxMin[a] < 0 || h.box[a] < 1 || h.boxMin[a] + h.box[a] > h.domain[a])
             throw RunError("'" + path + "' holds a box outside its domain");
-    const Box3i box{h.boxMin, {h.boxMin.x + h.box.x, h.boxMin.y + h.box.y, h.boxMin.z + h.box.z}};
+    const Box3i box = Box3i::at(h.boxMin, h.box);
     for (const Box3i& island : h.islands)
         if (island.empty() || !box.contains(island))
             throw RunError("'" + path + "' holds an island outside its box");
     return h;
 }
 
-Box3i boxOf(const Fields& f) {
-    return {f.offset, {f.offset.x + f.n.x, f.offset.y + f.n.y, f.offset.z + f.n.z}};
-}
-Vec3i sizeOf(const Box3i& b) { return {b.hi.x - b.lo.x, b.hi.y - b.lo.y, b.hi.z - b.lo.z}; }
-
 // Bytes of the data after the header, for a box of `n` cells.
 std::uint64_t payloadBytes(Vec3i n, bool burns, bool pressure) {
     const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
-    const std::uint64_t faces = 3 * c + std::uint64_t(n.y) * n.z + std::uint64_t(n.x) * n.z +
-                                std::uint64_t(n.x) * n.y;
+    const std::uint64_t faces =
+        3 * c + std::uint64_t(n.y) * n.z + std::uint64_t(n.x) * n.z + std::uint64_t(n.x) * n.y;
     return (faces + (scalarCount(burns) - 3) * c) * sizeof(float) + c * sizeof(uint8_t) +
            (pressure ? c * sizeof(double) : 0);
 }
@@ -187,8 +193,8 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
     writeSolverState(path, {{&f, pressure}}, frame, sceneHash, sceneName);
 }
 
-void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts,
-                      int frame, const std::string& sceneHash, const std::string& sceneName) {
+void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts, int frame,
+                      const std::string& sceneHash, const std::string& sceneName) {
     // One line each; a name cannot break the header.
     std::string name = sceneName;
     for (char& c : name)
@@ -197,7 +203,7 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
     const bool pressure = parts.front().pressure;
     const Vec3i domain = f.domainSize();
     Box3i held;  // the box around every part
-    for (const SolverStatePart& part : parts) held = unite(held, boxOf(*part.fields));
+    for (const SolverStatePart& part : parts) held = unite(held, part.fields->box());
     std::string header = std::string(kMagic) + "\n";
     header += "creator plume " PLUME_VERSION "\n";
     header += "scene " + name + "\n";
@@ -207,14 +213,14 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
     header += "dx " + exact(double(f.dx)) + "\n";
     header += "domain " + std::to_string(domain.x) + " " + std::to_string(domain.y) + " " +
               std::to_string(domain.z) + "\n";
+    const Vec3i heldSize = held.size();
     header += "box " + std::to_string(held.lo.x) + " " + std::to_string(held.lo.y) + " " +
-              std::to_string(held.lo.z) + " " + std::to_string(held.hi.x - held.lo.x) + " " +
-              std::to_string(held.hi.y - held.lo.y) + " " + std::to_string(held.hi.z - held.lo.z) +
-              "\n";
+              std::to_string(held.lo.z) + " " + std::to_string(heldSize.x) + " " +
+              std::to_string(heldSize.y) + " " + std::to_string(heldSize.z) + "\n";
     if (parts.size() > 1) {
         header += "islands " + std::to_string(parts.size());
         for (const SolverStatePart& part : parts) {
-            const Box3i b = boxOf(*part.fields);
+            const Box3i b = part.fields->box();
             for (int v : {b.lo.x, b.lo.y, b.lo.z, b.hi.x, b.hi.y, b.hi.z})
                 header += " " + std::to_string(v);
         }
@@ -243,8 +249,8 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
             if (part.pressure) {
                 if (part.pressure->size() != p.cellCount())
                     throw RunError("cannot write '" + path + "': the pressure is of another grid");
-                writeBytes(out.get(), part.pressure->data(),
-                           part.pressure->size() * sizeof(double), path);
+                writeBytes(out.get(), part.pressure->data(), part.pressure->size() * sizeof(double),
+                           path);
             }
         }
         if (std::fflush(out.get()) != 0) throw writeError(path);
@@ -274,12 +280,13 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     const std::uint64_t size = fs::file_size(path, ec);
     std::uint64_t payload = 0;
     if (h.islands.empty()) payload = payloadBytes(h.box, h.burns, h.pressure);
-    for (const Box3i& b : h.islands) payload += payloadBytes(sizeOf(b), h.burns, h.pressure);
+    for (const Box3i& b : h.islands) payload += payloadBytes(b.size(), h.burns, h.pressure);
     const std::uint64_t want = std::uint64_t(in.tellg()) + payload;
     if (ec || size < want)
         throw RunError("'" + path + "' is truncated (" + std::to_string(size) + " of " +
                        std::to_string(want) + " bytes); bake without --resume to start over");
-    if (size > want) throw RunError("'" + path + "' is not a plume resume state (it runs on past its grids)");
+    if (size > want)
+        throw RunError("'" + path + "' is not a plume resume state (it runs on past its grids)");
 
     // A sparse solve's state holds its box: the fields take its shape.
     if (!(h.boxMin == f.offset) || !(h.box == f.n)) {
@@ -302,7 +309,7 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
         // Each island's grids, into its place in the box around them all
         // (what lies between the islands is never read).
         for (const Box3i& b : h.islands) {
-            Fields island(sizeOf(b), f.dx);
+            Fields island(b.size(), f.dx);
             if (h.burns) island.enableFire();
             for (int m = 0; m < scalarCount(h.burns); ++m) {
                 ScalarGrid& g = scalarField(island, m);

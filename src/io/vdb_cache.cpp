@@ -67,7 +67,8 @@ openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const std::vector<const
     return grid;
 }
 
-openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const std::vector<const Fields*>& parts,
+openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name,
+                                     const std::vector<const Fields*>& parts,
                                      openvdb::math::Transform::Ptr xform, float tolerance,
                                      bool half) {
     // Cell-centred average of the MAC faces: what Blender and Houdini expect of
@@ -205,9 +206,7 @@ void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& pa
         }
         // The box around every part: what plume render drew.
         Box3i held;
-        for (const Fields* p : parts)
-            held = unite(held, Box3i{p->offset, {p->offset.x + p->n.x, p->offset.y + p->n.y,
-                                                 p->offset.z + p->n.z}});
+        for (const Fields* p : parts) held = unite(held, p->box());
         vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
         if (!opt.halfFloats && opt.tolerance == 0.0f)
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
@@ -299,8 +298,8 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
                 sampler(accessor, vel->transform());
             for (int j = 0; j < dim.y(); ++j)
                 for (int i = 0; i < dim.x(); ++i) {
-                    const openvdb::Vec3s u =
-                        sampler.wsSample(density->transform().indexToWorld(box.min().offsetBy(i, j, k)));
+                    const openvdb::Vec3s u = sampler.wsSample(
+                        density->transform().indexToWorld(box.min().offsetBy(i, j, k)));
                     for (int a = 0; a < 3; ++a) v.velocity[a](i, j, k) = u[a];
                 }
         });

@@ -98,9 +98,7 @@ void initialize() {
 
 void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
                          const std::string& sceneName) {
-    insertFrameMetadata(meta, f,
-                        Box3i{f.offset, {f.offset.x + f.n.x, f.offset.y + f.n.y, f.offset.z + f.n.z}},
-                        frame, sceneName);
+    insertFrameMetadata(meta, f, f.box(), frame, sceneName);
 }
 
 void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, const Box3i& held, int frame,
@@ -112,11 +110,12 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, const Box3i& h
     const Vec3i domain = f.domainSize();
     meta.insertMeta(kMetaResolution,
                     openvdb::Vec3IMetadata(openvdb::Vec3i(domain.x, domain.y, domain.z)));
-    const Vec3i size{held.hi.x - held.lo.x, held.hi.y - held.lo.y, held.hi.z - held.lo.z};
+    const Vec3i size = held.size();
     if (!(held.lo == Vec3i{0, 0, 0}) || !(size == domain)) {
         meta.insertMeta(kMetaBoxMin,
                         openvdb::Vec3IMetadata(openvdb::Vec3i(held.lo.x, held.lo.y, held.lo.z)));
-        meta.insertMeta(kMetaBoxSize, openvdb::Vec3IMetadata(openvdb::Vec3i(size.x, size.y, size.z)));
+        meta.insertMeta(kMetaBoxSize,
+                        openvdb::Vec3IMetadata(openvdb::Vec3i(size.x, size.y, size.z)));
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 
+#include "core/box.h"
 #include "core/grid3.h"
 #include "core/vec.h"
 #include "core/volume.h"
@@ -51,7 +52,7 @@ struct Fields : MacVelocity {
     // solve holds a box of the domain (sim/active_box.h); origin is then the
     // domain's origin moved by offset * dx.
     Vec3i offset{0, 0, 0};
-    Vec3i domainCells{0, 0, 0};  // cells of the whole domain; 0 when these are all of it
+    Vec3i domainCells{0, 0, 0};       // cells of the whole domain; 0 when these are all of it
     ScalarGrid density, temperature;  // cell-centred
     Grid3<uint8_t> solid;             // 1 where an obstacle covers the cell centre
     // The solids' velocity (m/s) on every face touching a solid cell: what
@@ -77,6 +78,8 @@ struct Fields : MacVelocity {
     size_t cellCount() const { return size_t(n.x) * n.y * n.z; }
     // The whole domain these fields are (part of): its cells and min corner.
     Vec3i domainSize() const { return domainCells == Vec3i{} ? n : domainCells; }
+    // The cells of the domain these fields cover.
+    Box3i box() const { return Box3i::at(offset, n); }
     Vec3f domainOrigin() const {
         return origin - Vec3f(float(offset.x), float(offset.y), float(offset.z)) * dx;
     }

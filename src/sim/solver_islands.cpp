@@ -180,7 +180,7 @@ SolverSnapshot Solver::snapshot() const {
 
 void Solver::restore(const SolverSnapshot& snapshot) {
     const Fields& from = snapshot.fields;
-    const Box3i box = Box3i::at(from.offset, from.n);
+    const Box3i box = from.box();
     const Box3i domain{{0, 0, 0}, scene_.domain.cells()};
     assembledStale_ = true;
     assembled_ = Fields();
