@@ -4,7 +4,10 @@
 #include <zlib.h>  // Z_RLE, a strategy libspng passes to zlib
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -23,6 +26,43 @@
 namespace plume {
 
 namespace {
+
+// A PNG's header (IHDR: width, height, bit depth, colour type at fixed places)
+// may promise more pixels than the file can hold: its rows are deflated, and
+// deflate makes at most 1032 bytes of one. Refused before stb_image
+// allocates the picture (a 2^24 x 2^24 header in a few bytes asks for
+// petabytes). A file too short or without the signature is left to stb_image,
+// which says why.
+void checkPngHeader(const std::string& path) {
+    unsigned char h[26];
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file) return;
+    const size_t got = std::fread(h, 1, sizeof h, file);
+    std::fclose(file);
+    static const unsigned char kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (got < sizeof h || !std::equal(kSignature, kSignature + 8, h) ||
+        !std::equal(h + 12, h + 16, "IHDR"))
+        return;
+    auto be32 = [&](int at) {
+        return std::uint64_t(h[at]) << 24 | std::uint64_t(h[at + 1]) << 16 |
+               std::uint64_t(h[at + 2]) << 8 | std::uint64_t(h[at + 3]);
+    };
+    const std::uint64_t width = be32(16), height = be32(20), depth = h[24];
+    const int samples[7] = {1, 0, 3, 1, 2, 0, 4};  // per pixel, by colour type
+    const std::uint64_t perPixel = h[25] < 7 ? samples[h[25]] : 0;
+    if (perPixel == 0) return;  // not a colour type: stb_image says so
+    // Each row: a filter byte and its samples (the least an interlaced file holds too).
+    const std::uint64_t rowBytes = 1 + (width * perPixel * depth + 7) / 8;
+    const double bytes = double(rowBytes) * double(height);
+    std::error_code ec;
+    const double fileSize = double(std::filesystem::file_size(path, ec));
+    if (ec || bytes <= fileSize * 1032) return;
+    throw InputError(SourceLocation{path},
+                     "cannot read PNG file (its header asks for " + std::to_string(width) + "x" +
+                         std::to_string(height) + " pixels, " +
+                         std::to_string(std::uint64_t(bytes)) + " bytes, more than its " +
+                         std::to_string(std::uint64_t(fileSize)) + " bytes can hold)");
+}
 
 // libspng's encoder settings, chosen on 1280x720 frames of scenes/bench.toml
 // (README "Performance"): rendered smoke is smooth, so after the Up filter a
@@ -75,6 +115,7 @@ void writePng(const std::string& path, const Image& image) {
 }
 
 Image readPng(const std::string& path) {
+    checkPngHeader(path);
     int width = 0, height = 0, channels = 0;
     stbi_uc* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
     if (!pixels)

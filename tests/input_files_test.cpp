@@ -401,6 +401,37 @@ TEST(InputFiles, ExrHeaderAskingForMoreThanItsFileIsRefusedWithoutTheMemory) {
     EXPECT_FALSE(fs::exists(s.dir() / "out.mp4"));
 }
 
+// A PNG whose IHDR claims width x height (8-bit RGB) and nothing after it:
+// a few dozen bytes promising far more than any deflate stream of them makes.
+std::string pngClaiming(std::uint32_t width, std::uint32_t height) {
+    std::string out("\x89PNG\r\n\x1a\n", 8);
+    auto put32 = [&](std::uint32_t v) {
+        for (int shift = 24; shift >= 0; shift -= 8) out += char((v >> shift) & 0xff);
+    };
+    put32(13);
+    out += "IHDR";
+    put32(width);
+    put32(height);
+    out += '\x08';  // bit depth
+    out += '\x02';  // RGB
+    out.append(3, '\0');  // deflate, adaptive filters, no interlace
+    put32(0);  // the CRC: the header is refused before anything checks it
+    return out;
+}
+
+TEST(InputFiles, PngHeaderAskingForMoreThanItsFileIsRefusedWithoutTheMemory) {
+    Scratch s("input_files_png");
+    const std::string png = pngClaiming(20000, 20000);  // 1.2 GB of pixels in 33 bytes
+    write(s / "big_0001.png", png);
+    const auto r = runPlumeLimited("encode big_0001.png -o out.mp4", s.dir());
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "big_0001.png: error: cannot read PNG file (its header asks for "
+              "20000x20000 pixels, 1200020000 bytes, more than its " +
+                  std::to_string(png.size()) + " bytes can hold)\n");
+    EXPECT_FALSE(fs::exists(s.dir() / "out.mp4"));
+}
+
 TEST(InputFiles, FrameThatIsNoFileIsRefused) {
     Scratch s("input_files_frames");
     makeFifo(s / "frames/f_0002.png");

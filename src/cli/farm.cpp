@@ -14,6 +14,7 @@
 #include "cli/wedge.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/report.h"
 #include "io/frame_name.h"
 #include "scene/loader.h"
 
@@ -348,10 +349,8 @@ int runFarm(const FarmOptions& opt) {
                 encodeScript(opt, variants, plume, scene, farmDir, wedgeVideo));
     writeScript(farmDir + "/submit.sh", submitScript(variants, farmDir));
     if (opt.dryRun) {
-        std::printf(
-            "plume farm: wrote the job scripts into %s/ (not submitted: --dry-run); "
-            "submit them with %s/submit.sh\n",
-            farmDir.c_str(), farmDir.c_str());
+        printOutput("plume farm: wrote the job scripts into " + farmDir +
+                    "/ (not submitted: --dry-run); submit them with " + farmDir + "/submit.sh\n");
         return 0;
     }
 
@@ -367,13 +366,13 @@ int runFarm(const FarmOptions& opt) {
     const std::string encodeJob = submitter.submit(farmDir + "/encode.sh", arrays);
     submitter.commit();
     for (const FarmVariant& v : variants)
-        std::printf("%s: bake job %s, render array %s (%d frames in chunks of %d)\n",
-                    v.wedge.label.empty() ? "scene" : v.wedge.label.c_str(), v.bakeJob.c_str(),
-                    v.renderJob.c_str(), v.frames, opt.chunk);
-    std::printf("encode job %s writes %s%s%s\n", encodeJob.c_str(),
-                variants.size() == 1 ? variants[0].video.c_str() : "every variant's video",
-                wedgeVideo.empty() ? "" : " and ", wedgeVideo.c_str());
-    std::printf("watch: squeue -j %s%s\n", watch.c_str(), encodeJob.c_str());
+        printOutput((v.wedge.label.empty() ? "scene" : v.wedge.label) + ": bake job " + v.bakeJob +
+                    ", render array " + v.renderJob + " (" + std::to_string(v.frames) +
+                    " frames in chunks of " + std::to_string(opt.chunk) + ")\n");
+    printOutput("encode job " + encodeJob + " writes " +
+                (variants.size() == 1 ? variants[0].video : "every variant's video") +
+                (wedgeVideo.empty() ? "" : " and " + wedgeVideo) + "\n");
+    printOutput("watch: squeue -j " + watch + encodeJob + "\n");
     return 0;
 }
 
