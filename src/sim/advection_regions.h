@@ -7,7 +7,6 @@
 #include <array>
 #include <vector>
 
-#include "core/activity.h"
 #include "core/box.h"
 #include "core/parallel.h"
 #include "sim/advection.h"
@@ -18,7 +17,9 @@ namespace plume {
 // Cells of a grid as one span [lo, hi) of x per row (j, k), lo >= hi for
 // none, and the box that bounds them.
 struct Region {
-    using Span = RowSpan;
+    struct Span {
+        int lo = 0, hi = 0;
+    };
     int ny = 0;
     std::vector<Span> spans;  // row (j, k) at k * ny + j
     Box3i bounds;
