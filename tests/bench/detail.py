@@ -140,12 +140,12 @@ def measure(folders, a):
         common = [n for n in common if first <= n <= last]
     if not common:
         sys.exit("detail: the folders share no frame number" +
-                 (" in --range" if a.frame_range else ""))
+                 f" in --frames {a.frames}")
     shares = {d: [] for d in folders}
     sizes = {d: [] for d in folders}
     for n in common:
         images = [without_background(luminance(s[n])) for s in sequences]
-        if images[0].shape != images[-1].shape or any(i.shape != images[0].shape for i in images):
+        if any(i.shape != images[0].shape for i in images):
             sys.exit(f"detail: frame {n} differs in size between the folders")
         groups = [[i] for i in range(len(images))] if a.separate_crops else [list(range(len(images)))]
         for group in groups:
@@ -208,16 +208,17 @@ def render(a, bake):
 
 
 def print_table(rows, results):
-    print("| | detail (0.02-0.05 c/px) | grain (> 0.1 c/px) | frames | crop (mean) | bake wall | bake CPU | peak RSS |")
-    print("|---|---|---|---|---|---|---|---|")
+    baked = any("wall" in row for row in rows)
+    head = "| | detail (0.02-0.05 c/px) | grain (> 0.1 c/px) | frames | crop (mean) |"
+    print(head + (" bake wall | bake CPU | peak RSS |" if baked else ""))
+    print("|---" * (8 if baked else 5) + "|")
     for row in rows:
         detail, grain, n, (w, h) = results[row["png"]]
-        bake = (f"{row['wall']:.1f} s" + (f" ({row['note']})" if row.get("note") else "")
-                if "wall" in row else "")
-        cpu = f"{row['cpu']:.1f} s" if "cpu" in row else ""
-        rss = f"{row['rss']:.0f} MB" if "rss" in row else ""
-        print(f"| {row['label']} | {detail:.3f} | {grain:.4f} | {n} | {w:.0f}x{h:.0f} | "
-              f"{bake} | {cpu} | {rss} |")
+        line = f"| {row['label']} | {detail:.3f} | {grain:.4f} | {n} | {w:.0f}x{h:.0f} |"
+        if baked:
+            note = f" ({row['note']})" if row["note"] else ""
+            line += f" {row['wall']:.1f} s{note} | {row['cpu']:.1f} s | {row['rss']:.0f} MB |"
+        print(line)
 
 
 def parse_range(text):
