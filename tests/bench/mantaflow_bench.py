@@ -46,6 +46,10 @@ cache_dir = os.path.abspath(args[0])
 resolution = int(args[1])
 frames = int(args[2])
 noise = int(args[3]) if len(args) == 4 else 0
+# Mantaflow's noise writes its tile, waveletNoiseTile.bin, into the working
+# directory: keep it beside the cache, out of the checkout.
+os.makedirs(cache_dir, exist_ok=True)
+os.chdir(cache_dir)
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
