@@ -2,7 +2,11 @@
 # tests/bench/compare.py. A manual measurement, not a test.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 \
-#            --python mantaflow_bench.py -- CACHE_DIR RES FRAMES
+#            --python mantaflow_bench.py -- CACHE_DIR RES FRAMES [NOISE]
+#
+# NOISE (default 0, off): Mantaflow's noise (wavelet turbulence upres) with
+# noise_scale NOISE, written as CACHE_DIR/noise/fluid_noise_####.vdb beside
+# the base cache (tests/bench/detail.py bakes with NOISE = 2).
 #
 # Prints one line:
 #   mantaflow-bench: frames=F res=N bake_s=S stepped_s=T substeps=K step_s=U
@@ -35,12 +39,17 @@ import time
 import bpy
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-if len(args) != 3:
+if len(args) not in (3, 4):
     sys.exit("usage: blender -b --factory-startup --debug-fluid --python mantaflow_bench.py -- "
-             "CACHE_DIR RES FRAMES")
+             "CACHE_DIR RES FRAMES [NOISE]")
 cache_dir = os.path.abspath(args[0])
 resolution = int(args[1])
 frames = int(args[2])
+noise = int(args[3]) if len(args) == 4 else 0
+# Mantaflow's noise writes its tile, waveletNoiseTile.bin, into the working
+# directory: keep it beside the cache, out of the checkout.
+os.makedirs(cache_dir, exist_ok=True)
+os.chdir(cache_dir)
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
@@ -63,7 +72,9 @@ ds.timesteps_min, ds.timesteps_max = 1, 4
 ds.time_scale = 1.0
 ds.vorticity = 0.0
 ds.alpha, ds.beta = 1.0, 1.0
-ds.use_noise = False
+ds.use_noise = noise > 0
+if noise > 0:
+    ds.noise_scale = noise
 ds.use_dissolve_smoke = False
 ds.cache_directory = cache_dir
 ds.cache_type = "REPLAY"
@@ -119,8 +130,15 @@ data = os.path.join(cache_dir, "data")
 written = [n for n in os.listdir(data) if n.startswith("fluid_data_")] if os.path.isdir(data) else []
 if len(written) != frames:
     sys.exit(f"mantaflow-bench: Mantaflow wrote {len(written)} files into {data}, expected {frames}")
+if noise > 0:
+    noise_dir = os.path.join(cache_dir, "noise")
+    made = [n for n in os.listdir(noise_dir) if n.startswith("fluid_noise_")] \
+        if os.path.isdir(noise_dir) else []
+    if len(made) != frames:
+        sys.exit(f"mantaflow-bench: Mantaflow wrote {len(made)} noise files into {noise_dir}, "
+                 f"expected {frames}")
 if substeps < frames - 1:
     sys.exit(f"mantaflow-bench: counted {substeps} substeps in {frames - 1} frames; "
              "Blender no longer calls smoke_adaptive_step_<ID> by name?")
-print(f"mantaflow-bench: frames={frames} res={resolution} bake_s={bake_s:.3f} "
+print(f"mantaflow-bench: frames={frames} res={resolution} noise={noise} bake_s={bake_s:.3f} "
       f"stepped_s={stepped_s:.3f} substeps={substeps} step_s={step_s:.3f}", flush=True)
