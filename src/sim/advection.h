@@ -33,6 +33,9 @@
 
 namespace plume {
 
+struct AdvectionRegions;
+struct Region;
+
 // Advection passes. Their scratch (the centred velocity, the traces, the
 // forward steps and the limiter's bounds) is borrowed from a scratch arena,
 // one lease per velocity field: the solver's own arena, which vorticity and
@@ -129,8 +132,10 @@ class Advector {
                (fields == 1 ? ScratchArena::rounded(v * 2 * sizeof(float)) : 0);
     }
     // RK2 backtrace displacement of each cell centre in `displacementBox_`,
-    // for s = dt / dx = displacementS_ (grid units; departure = x - d).
-    void traceCells(float s, const Box3i& cells);
+    // for s = dt / dx = displacementS_ (grid units; departure = x - d): the
+    // cells of `cells`, or only its rows' spans in `rows` (then the cache
+    // holds no box).
+    void traceCells(float s, const Box3i& cells, const Region* rows = nullptr);
     // Points hat_ (and rangeLo_, rangeHi_ for one field) at room for `count` fields of
     // up to `values` samples, on the first call through a velocity.
     void takeSteps(int count, size_t values);
@@ -152,8 +157,7 @@ class Advector {
     float* rangeLo_ = nullptr;
     float* rangeHi_ = nullptr;
     size_t rangeSize_ = 0;
-    struct Regions;
-    std::unique_ptr<Regions> regions_;
+    std::unique_ptr<AdvectionRegions> regions_;  // the scalars' span lists, kept
     // Without a lease from the caller: the Advector's own arena and lease.
     std::unique_ptr<ScratchArena> ownArena_;
     std::optional<ScratchArena::Lease> ownLease_;
