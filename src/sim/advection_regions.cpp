@@ -8,37 +8,12 @@ namespace {
 // into `regions`.
 void activeRegions(const ScalarGrid* const* src, int count, const float* background,
                    Region* regions) {
-    const ScalarGrid& g = *src[0];
-    const int nx = g.nx(), ny = g.ny();
     for (int c = 0; c < count; ++c) {
-        regions[c].ny = ny;
-        regions[c].spans.assign(size_t(ny) * g.nz(), Region::Span{});
+        const ScalarGrid& g = *src[c];
+        regions[c].ny = g.ny();
+        regions[c].spans.resize(size_t(g.ny()) * g.nz());
+        regions[c].bounds = cellsOtherThan(g, background[c], regions[c].spans.data());
     }
-    using Boxes = std::array<Box3i, Advector::kMaxFields>;
-    // Each slab's spans, and its boxes, united in slab order.
-    auto slabBoxes = [&](int k) {
-        Boxes boxes{};
-        for (int c = 0; c < count; ++c) {
-            const float bg = background[c];
-            for (int j = 0; j < ny; ++j) {
-                const float* row = &(*src[c])(0, j, k);
-                int first = 0, last = nx - 1;
-                while (first < nx && row[first] == bg) ++first;
-                if (first == nx) continue;
-                while (row[last] == bg) --last;
-                regions[c].spans[size_t(k) * ny + j] = {first, last + 1};
-                boxes[c] = unite(boxes[c], Box3i{{first, j, k}, {last + 1, j + 1, k + 1}});
-            }
-        }
-        return boxes;
-    };
-    auto uniteEach = [](const Boxes& a, const Boxes& b) {
-        Boxes u;
-        for (size_t c = 0; c < u.size(); ++c) u[c] = unite(a[c], b[c]);
-        return u;
-    };
-    const Boxes bounds = deterministicReduce(g.nz(), Boxes{}, slabBoxes, uniteEach);
-    for (int c = 0; c < count; ++c) regions[c].bounds = bounds[c];
 }
 
 }  // namespace

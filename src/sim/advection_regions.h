@@ -7,6 +7,7 @@
 #include <array>
 #include <vector>
 
+#include "core/activity.h"
 #include "core/box.h"
 #include "core/parallel.h"
 #include "sim/advection.h"
@@ -17,9 +18,7 @@ namespace plume {
 // Cells of a grid as one span [lo, hi) of x per row (j, k), lo >= hi for
 // none, and the box that bounds them.
 struct Region {
-    struct Span {
-        int lo = 0, hi = 0;
-    };
+    using Span = RowSpan;
     int ny = 0;
     std::vector<Span> spans;  // row (j, k) at k * ny + j
     Box3i bounds;
