@@ -173,23 +173,28 @@ struct Correct {
     [[gnu::always_inline]] static void at(const PassFields& f, unsigned fields, int i, int j, int k,
                                           size_t row) {
         const StencilOf<T> forward = moved<T>(f, i, j, k, 1.0f);
-        auto correct = [&](int c, T lo, T hi) [[gnu::always_inline]] {
-            const T step = load<T>(f.step[c] + row + i);
-            const T value =
-                corrected(step, load<T>(f.src[c] + row + i), blendAt<T>(f.step[c], forward));
-            store<T>(f.dst[c] + row + i, limited(value, step, lo, hi, f.revert));
-        };
         if constexpr (kBounds) {
-            correct(0, load<T>(f.lo + row + i), load<T>(f.hi + row + i));
+            field<T>(f, 0, row + i, forward, load<T>(f.lo + row + i), load<T>(f.hi + row + i));
         } else {
             const StencilOf<T> back = moved<T>(f, i, j, k, -1.0f);
             for (int c = 0; c < f.count; ++c) {
                 if (!(fields >> c & 1)) continue;
                 T lo, hi;
                 blendAt<T>(f.src[c], back, &lo, &hi);
-                correct(c, lo, hi);
+                field<T>(f, c, row + i, forward, lo, hi);
             }
         }
+    }
+    // A member, not a lambda: an attribute after a lambda's parameters
+    // belongs to its type, so GCC may build the lambda out of line for the
+    // default target and hand it eight-wide vectors under another ABI (the
+    // ASan build did: garbage in every lane).
+    template <typename T>
+    [[gnu::always_inline]] static void field(const PassFields& f, int c, size_t at,
+                                             const StencilOf<T>& forward, T lo, T hi) {
+        const T step = load<T>(f.step[c] + at);
+        const T value = corrected(step, load<T>(f.src[c] + at), blendAt<T>(f.step[c], forward));
+        store<T>(f.dst[c] + at, limited(value, step, lo, hi, f.revert));
     }
 };
 
