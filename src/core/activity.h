@@ -1,7 +1,7 @@
 // Where a grid differs from its still background: "where is the smoke?".
-// The one scan behind the sparse solve's boxes (sim/active_box.h) and the
-// renderer's box of the smoke (sim/advection's activeRegions is to move here
-// with its split): per row of x, the span from the first to the last active cell,
+// The one scan behind the sparse solve's boxes (sim/active_box.h), the
+// advection's skipping of still air (sim/advection) and the renderer's box of
+// the smoke: per row of x, the span from the first to the last active cell,
 // and the box that bounds the rows' spans, united slab by slab in slab order
 // (the same box for any thread count).
 #pragma once
