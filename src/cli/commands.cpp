@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <new>
+#include <optional>
 
 #include "cli/frame_sinks.h"
 #include "cli/interrupt.h"
@@ -22,6 +23,7 @@
 #include "scene/describe.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
+#include "sim/upres/upres.h"
 
 namespace plume {
 
@@ -70,6 +72,13 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     const char* stage = "setting up the solver";
     try {
         Solver solver(scene);
+        std::optional<Upres> upres;
+        if (scene.upres.on()) {
+            if (opt.resume)
+                throw InputError("--resume: error: a run with upres.factor > 1 cannot resume yet "
+                                 "(its fine grids are not in the resume state); run it whole");
+            upres.emplace(scene);
+        }
         stage = "reading the resume state";
         const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
         stage = "opening the outputs";
@@ -78,10 +87,17 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
             Frame f = sinks.frame(frame);
             stage = "simulating";
             f.sim = solver.advanceFrame(frame);
+            if (upres) {
+                stage = "adding detail (upres)";
+                const auto start = Clock::now();
+                upres->advance(UpresInput::fromParts(solver.islandFields()), frame);
+                f.sim.simSeconds += std::chrono::duration<double>(Clock::now() - start).count();
+                f.fine = &upres->fine();
+            }
             stage = "writing the fields";
             sinks.writeFields(f, solver);
             stage = "rendering";
-            sinks.render(f, solver.fields().view(), frame);
+            sinks.render(f, upres ? upres->view() : solver.fields().view(), frame);
             stage = "writing the pictures";
             sinks.writePictures(f);
             stage = "writing the frame's statistics and state";

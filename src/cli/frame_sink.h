@@ -16,6 +16,9 @@ struct Frame {
     int number = 0;                  // scene frame number; names per-frame files
     bool written = false;            // false: only simulated (before --frames) or skipped
     const Solver* solver = nullptr;  // the simulation; null when rendering a cache
+    // Upres's fine scalars (sim/upres), which the cache writes in place of
+    // the solver's; null when upres is off.
+    const Fields* fine = nullptr;
     const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
     const std::vector<float>* rgba = nullptr;

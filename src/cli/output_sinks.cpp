@@ -39,8 +39,12 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 
 void VdbCacheSink::consume(const Frame& frame) {
     // Island by island: a sparse solve's smoke apart costs no box around it all.
-    writeVdbFrame(frameFileName(dir_, sceneName_, frame.number, ".vdb"),
-                  frame.solver->islandFields(), frame.number, sceneName_, options_);
+    const std::string path = frameFileName(dir_, sceneName_, frame.number, ".vdb");
+    if (frame.fine)
+        writeVdbFrame(path, frame.solver->islandFields(), *frame.fine, frame.number, sceneName_,
+                      options_);
+    else
+        writeVdbFrame(path, frame.solver->islandFields(), frame.number, sceneName_, options_);
     ++written_;
 }
 

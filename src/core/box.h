@@ -49,6 +49,17 @@ inline Box3i unite(const Box3i& a, const Box3i& b) {
             {std::max(a.hi.x, b.hi.x), std::max(a.hi.y, b.hi.y), std::max(a.hi.z, b.hi.z)}};
 }
 
+// The cells both hold (empty when none).
+inline Box3i intersect(const Box3i& a, const Box3i& b) {
+    Box3i c{{std::max(a.lo.x, b.lo.x), std::max(a.lo.y, b.lo.y), std::max(a.lo.z, b.lo.z)},
+            {std::min(a.hi.x, b.hi.x), std::min(a.hi.y, b.hi.y), std::min(a.hi.z, b.hi.z)}};
+    return c.empty() ? Box3i{} : c;
+}
+
+// Cells of a box `f` times finer along each axis.
+inline Vec3i times(Vec3i v, int f) { return {v.x * f, v.y * f, v.z * f}; }
+inline Box3i times(const Box3i& b, int f) { return {times(b.lo, f), times(b.hi, f)}; }
+
 // `b` grown by `by` cells on every side, kept inside [0, n).
 inline Box3i grow(const Box3i& b, int by, Vec3i n) {
     if (b.empty()) return b;

@@ -179,6 +179,40 @@ T metaOr(const openvdb::MetaMap& meta, const char* name, T fallback) {
     return m ? T(m->value()) : fallback;
 }
 
+// The scalars from `scalars` (the solver's parts, or upres's fine grid) on
+// their voxels, the velocity from the solver's `flow` on its own.
+void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
+                const std::vector<const Fields*>& scalars, int frame,
+                const std::string& sceneName, const CacheOptions& opt) {
+    vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
+        const Fields& f = *scalars.front();
+        const Fields& base = *flow.front();
+        // The domain's voxels, wherever a sparse solve's boxes lie in it, so
+        // every frame of a sequence shares one transform.
+        auto xform = cellCentredTransform(f.dx, f.domainOrigin());
+        auto flowXform = &base == &f ? xform : cellCentredTransform(base.dx, base.domainOrigin());
+        const float tol = opt.tolerance;
+        const bool half = opt.halfFloats;
+        grids.push_back(fogGrid("density", scalars, &Fields::density, xform, tol, half));
+        grids.push_back(fogGrid("temperature", scalars, &Fields::temperature, xform, tol, half));
+        grids.push_back(velocityGrid(opt.velocityName, flow, flowXform, tol, half));
+        // Fire: named as Blender's Mantaflow names them, so Blender's fire
+        // shading (a Principled Volume's flame and blackbody) finds them.
+        if (f.burns()) {
+            grids.push_back(fogGrid("flame", scalars, &Fields::flame, xform, tol, half));
+            grids.push_back(fogGrid("fuel", scalars, &Fields::fuel, xform, tol, half));
+        }
+        // The box around every part: what plume render drew.
+        Box3i held;
+        for (const Fields* p : scalars) held = unite(held, p->box());
+        vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
+        if (&base != &f) meta.insertMeta(vdb::kMetaUpresFactor,
+                                         openvdb::Int32Metadata(f.domainSize().x / base.domainSize().x));
+        if (!opt.halfFloats && opt.tolerance == 0.0f)
+            meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
+    });
+}
+
 }  // namespace
 
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
@@ -188,29 +222,13 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
 
 void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts, int frame,
                    const std::string& sceneName, const CacheOptions& opt) {
-    vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
-        const Fields& f = *parts.front();
-        // The domain's voxels, wherever a sparse solve's boxes lie in it, so
-        // every frame of a sequence shares one transform.
-        auto xform = cellCentredTransform(f.dx, f.domainOrigin());
-        const float tol = opt.tolerance;
-        const bool half = opt.halfFloats;
-        grids.push_back(fogGrid("density", parts, &Fields::density, xform, tol, half));
-        grids.push_back(fogGrid("temperature", parts, &Fields::temperature, xform, tol, half));
-        grids.push_back(velocityGrid(opt.velocityName, parts, xform, tol, half));
-        // Fire: named as Blender's Mantaflow names them, so Blender's fire
-        // shading (a Principled Volume's flame and blackbody) finds them.
-        if (f.burns()) {
-            grids.push_back(fogGrid("flame", parts, &Fields::flame, xform, tol, half));
-            grids.push_back(fogGrid("fuel", parts, &Fields::fuel, xform, tol, half));
-        }
-        // The box around every part: what plume render drew.
-        Box3i held;
-        for (const Fields* p : parts) held = unite(held, p->box());
-        vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
-        if (!opt.halfFloats && opt.tolerance == 0.0f)
-            meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
-    });
+    writeFrame(path, parts, parts, frame, sceneName, opt);
+}
+
+void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts,
+                   const Fields& fine, int frame, const std::string& sceneName,
+                   const CacheOptions& opt) {
+    writeFrame(path, parts, {&fine}, frame, sceneName, opt);
 }
 
 std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }
@@ -379,11 +397,15 @@ CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
     if (file.has("temperature"))
         copyBox(*file.readAs<openvdb::FloatGrid>("temperature"), box, c.temperature);
 
-    c.velocity = Grid3<Vec3f>(c.n.x, c.n.y, c.n.z);
+    // With upres the velocity is on the base grid's voxels, factor times coarser.
+    c.upresFactor = std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(),
+                                                                    vdb::kMetaUpresFactor, 1));
+    const Vec3i nv{c.n.x / c.upresFactor, c.n.y / c.upresFactor, c.n.z / c.upresFactor};
+    c.velocity = Grid3<Vec3f>(nv.x, nv.y, nv.z);
     if (file.has(velocityName)) {
         auto vel = file.readAs<openvdb::Vec3SGrid>(velocityName);
         std::vector<openvdb::Vec3s> values(c.velocity.size(), openvdb::Vec3s(0.0f));
-        DenseVec3 dense(box, values.data());
+        DenseVec3 dense(cellBox(nv.x, nv.y, nv.z), values.data());
         openvdb::tools::copyToDense(*vel, dense);
         for (size_t m = 0; m < values.size(); ++m)
             c.velocity[m] = {values[m].x(), values[m].y(), values[m].z()};

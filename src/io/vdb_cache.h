@@ -34,6 +34,13 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
 void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts, int frame,
                    const std::string& sceneName, const CacheOptions& opt = {});
 
+// The same with upres (sim/upres): the scalars from `fine`, at its finer
+// voxel size, the velocity from the solver's parts at theirs, so Blender
+// imports the detail as it is and the flow as the solver made it.
+void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts,
+                   const Fields& fine, int frame, const std::string& sceneName,
+                   const CacheOptions& opt = {});
+
 // A volume read back for rendering: dense grids over the active bounding box
 // of the chosen density grid (over the whole domain for an exact plume cache:
 // halfFloats false and tolerance 0, rendered bit for bit as plume render does).
@@ -99,7 +106,9 @@ struct CacheFrame {
     int frame = 0;
     std::string sceneName, creator;
     ScalarGrid density, temperature;
-    Grid3<Vec3f> velocity;  // cell-centred, m/s
+    // Cell-centred, m/s; with upres on the base grid: n / upresFactor cells.
+    Grid3<Vec3f> velocity;
+    int upresFactor = 1;  // fine scalar voxels per velocity voxel along an axis
 };
 CacheFrame readVdbFrame(const std::string& path, const std::string& velocityName = "velocity");
 

@@ -30,6 +30,9 @@ inline constexpr const char* kMetaExact = "plume_exact";
 // min + size - 1; voxel indices are the domain's).
 inline constexpr const char* kMetaBoxMin = "plume_box_min";
 inline constexpr const char* kMetaBoxSize = "plume_box_size";
+// A frame with upres: fine voxels per velocity voxel along an axis (the
+// scalars' "resolution" and box are the fine grid's).
+inline constexpr const char* kMetaUpresFactor = "plume_upres_factor";
 
 void initialize();  // openvdb::initialize(), once per process
 

@@ -78,6 +78,17 @@ struct SolverSettings {
     bool sparse = true;  // hold only the active box of the domain (sim/active_box.h)
 };
 
+// Upres (sim/upres/): the scalars on a grid `factor` times finer than the
+// velocity's, moved by the base velocity plus wavelet turbulence where the
+// base grid's energy holds more than it resolves (Kim et al. 2008).
+struct UpresSettings {
+    int factor = 1;          // fine cells per base cell along an axis; 1 = off
+    float strength = 1.0f;   // the turbulence's speed per unit of unresolved speed
+    float scale = 0.0f;      // metres: the largest noise swirl; 0 = two base cells
+    float speed = 1.0f;      // renewals of the noise pattern per second
+    bool on() const { return factor > 1; }
+};
+
 struct LevelSet;      // core/level_set.h
 struct TriangleMesh;  // core/triangle_mesh.h
 
@@ -209,6 +220,7 @@ struct Scene {
     TimeSettings time;
     PhysicsSettings physics;
     SolverSettings solver;
+    UpresSettings upres;
     std::vector<EmitterSettings> emitters;
     std::vector<ObstacleSettings> obstacles;
     CameraSettings camera;

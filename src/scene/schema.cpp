@@ -26,6 +26,7 @@ DomainSettings& domainPart(Scene& s, std::size_t) { return s.domain; }
 TimeSettings& timePart(Scene& s, std::size_t) { return s.time; }
 PhysicsSettings& physicsPart(Scene& s, std::size_t) { return s.physics; }
 SolverSettings& solverPart(Scene& s, std::size_t) { return s.solver; }
+UpresSettings& upresPart(Scene& s, std::size_t) { return s.upres; }
 EmitterSettings& emitterPart(Scene& s, std::size_t i) { return s.emitters.at(i); }
 ShapeSettings& emitterShapePart(Scene& s, std::size_t i) { return s.emitters.at(i); }
 ShapeSettings& obstacleShapePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
@@ -301,6 +302,19 @@ std::vector<KeySpec> buildKeys() {
             "(grown ahead of them, open to the still air beyond); false: every cell of the "
             "domain"),
 
+        // [upres]
+        key("upres", "factor", upresPart, &UpresSettings::factor, {1, 4},
+            "fine cells per base cell along each axis for the scalars (1 = off); the "
+            "scalars take factor^3 times the cells"),
+        key("upres", "strength", upresPart, &UpresSettings::strength, {0, 10},
+            "the added turbulence's speed per unit of the speed the base grid cannot resolve"),
+        key("upres", "scale", upresPart, &UpresSettings::scale, kNonNegative,
+            "size in metres of the largest added swirls (a second octave at half); 0 = four "
+            "base cells"),
+        key("upres", "speed", upresPart, &UpresSettings::speed, {0, 100},
+            "how often per second the added pattern renews (it also moves with the smoke; "
+            "0 = never)"),
+
         // [[emitter]]: the shape keys come first (buildKeys)
         key("emitter", "mode", emitterPart, &EmitterSettings::mode, kAny,
             "emit inside the shape, or in a shell around its surface", {"volume", "surface"}),
@@ -473,6 +487,10 @@ const std::vector<SectionSpec>& sceneSections() {
         {"time", false, "Frame rate, length and substep control"},
         {"physics", false, "Forces and dissipation; every rate is per second"},
         {"solver", false, "Pressure projection and advection"},
+        {"upres", false,
+         "Detail: density, temperature, fuel and flame on a grid `factor` times finer than "
+         "the velocity's, stirred by wavelet turbulence where the base grid cannot resolve "
+         "its own energy"},
         {"emitter", true, "Sources of smoke and heat, one [[emitter]] table each"},
         {"obstacle", true, "Solid shapes the smoke flows around, one [[obstacle]] table each"},
         {"camera", false, "The view; without [camera] plume frames the whole domain automatically"},

@@ -72,7 +72,10 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         passes.run({src, dst, count, firsts, results, first, result});
     }
 
-    if (background)
+    // In place, a cell outside a field's result region already holds its
+    // background (the region holds every cell that differs, and every cell a
+    // trace from one can reach), so only separate outputs need the fill.
+    if (background && !inPlace)
         for (int c = 0; c < count; ++c) fillOutside(*dst[c], regions.results[c], background[c]);
 }
 

@@ -76,7 +76,8 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                     }
         });
 
-        if (e.velocity == Vec3f(0.0f)) continue;
+        // Upres's fine scalars hold no velocity: the base grid's emitters set it.
+        if (e.velocity == Vec3f(0.0f) || f.u.size() == 0) continue;
         for (int axis = 0; axis < 3; ++axis) {
             ScalarGrid& c = f.component(axis);
             Vec3f off = c.offset();

@@ -13,6 +13,7 @@
 #include "sim/advection.h"
 #include "sim/combustion.h"
 #include "sim/diffusion.h"
+#include "sim/dissipation.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
 
@@ -248,24 +249,7 @@ void Solver::diffuseScalars(Fields& f, float dt) {
 
 void Solver::dissipate(Fields& f, float dt) {
     ScopedTimer t(times_.dissipate);
-    const PhysicsSettings& p = scene_.physics;
-    const float keepDensity = std::exp(-p.densityDissipation * dt);
-    const float keepHeat = std::exp(-p.temperatureDissipation * dt);
-    const float ambient = p.ambientTemperature;
-    // Interpolation spreads every puff by a cell or so a step, so without a
-    // floor the faint edge of the smoke would reach the whole domain in
-    // values far below anything visible (and slow as denormals): the
-    // scalar advection, which skips empty space, would skip none.
-    constexpr float kNegligible = 1e-6f;
-    parallelForSlabs(f.n.z, [&](int k) {
-        float* d = &f.density(0, 0, k);
-        float* T = &f.temperature(0, 0, k);
-        for (size_t n = 0; n < f.density.strideZ(); ++n) {
-            const float density = d[n] * keepDensity, heat = (T[n] - ambient) * keepHeat;
-            d[n] = std::fabs(density) < kNegligible ? 0.0f : density;
-            T[n] = std::fabs(heat) < kNegligible ? ambient : ambient + heat;
-        }
-    });
+    plume::dissipate(f, scene_.physics, dt);
 }
 
 void Solver::checkFinite(int frame, int substep) const {

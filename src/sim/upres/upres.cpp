@@ -1,0 +1,381 @@
+#include "sim/upres/upres.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/activity.h"
+#include "core/noise.h"
+#include "core/parallel.h"
+#include "sim/combustion.h"
+#include "sim/diffusion.h"
+#include "sim/dissipation.h"
+#include "sim/emitters.h"
+#include "sim/upres/unresolved_speed.h"
+#include "sim/upres/wavelet_noise.h"
+
+namespace plume {
+
+namespace {
+
+constexpr float kPi = 3.14159265358979f;
+// Below this a fine value is nothing, as the solver's dissipation floors it:
+// the smooth corrections would otherwise leave faint values over the whole
+// box, and the advection skips only what is exactly its background.
+constexpr float kNegligible = 1e-6f;
+// The second octave is half the size, and weaker by Kolmogorov's spectrum:
+// energy falls as k^(-5/3), a swirl's speed as 2^(-5/6) per halving.
+constexpr int kOctaves = 2;
+constexpr float kOctaveSpeed = 0.5612310f;  // 2^(-5/6)
+// Noise samples per `scale` metres: the tile's band is two to four samples
+// long, so a swirl `scale` across is about two samples.
+constexpr float kSamplesPerScale = 2.0f;
+
+// Copies `from` (over box `fromBox` of the domain) into `to` (over `toBox`),
+// where the two overlap; the rest of `to` is `outside`.
+void copyOver(const ScalarGrid& from, const Box3i& fromBox, ScalarGrid& to, const Box3i& toBox,
+              float outside) {
+    const Vec3i n = toBox.size();
+    to.reshape(n.x, n.y, n.z, Vec3f(0.5f));  // in the room it has, if enough
+    to.fill(outside);
+    const Box3i both = intersect(fromBox, toBox);
+    if (both.empty() || from.size() == 0) return;
+    parallelForRange(both.hi.z - both.lo.z, [&](int z0, int z1) {
+        for (int z = z0; z < z1; ++z) {
+            const int k = both.lo.z + z;
+            for (int j = both.lo.y; j < both.hi.y; ++j) {
+                const float* src =
+                    &from(both.lo.x - fromBox.lo.x, j - fromBox.lo.y, k - fromBox.lo.z);
+                float* dst = &to(both.lo.x - toBox.lo.x, j - toBox.lo.y, k - toBox.lo.z);
+                std::copy(src, src + (both.hi.x - both.lo.x), dst);
+            }
+        }
+    });
+}
+
+// The place in the noise tile pattern `p` starts from after its renewal
+// `epoch`: hashed, so every renewal shows a new pattern, the same on every run.
+Vec3f patternOffset(int p, long epoch) {
+    const int e = int(epoch & 0x7fffffff);
+    auto unit = [&](int axis) {
+        return float(noise_detail::hash3(e, p, axis + 7) >> 8) * (1.0f / 16777216.0f);
+    };
+    return Vec3f(unit(0), unit(1), unit(2)) * float(WaveletNoise::kTile);
+}
+
+}  // namespace
+
+UpresInput UpresInput::fromParts(const std::vector<const Fields*>& parts) {
+    UpresInput in;
+    const Fields& first = *parts.front();
+    in.dx = first.dx;
+    in.domainOrigin = first.domainOrigin();
+    in.domainCells = first.domainSize();
+    for (const Fields* p : parts) in.box = unite(in.box, p->box());
+    const Vec3i n = in.box.size();
+    auto grid = [&] { return ScalarGrid(n.x, n.y, n.z); };
+    in.density = grid();
+    in.temperature = grid();
+    if (first.burns()) in.fuel = grid(), in.flame = grid();
+    for (ScalarGrid& c : in.velocity) c = grid();
+    for (const Fields* p : parts) {
+        const Fields& f = *p;
+        const Vec3i o{f.offset.x - in.box.lo.x, f.offset.y - in.box.lo.y, f.offset.z - in.box.lo.z};
+        parallelForSlabs(f.n.z, [&](int k) {
+            for (int j = 0; j < f.n.y; ++j)
+                for (int i = 0; i < f.n.x; ++i) {
+                    const int I = o.x + i, J = o.y + j, K = o.z + k;
+                    in.density(I, J, K) = f.density(i, j, k);
+                    in.temperature(I, J, K) = f.temperature(i, j, k);
+                    if (in.burns()) {
+                        in.fuel(I, J, K) = f.fuel(i, j, k);
+                        in.flame(I, J, K) = f.flame(i, j, k);
+                    }
+                    const Vec3f v = f.centredVelocity(i, j, k);
+                    in.velocity[0](I, J, K) = v.x;
+                    in.velocity[1](I, J, K) = v.y;
+                    in.velocity[2](I, J, K) = v.z;
+                }
+        });
+    }
+    return in;
+}
+
+Upres::Upres(const Scene& scene)
+    : scene_(scene),
+      settings_(scene.upres),
+      scheme_(scene.solver.advection),
+      fps_(scene.time.fps),
+      cfl_(scene.time.cfl),
+      maxSubsteps_(scene.time.maxSubsteps),
+      ambient_(scene.physics.ambientTemperature),
+      factor_(std::max(1, scene.upres.factor)) {
+    if (scene.animated()) pose_ = scene;
+}
+
+VolumeView Upres::view() const {
+    VolumeView v{&fine_.density, &fine_.temperature, fine_.origin, fine_.dx};
+    v.flame = fine_.burns() ? &fine_.flame : nullptr;
+    return v;
+}
+
+void Upres::advance(const UpresInput& in, int frame) {
+    fitBox(in);
+    // The base velocity over the fine grid's box, 0 where the input holds
+    // nothing: the same values whether the input is the solver's islands or
+    // a whole cache.
+    base_.box = box_;
+    base_.dx = in.dx;
+    base_.domainOrigin = in.domainOrigin;
+    base_.domainCells = in.domainCells;
+    for (int a = 0; a < 3; ++a) copyOver(in.velocity[a], in.box, base_.velocity[a], box_, 0.0f);
+
+    renewPatterns(frame);
+    stir(base_, frame, stirring_);
+    const int steps = fineVelocity(stirring_);
+    const double frameDt = 1.0 / fps_, start = double(frame - 1) * frameDt;
+    const float dt = float(frameDt / steps);
+    for (int s = 0; s < steps; ++s) {
+        fine_.time = start + double(s) * dt;
+        substep(frame, dt);
+    }
+    fine_.time = start + frameDt;
+    carryPatterns(base_);
+}
+
+// What the solver does to its scalars in a substep, on the fine grid: the
+// emitters (at the fine cells' own resolution), burning, advection through
+// the stirring velocity, diffusion and dissipation.
+void Upres::substep(int frame, float dt) {
+    const std::vector<EmitterSettings>* emitters = &scene_.emitters;
+    if (scene_.animated()) {
+        scene_.poseAt((fine_.time + 0.5 * double(dt)) * fps_, pose_);
+        emitters = &pose_.emitters;
+    }
+    applyEmitters(fine_, *emitters, frame, fine_.time);
+    if (fine_.burns()) burn(fine_, scene_.physics, dt);
+    ScalarGrid* fields[Advector::kMaxFields] = {&fine_.density, &fine_.temperature, &fine_.fuel,
+                                                &fine_.flame};
+    const int count = fine_.burns() ? 4 : 2;
+    const float background[Advector::kMaxFields] = {0.0f, ambient_, 0.0f, 0.0f};
+    // Anew each substep: the smoke, and so the cells to trace, moved.
+    advector_.setVelocity(fineVelocity_, fine_.dx);
+    advector_.advect(scheme_, fields, fields, count, dt, Advector::Limiter::Clamp, background);
+    diffuseImplicit(fine_.density, scene_.physics.diffusion, dt, fine_.dx);
+    diffuseImplicit(fine_.temperature, scene_.physics.diffusion, dt, fine_.dx);
+    dissipate(fine_, scene_.physics, dt);
+}
+
+// The base cells where some scalar differs from its background, grown by the
+// farthest the flow carries anything in a frame and two cells more; at least
+// one cell.
+void Upres::fitBox(const UpresInput& in) {
+    const float ambient = ambient_;
+    Box3i active = activeCells(in.density, [](float v) { return v != 0.0f; });
+    active = unite(active, activeCells(in.temperature,
+                                       [ambient](float v) { return v != ambient && v != 0.0f; }));
+    if (in.burns()) {
+        active = unite(active, activeCells(in.fuel, [](float v) { return v != 0.0f; }));
+        active = unite(active, activeCells(in.flame, [](float v) { return v != 0.0f; }));
+    }
+    float speed = 0.0f;
+    for (const ScalarGrid& c : in.velocity)
+        speed = std::max(speed, deterministicReduce(
+                                    c.nz(), 0.0f,
+                                    [&](int k) {
+                                        float m = 0.0f;
+                                        const float* p = &c(0, 0, k);
+                                        for (size_t n = 0; n < c.strideZ(); ++n)
+                                            m = std::max(m, std::fabs(p[n]));
+                                        return m;
+                                    },
+                                    maxOf<float>));
+    active = active.shifted(in.box.lo);
+    // The fine smoke's own cells (the turbulence carries it beyond the
+    // base's), in base cells.
+    const int f = factor_;
+    if (fine_.density.size() > 0) {
+        Box3i fine = activeCells(fine_.density, [](float v) { return v != 0.0f; });
+        if (fine_.burns()) {
+            fine = unite(fine, activeCells(fine_.fuel, [](float v) { return v != 0.0f; }));
+            fine = unite(fine, activeCells(fine_.flame, [](float v) { return v != 0.0f; }));
+        }
+        if (!fine.empty())
+            active = unite(active, Box3i{{box_.lo.x + fine.lo.x / f, box_.lo.y + fine.lo.y / f,
+                                          box_.lo.z + fine.lo.z / f},
+                                         {box_.lo.x + (fine.hi.x + f - 1) / f,
+                                          box_.lo.y + (fine.hi.y + f - 1) / f,
+                                          box_.lo.z + (fine.hi.z + f - 1) / f}});
+    }
+    const int reach = 2 + int(std::ceil(speed * std::sqrt(3.0f) / float(fps_) / in.dx));
+    Box3i box =
+        active.empty() ? Box3i::at(in.box.lo, {1, 1, 1}) : grow(active, reach, in.domainCells);
+    if (box == box_ && fine_.n == times(box.size(), factor_)) return;
+
+    // Move what the old box held into the new one.
+    Fields fine;
+    fine.n = times(box.size(), f);
+    fine.dx = in.dx / float(f);
+    fine.offset = times(box.lo, f);
+    fine.domainCells = times(in.domainCells, f);
+    fine.origin = in.domainOrigin +
+                  Vec3f(float(fine.offset.x), float(fine.offset.y), float(fine.offset.z)) * fine.dx;
+    // Each grid through the spare: no new pages while the boxes stay within
+    // the largest so far.
+    auto move = [&](ScalarGrid& g, const Box3i& from, const Box3i& to, float outside) {
+        spare_.swap(g);
+        copyOver(spare_, from, g, to, outside);
+    };
+    const Box3i oldFine = times(box_, f), newFine = times(box, f);
+    fine.density.swap(fine_.density);
+    fine.temperature.swap(fine_.temperature);
+    fine.fuel.swap(fine_.fuel);
+    fine.flame.swap(fine_.flame);
+    move(fine.density, oldFine, newFine, 0.0f);
+    move(fine.temperature, oldFine, newFine, ambient_);
+    if (scene_.burns()) {
+        move(fine.fuel, oldFine, newFine, 0.0f);
+        move(fine.flame, oldFine, newFine, 0.0f);
+        fine.expansion = ScalarGrid(fine.n.x, fine.n.y, fine.n.z);  // burn() writes it; unread
+    }
+    // No solids on the fine grid: the base velocity keeps the smoke out of them.
+    fine.solid = Grid3<uint8_t>(fine.n.x, fine.n.y, fine.n.z, Vec3f(0.5f), 0);
+    fine.time = fine_.time;
+    fine_ = std::move(fine);
+    for (auto& pattern : drift_)
+        for (ScalarGrid& c : pattern) move(c, box_, box, 0.0f);
+    box_ = box;
+}
+
+// A pattern renews when its phase passes a whole number: its drift starts
+// again from nothing (and its place in the tile moves, stir()).
+void Upres::renewPatterns(int frame) {
+    if (settings_.speed <= 0.0f) return;
+    const double t = double(frame - 1) / fps_, before = double(frame - 2) / fps_;
+    for (int p = 0; p < 2; ++p) {
+        const double shift = 0.5 * p;
+        if (frame == 1 ||
+            std::floor(t * settings_.speed + shift) != std::floor(before * settings_.speed + shift))
+            for (ScalarGrid& c : drift_[p]) c.fill(0.0f);
+    }
+}
+
+void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
+    ScalarGrid weight;
+    unresolvedSpeed(base.velocity, weight);
+    for (int a = 0; a < 3; ++a) out[a] = base.velocity[a];
+
+    // Each pattern's weight over its life: sin and cos of the same phase, so
+    // the two (independent) patterns' sum keeps one strength as they cross.
+    const double t = double(frame - 1) / fps_;
+    struct Pattern {
+        float amplitude;
+        Vec3f offset;
+    };
+    Pattern patterns[2];
+    int count = 1;
+    if (settings_.speed <= 0.0f) {
+        patterns[0] = {1.0f, patternOffset(0, 0)};
+    } else {
+        count = 2;
+        for (int p = 0; p < 2; ++p) {
+            const double phase = t * settings_.speed + 0.5 * p;
+            const double whole = std::floor(phase);
+            patterns[p] = {float(std::sin(kPi * (phase - whole))), patternOffset(p, long(whole))};
+        }
+    }
+    const float scale = settings_.scale > 0.0f ? settings_.scale : 4.0f * base.dx;
+    const float toSamples = kSamplesPerScale / scale;
+    const WaveletNoise& noise = WaveletNoise::instance();
+    const Vec3i n = box_.size();
+    const float strength = settings_.strength;
+    parallelForSlabs(n.z, [&](int k) {
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                const float w = weight(i, j, k) * strength;
+                if (w == 0.0f) continue;
+                const Vec3f x = base.domainOrigin + Vec3f(float(box_.lo.x + i) + 0.5f,
+                                                          float(box_.lo.y + j) + 0.5f,
+                                                          float(box_.lo.z + k) + 0.5f) *
+                                                        base.dx;
+                Vec3f swirl{0.0f, 0.0f, 0.0f};
+                for (int p = 0; p < count; ++p) {
+                    if (patterns[p].amplitude == 0.0f) continue;
+                    const Vec3f from = x - Vec3f(drift_[p][0](i, j, k), drift_[p][1](i, j, k),
+                                                 drift_[p][2](i, j, k));
+                    float octave = patterns[p].amplitude, size = toSamples;
+                    for (int o = 0; o < kOctaves; ++o) {
+                        swirl = swirl + noise.curl(from * size + patterns[p].offset) * octave;
+                        octave *= kOctaveSpeed;
+                        size *= 2.0f;
+                    }
+                }
+                out[0](i, j, k) += w * swirl.x;
+                out[1](i, j, k) += w * swirl.y;
+                out[2](i, j, k) += w * swirl.z;
+            }
+    });
+}
+
+// The stirring velocity on the fine faces, and the substeps that keep each
+// within the solver's CFL number of fine cells.
+int Upres::fineVelocity(const ScalarGrid (&stirring)[3]) {
+    const Vec3i n = fine_.n;
+    const float inv = 1.0f / float(factor_);
+    if (fineVelocity_.w.nx() != n.x || fineVelocity_.w.ny() != n.y ||
+        fineVelocity_.w.nz() != n.z + 1)
+        fineVelocity_ = MacVelocity(n);
+    float speed = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        ScalarGrid& face = fineVelocity_.component(a);
+        const Vec3f at = face.offset();
+        const ScalarGrid& from = stirring[a];
+        parallelForSlabs(face.nz(), [&](int k) {
+            for (int j = 0; j < face.ny(); ++j)
+                for (int i = 0; i < face.nx(); ++i)
+                    face(i, j, k) =
+                        from.sample(Vec3f(float(i) + at.x, float(j) + at.y, float(k) + at.z) * inv);
+        });
+        speed = std::max(speed, deterministicReduce(
+                                    from.nz(), 0.0f,
+                                    [&](int k) {
+                                        float m = 0.0f;
+                                        const float* p = &from(0, 0, k);
+                                        for (size_t c = 0; c < from.strideZ(); ++c)
+                                            m = std::max(m, std::fabs(p[c]));
+                                        return m;
+                                    },
+                                    maxOf<float>));
+    }
+    const float frameDt = float(1.0 / fps_);
+    return std::clamp(int(std::ceil(speed * frameDt / (cfl_ * fine_.dx))), 1,
+                      maxSubsteps_ * factor_);
+}
+
+// Each pattern's drift moves with the base flow for the frame (a
+// semi-Lagrangian step): drift(x) <- drift(x - u dt) + u dt.
+void Upres::carryPatterns(const UpresInput& base) {
+    const Vec3i n = box_.size();
+    const float dt = float(1.0 / fps_), toCells = dt / base.dx;
+    const int count = settings_.speed > 0.0f ? 2 : 1;
+    for (int p = 0; p < count; ++p) {
+        ScalarGrid(&moved)[3] = stirring_;  // free again once the fine grids moved
+        for (ScalarGrid& c : moved) c.reshape(n.x, n.y, n.z, Vec3f(0.5f));
+        parallelForSlabs(n.z, [&](int k) {
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) {
+                    const Vec3f u{base.velocity[0](i, j, k), base.velocity[1](i, j, k),
+                                  base.velocity[2](i, j, k)};
+                    const Vec3f from =
+                        Vec3f(float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f) - u * toCells;
+                    for (int a = 0; a < 3; ++a)
+                        moved[a](i, j, k) = drift_[p][a].sample(from) + (a == 0   ? u.x
+                                                                         : a == 1 ? u.y
+                                                                                  : u.z) *
+                                                                            dt;
+                }
+        });
+        for (int a = 0; a < 3; ++a) drift_[p][a].swap(moved[a]);
+    }
+}
+
+}  // namespace plume

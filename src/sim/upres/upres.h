@@ -1,0 +1,101 @@
+// Upres: the scalars (density, temperature, fuel, flame) on a grid `factor`
+// times finer than the velocity's, for the detail a coarse bake cannot hold
+// (Kim, Thuerey, James and Gross 2008, "Wavelet Turbulence for Fluid
+// Simulation"; Mantaflow's noise, Houdini's Gas Up Res).
+//
+// Upres runs once a frame on what the frame's cache holds, and nothing else:
+// the base scalars and the cell-centred velocity at the frame's end. So the
+// inline upres of a bake and `plume upres` on its exact cache give the same
+// bits. A frame:
+//   1. the fine box follows the smoke (base cells where some scalar is not
+//      its background, grown by a frame's travel);
+//   2. the stirring velocity: the base velocity plus wavelet turbulence,
+//      scaled by the speed the base grid cannot resolve (its energy's finest
+//      band), in two octaves, its pattern carried with the flow and renewed
+//      `speed` times a second (two patterns cross-fading, so no renewal pops);
+//   3. the fine scalars go through what the solver's do in a substep, on
+//      the fine grid: the emitters (sharp at the fine resolution), burning,
+//      advection (the solver's scheme) through the stirring velocity,
+//      diffusion and dissipation, in substeps of the solver's CFL number in
+//      fine cells.
+// So the fine smoke is a simulation of its own, moved by the base flow, as
+// the paper's; it needs the scene's emitters (the cache does not hold them).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/box.h"
+#include "core/grid3.h"
+#include "core/volume.h"
+#include "scene/scene.h"
+#include "sim/advection.h"
+#include "sim/fields.h"
+
+namespace plume {
+
+// A frame as upres reads it: the base scalars and cell-centred velocity over
+// a box of the domain, nothing (0) outside it.
+struct UpresInput {
+    Box3i box;  // domain cells the grids cover
+    Vec3i domainCells;
+    float dx = 1.0f;
+    Vec3f domainOrigin{0, 0, 0};
+    ScalarGrid density, temperature, fuel, flame;  // fuel and flame empty without fire
+    ScalarGrid velocity[3];                        // cell-centred, m/s
+
+    bool burns() const { return fuel.size() == density.size(); }
+    // The solver's parts (Solver::islandFields), as its cache writes them:
+    // each island's cells, 0 between.
+    static UpresInput fromParts(const std::vector<const Fields*>& parts);
+};
+
+class Upres {
+  public:
+    explicit Upres(const Scene& scene);
+
+    // Frame `frame` (1-based): the fine scalars from the last frame's through
+    // this frame's base.
+    void advance(const UpresInput& base, int frame);
+
+    // The fine scalars as Fields (no velocity): dx the fine cell, offset and
+    // domainCells in fine cells. Empty before the first frame.
+    const Fields& fine() const { return fine_; }
+    // What the renderer draws.
+    VolumeView view() const;
+    int factor() const { return factor_; }
+    // The base cells the fine grid covers.
+    const Box3i& box() const { return box_; }
+
+  private:
+    void fitBox(const UpresInput& base);
+    void renewPatterns(int frame);
+    void stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]);
+    int fineVelocity(const ScalarGrid (&stirring)[3]);
+    void substep(int frame, float dt);
+    void carryPatterns(const UpresInput& base);
+
+    Scene scene_;
+    Scene pose_;  // the scene posed at a substep, when it is animated
+    UpresSettings settings_;
+    AdvectionScheme scheme_;
+    double fps_;
+    float cfl_;
+    int maxSubsteps_;
+    float ambient_;
+    int factor_;
+    Box3i box_;  // base cells of the domain
+    Fields fine_;
+    // Each noise pattern's drift (metres, x y z) since it was renewed: where
+    // a cell's smoke was then is its position less the drift.
+    ScalarGrid drift_[2][3];
+    // Kept from frame to frame for their room (the base over the fine box,
+    // the stirring velocity, a grid to move through).
+    UpresInput base_;
+    ScalarGrid stirring_[3];
+    ScalarGrid spare_;
+    MacVelocity fineVelocity_;
+    Advector advector_;
+};
+
+}  // namespace plume
