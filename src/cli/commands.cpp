@@ -90,7 +90,7 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
             if (upres) {
                 stage = "adding detail (upres)";
                 const auto start = Clock::now();
-                upres->advance(UpresInput::fromParts(solver.islandFields()), frame);
+                upres->advance(solver.islandFields(), frame);
                 f.sim.simSeconds += std::chrono::duration<double>(Clock::now() - start).count();
                 f.fine = &upres->fine();
             }

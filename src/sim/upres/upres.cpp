@@ -29,6 +29,11 @@ constexpr float kOctaveSpeed = 0.5612310f;  // 2^(-5/6)
 // Noise samples per `scale` metres: the tile's band is two to four samples
 // long, so a swirl `scale` across is about two samples.
 constexpr float kSamplesPerScale = 2.0f;
+// Base cells beyond the fine smoke that the stirring is worked out for: a
+// frame's travel at the speeds smoke has (a few cells), and one more.
+constexpr int kStirReach = 4;
+// Base cells of room the fine box takes beyond what the smoke needs.
+constexpr int kBoxSlack = 4;
 
 // Copies `from` (over box `fromBox` of the domain) into `to` (over `toBox`),
 // where the two overlap; the rest of `to` is `outside`.
@@ -66,17 +71,31 @@ Vec3f patternOffset(int p, long epoch) {
 
 UpresInput UpresInput::fromParts(const std::vector<const Fields*>& parts) {
     UpresInput in;
+    in.assign(parts);
+    return in;
+}
+
+void UpresInput::assign(const std::vector<const Fields*>& parts) {
+    UpresInput& in = *this;
     const Fields& first = *parts.front();
     in.dx = first.dx;
     in.domainOrigin = first.domainOrigin();
     in.domainCells = first.domainSize();
+    in.box = Box3i{};
     for (const Fields* p : parts) in.box = unite(in.box, p->box());
     const Vec3i n = in.box.size();
-    auto grid = [&] { return ScalarGrid(n.x, n.y, n.z); };
-    in.density = grid();
-    in.temperature = grid();
-    if (first.burns()) in.fuel = grid(), in.flame = grid();
-    for (ScalarGrid& c : in.velocity) c = grid();
+    // In the room the grids have (no new pages frame after frame); 0 between parts.
+    auto grid = [&](ScalarGrid& g) {
+        g.reshape(n.x, n.y, n.z, Vec3f(0.5f));
+        if (parts.size() > 1) g.fill(0.0f);
+    };
+    grid(in.density);
+    grid(in.temperature);
+    if (first.burns()) {
+        grid(in.fuel);
+        grid(in.flame);
+    }
+    for (ScalarGrid& c : in.velocity) grid(c);
     for (const Fields* p : parts) {
         const Fields& f = *p;
         const Vec3i o{f.offset.x - in.box.lo.x, f.offset.y - in.box.lo.y, f.offset.z - in.box.lo.z};
@@ -97,7 +116,6 @@ UpresInput UpresInput::fromParts(const std::vector<const Fields*>& parts) {
                 }
         });
     }
-    return in;
 }
 
 Upres::Upres(const Scene& scene)
@@ -116,6 +134,11 @@ VolumeView Upres::view() const {
     VolumeView v{&fine_.density, &fine_.temperature, fine_.origin, fine_.dx};
     v.flame = fine_.burns() ? &fine_.flame : nullptr;
     return v;
+}
+
+void Upres::advance(const std::vector<const Fields*>& parts, int frame) {
+    input_.assign(parts);
+    advance(input_, frame);
 }
 
 void Upres::advance(const UpresInput& in, int frame) {
@@ -207,9 +230,13 @@ void Upres::fitBox(const UpresInput& in) {
                                           box_.lo.z + (fine.hi.z + f - 1) / f}});
     }
     const int reach = 2 + int(std::ceil(speed * std::sqrt(3.0f) / float(fps_) / in.dx));
-    Box3i box =
+    const Box3i needed =
         active.empty() ? Box3i::at(in.box.lo, {1, 1, 1}) : grow(active, reach, in.domainCells);
-    if (box == box_ && fine_.n == times(box.size(), factor_)) return;
+    // The box changes only when the smoke leaves it or fills less than half of
+    // it, and then with room to grow: moving the fine grids costs a copy of
+    // them and, as they grow, new pages.
+    if (!box_.empty() && box_.contains(needed) && needed.volume() * 2.0 > box_.volume()) return;
+    const Box3i box = active.empty() ? needed : grow(needed, kBoxSlack, in.domainCells);
 
     // Move what the old box held into the new one.
     Fields fine;
@@ -259,10 +286,55 @@ void Upres::renewPatterns(int frame) {
     }
 }
 
+// The base cells within `reach` of a base cell whose fine cells hold smoke,
+// fuel or flame: where the stirring can move anything this frame.
+Grid3<uint8_t> Upres::nearSmoke(int reach) const {
+    const Vec3i n = box_.size();
+    const int f = factor_;
+    Grid3<uint8_t> near(n.x, n.y, n.z, Vec3f(0.5f), 0);
+    parallelForSlabs(n.z, [&](int k) {
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                bool any = false;
+                for (int c = 0; c < f && !any; ++c)
+                    for (int b = 0; b < f && !any; ++b)
+                        for (int a = 0; a < f && !any; ++a) {
+                            const int I = i * f + a, J = j * f + b, K = k * f + c;
+                            any = fine_.density(I, J, K) != 0.0f ||
+                                  (fine_.burns() &&
+                                   (fine_.fuel(I, J, K) != 0.0f || fine_.flame(I, J, K) != 0.0f));
+                        }
+                near(i, j, k) = any;
+            }
+    });
+    // Grown by `reach` along each axis in turn (a box around each such cell).
+    Grid3<uint8_t> grown = near;
+    const int step[3] = {1, n.x, n.x * n.y}, size[3] = {n.x, n.y, n.z};
+    for (int axis = 0; axis < 3; ++axis) {
+        parallelForSlabs(n.z, [&](int k) {
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) {
+                    const int at[3] = {i, j, k};
+                    const size_t here = near.index(i, j, k);
+                    uint8_t v = 0;
+                    for (int d = -reach; d <= reach && !v; ++d) {
+                        const int q = at[axis] + d;
+                        if (q >= 0 && q < size[axis]) v = near[here + ptrdiff_t(d) * step[axis]];
+                    }
+                    grown[here] = v;
+                }
+        });
+        near.swap(grown);
+    }
+    return near;
+}
+
 void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
     ScalarGrid weight;
     unresolvedSpeed(base.velocity, weight);
     for (int a = 0; a < 3; ++a) out[a] = base.velocity[a];
+    // The noise costs most: only where a frame's stirring reaches the smoke.
+    const Grid3<uint8_t> near = nearSmoke(kStirReach);
 
     // Each pattern's weight over its life: sin and cos of the same phase, so
     // the two (independent) patterns' sum keeps one strength as they cross.
@@ -292,7 +364,7 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
         for (int j = 0; j < n.y; ++j)
             for (int i = 0; i < n.x; ++i) {
                 const float w = weight(i, j, k) * strength;
-                if (w == 0.0f) continue;
+                if (w == 0.0f || !near(i, j, k)) continue;
                 const Vec3f x = base.domainOrigin + Vec3f(float(box_.lo.x + i) + 0.5f,
                                                           float(box_.lo.y + j) + 0.5f,
                                                           float(box_.lo.z + k) + 0.5f) *

@@ -48,6 +48,8 @@ struct UpresInput {
     // The solver's parts (Solver::islandFields), as its cache writes them:
     // each island's cells, 0 between.
     static UpresInput fromParts(const std::vector<const Fields*>& parts);
+    // The same into this input's grids, in the room they have.
+    void assign(const std::vector<const Fields*>& parts);
 };
 
 class Upres {
@@ -57,6 +59,8 @@ class Upres {
     // Frame `frame` (1-based): the fine scalars from the last frame's through
     // this frame's base.
     void advance(const UpresInput& base, int frame);
+    // The same from the solver's parts (Solver::islandFields).
+    void advance(const std::vector<const Fields*>& parts, int frame);
 
     // The fine scalars as Fields (no velocity): dx the fine cell, offset and
     // domainCells in fine cells. Empty before the first frame.
@@ -70,6 +74,7 @@ class Upres {
   private:
     void fitBox(const UpresInput& base);
     void renewPatterns(int frame);
+    Grid3<uint8_t> nearSmoke(int reach) const;
     void stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]);
     int fineVelocity(const ScalarGrid (&stirring)[3]);
     void substep(int frame, float dt);
@@ -91,7 +96,7 @@ class Upres {
     ScalarGrid drift_[2][3];
     // Kept from frame to frame for their room (the base over the fine box,
     // the stirring velocity, a grid to move through).
-    UpresInput base_;
+    UpresInput input_, base_;
     ScalarGrid stirring_[3];
     ScalarGrid spare_;
     MacVelocity fineVelocity_;
