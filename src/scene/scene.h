@@ -76,7 +76,7 @@ struct SolverSettings {
     PressureMethod pressure = PressureMethod::MGPCG;
     float tolerance = 1e-4f;  // relative residual |r| / |b| to stop at
     int maxIterations = 200;
-    AdvectionScheme advection = AdvectionScheme::MacCormack;
+    AdvectionScheme advection = AdvectionScheme::Reflection;
     bool sparse = true;  // hold only the active box of the domain (sim/active_box.h)
 };
 
