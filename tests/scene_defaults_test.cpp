@@ -31,7 +31,7 @@ TEST(SceneDefaults, EmptyFileResolvesToStructDefaults) {
     EXPECT_EQ(s.domain.boundary, d.domain.boundary);
     EXPECT_EQ(s.time.frames, d.time.frames);
     EXPECT_EQ(s.solver.pressure, PressureMethod::MGPCG);
-    EXPECT_EQ(s.solver.advection, AdvectionScheme::MacCormack);
+    EXPECT_EQ(s.solver.advection, AdvectionScheme::Reflection);
     EXPECT_EQ(s.render.width, 1280);
     EXPECT_EQ(s.render.height, 720);
     EXPECT_TRUE(s.emitters.empty());

@@ -10,9 +10,11 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "cli/memory_check.h"
 #include "core/parallel.h"
 #include "io/vdb_cache.h"
 #include "scene/loader.h"
@@ -218,12 +220,46 @@ TEST(Upres, TheCacheHoldsTheFineScalarsAndTheBaseVelocity) {
     const test::RunResult render = test::runPlume(
         "render-vdb 'cache/bench_####.vdb' --frames 6 --png png --no-video -q", dir.path());
     EXPECT_EQ(render.status, 0) << render.err;
-    // A run with upres cannot resume yet: said in one line, status 2.
-    const test::RunResult resume = test::runPlume(
-        "bake '" + scene + "' --set domain.resolution=24 --set upres.factor=2 --vdb cache --resume",
-        dir.path());
-    EXPECT_EQ(resume.status, 2);
-    EXPECT_NE(resume.err.find("upres"), std::string::npos) << resume.err;
+}
+
+TEST(Upres, TheMemoryEstimateCountsTheFineGrids) {
+    const Scene off = loadScene(kSourceDir + "/scenes/bench.toml", {"domain.resolution=32"});
+    const Scene on = smallPlume();
+    const Vec3i n = on.domain.cells();
+    const double fineCells = 8.0 * n.x * n.y * n.z;
+    const double more = double(estimateMemoryBytes(on)) - double(estimateMemoryBytes(off));
+    // At least the fine density, temperature and stirring velocity, and the
+    // renderer's grids at the fine size: well over five floats a fine cell.
+    EXPECT_GT(more, 5.0 * 4.0 * fineCells);
+    EXPECT_LT(more, 40.0 * 4.0 * fineCells);
+}
+
+TEST(Upres, AResumedBakeGoesOnBitForBit) {
+    test::TempDir dir("upres_resume");
+    const std::string bake = "bake '" + kSourceDir +
+                             "/scenes/bench.toml' --set domain.resolution=24 --set upres.factor=2 "
+                             "--set 'output.vdb_precision=\"exact\"' -q ";
+    ASSERT_EQ(test::runPlume(bake + "--set time.frames=7 --vdb whole", dir.path()).status, 0);
+    ASSERT_EQ(test::runPlume(bake + "--set time.frames=4 --vdb parts", dir.path()).status, 0);
+    const test::RunResult resumed =
+        test::runPlume(bake + "--set time.frames=7 --vdb parts --resume", dir.path());
+    ASSERT_EQ(resumed.status, 0) << resumed.err;
+    for (const char* frame : {"bench_0005.vdb", "bench_0007.vdb"}) {
+        const CacheFrame a = readVdbFrame(dir.file(std::string("whole/") + frame));
+        const CacheFrame b = readVdbFrame(dir.file(std::string("parts/") + frame));
+        ASSERT_EQ(a.density.size(), b.density.size()) << frame;
+        EXPECT_EQ(std::memcmp(a.density.data(), b.density.data(), a.density.size() * 4), 0)
+            << frame;
+        EXPECT_EQ(std::memcmp(a.temperature.data(), b.temperature.data(), a.temperature.size() * 4),
+                  0)
+            << frame;
+    }
+    // Without upres's part of the state, a resume says so in one line.
+    std::filesystem::remove(dir.file("parts/bench.resume.upres.1"));
+    const test::RunResult lost =
+        test::runPlume(bake + "--set time.frames=9 --vdb parts --resume", dir.path());
+    EXPECT_NE(lost.status, 0);
+    EXPECT_NE(lost.err.find("bench.resume.upres.1"), std::string::npos) << lost.err;
 }
 
 }  // namespace

@@ -73,14 +73,10 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     try {
         Solver solver(scene);
         std::optional<Upres> upres;
-        if (scene.upres.on()) {
-            if (opt.resume)
-                throw InputError("--resume: error: a run with upres.factor > 1 cannot resume yet "
-                                 "(its fine grids are not in the resume state); run it whole");
-            upres.emplace(scene);
-        }
+        if (scene.upres.on()) upres.emplace(scene);
         stage = "reading the resume state";
         const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
+        if (upres && done > 0) restoreUpres(outputs.statePath, scene, done, solver, *upres);
         stage = "opening the outputs";
         sinks.open(scene);
         for (frame = done + 1; frame <= last; ++frame) {
@@ -93,6 +89,7 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
                 upres->advance(solver.islandFields(), frame);
                 f.sim.simSeconds += std::chrono::duration<double>(Clock::now() - start).count();
                 f.fine = &upres->fine();
+                f.upres = &*upres;
             }
             stage = "writing the fields";
             sinks.writeFields(f, solver);

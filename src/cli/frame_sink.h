@@ -8,6 +8,7 @@
 
 #include "render/image.h"
 #include "sim/solver.h"
+#include "sim/upres/upres.h"
 
 namespace plume {
 
@@ -19,6 +20,7 @@ struct Frame {
     // Upres's fine scalars (sim/upres), which the cache writes in place of
     // the solver's; null when upres is off.
     const Fields* fine = nullptr;
+    const Upres* upres = nullptr;  // its state, for the resume state
     const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
     const std::vector<float>* rgba = nullptr;

@@ -14,6 +14,7 @@
 #include "render/renderer.h"
 #include "scene/describe.h"
 #include "sim/solver.h"
+#include "sim/upres/upres.h"
 
 namespace plume {
 
@@ -45,7 +46,9 @@ std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n, const std::vector
     for (const ShapeSettings& s : scene.obstacles)
         if (s.levelSet) levelSets += s.levelSet->bytes();
     const std::uint64_t solver = islands ? Solver::bytesFor(scene, *islands) : Solver::bytesFor(scene, n);
-    return solver + Renderer::bytesFor(scene, n) +
+    // With upres the renderer draws the fine grid.
+    const Vec3i drawn = scene.upres.on() ? times(n, scene.upres.factor) : n;
+    return solver + Upres::bytesFor(scene, n, true) + Renderer::bytesFor(scene, drawn) +
            Renderer::writingBytesFor(scene) + state + levelSets + kBaseline;
 }
 

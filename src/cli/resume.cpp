@@ -8,6 +8,7 @@
 #include "cli/output_paths.h"
 #include "core/error.h"
 #include "io/solver_state.h"
+#include "io/upres_state.h"
 #include "scene/describe.h"
 
 namespace plume {
@@ -36,8 +37,25 @@ void ResumeStateSink::consume(const Frame& frame) {
     std::vector<SolverStatePart> parts;
     for (const Projection* p : projections) pressures.push_back(p->warmStart());
     for (size_t i = 0; i < islands.size(); ++i) parts.push_back({islands[i], &pressures[i]});
+    // Upres's part first, in the file of this frame's parity: stopped before
+    // the solver's is written, the other file still holds the frame before.
+    if (frame.upres) writeUpresState(upresStatePath(path_, frame.number), upresState(frame));
     writeSolverState(path_, parts, frame.number, sceneHash_, sceneName_);
     saved_ = frame.number;
+}
+
+UpresState ResumeStateSink::upresState(const Frame& frame) const {
+    const Upres& upres = *frame.upres;
+    UpresState state;
+    state.frame = frame.number;
+    state.sceneHash = sceneHash_;
+    state.time = upres.time();
+    state.factor = upres.factor();
+    state.box = upres.box();
+    // Copies, for the one writer that takes them: a few fine grids per frame.
+    for (const ScalarGrid* g : upres.fineGrids()) state.fine.push_back(*g);
+    for (const ScalarGrid* g : upres.driftGrids()) state.drift.push_back(*g);
+    return state;
 }
 
 std::string ResumeStateSink::keptOnInterrupt() const {
@@ -62,6 +80,18 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
     solver.restore(state);
     sinks.message("plume: resuming after frame " + std::to_string(saved.frame));
     return saved.frame;
+}
+
+void restoreUpres(const std::string& path, const Scene& scene, int frame, const Solver& solver,
+                  Upres& upres) {
+    const std::string file = upresStatePath(path, frame);
+    UpresState state = readUpresState(file);
+    if (state.frame != frame || state.sceneHash != sceneHash(scene) ||
+        state.factor != upres.factor())
+        throw RunError("'" + file + "' does not hold frame " + std::to_string(frame) +
+                       " of this scene's upres; bake without --resume to start over");
+    upres.restore(solver.fields(), state.box, state.time, std::move(state.fine),
+                  std::move(state.drift));
 }
 
 }  // namespace plume

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "cli/frame_sink.h"
+#include "io/upres_state.h"
 #include "scene/scene.h"
 
 namespace plume {
@@ -26,6 +27,8 @@ class ResumeStateSink : public FrameSink {
     std::string keptOnInterrupt() const override;
 
   private:
+    UpresState upresState(const Frame& frame) const;
+
     std::string path_, sceneHash_, sceneName_;
     int saved_ = 0;  // the frame the file holds, once written
 };
@@ -37,5 +40,11 @@ std::string resumeStateKept(const std::string& path, int frame);
 // holds; 0 when nothing was saved there (and says so). Throws InputError when
 // the scene changed since, RunError for an unreadable or mismatched state.
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks);
+
+// Restores upres from the state saved beside `path` for `frame` (the frame
+// the solver's state holds). Throws RunError when it is missing or of another
+// frame, scene or factor.
+void restoreUpres(const std::string& path, const Scene& scene, int frame, const Solver& solver,
+                  Upres& upres);
 
 }  // namespace plume

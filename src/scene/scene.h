@@ -19,7 +19,9 @@ namespace plume {
 enum class Shape { Sphere, Box, Mesh };
 enum class EmitMode { Volume, Surface };
 enum class PressureMethod { MGPCG, PCG, SOR };
-enum class AdvectionScheme { MacCormack, SemiLagrangian };
+// Reflection: the substep of Zehnder et al. 2018 (advection-reflection), its
+// advection MacCormack's; see Solver::advanceVelocityReflected.
+enum class AdvectionScheme { MacCormack, SemiLagrangian, Reflection };
 enum class LightType { Directional, Point };
 enum class Codec { H264, MPEG4 };
 // Half: 16-bit floats; Full: 32-bit; Exact: 32-bit and no value dropped as
@@ -74,7 +76,7 @@ struct SolverSettings {
     PressureMethod pressure = PressureMethod::MGPCG;
     float tolerance = 1e-4f;  // relative residual |r| / |b| to stop at
     int maxIterations = 200;
-    AdvectionScheme advection = AdvectionScheme::MacCormack;
+    AdvectionScheme advection = AdvectionScheme::Reflection;
     bool sparse = true;  // hold only the active box of the domain (sim/active_box.h)
 };
 

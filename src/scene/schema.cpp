@@ -296,7 +296,11 @@ std::vector<KeySpec> buildKeys() {
         key("solver", "max_iterations", solverPart, &SolverSettings::maxIterations, {1, 100000},
             "most pressure iterations per solve"),
         key("solver", "advection", solverPart, &SolverSettings::advection, kAny,
-            "advection scheme; MacCormack keeps more detail", {"maccormack", "semi-lagrangian"}),
+            "advection scheme; MacCormack keeps more detail than semi-Lagrangian, and "
+            "reflection (advection-reflection: MacCormack in two half steps, the first "
+            "projection's correction reflected between them) more still, for one more velocity "
+            "advection and pressure solve a substep",
+            {"maccormack", "semi-lagrangian", "reflection"}),
         key("solver", "sparse", solverPart, &SolverSettings::sparse, kAny,
             "simulate only boxes around the smoke, heat and sources, one per cluster apart "
             "(grown ahead of them, open to the still air beyond); false: every cell of the "

@@ -19,7 +19,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     const ScalarGrid& g = *src[0];
     const Vec3i dims{g.nx(), g.ny(), g.nz()};
     const float s = dt / dx_;
-    const bool mac = scheme == AdvectionScheme::MacCormack;
+    const bool mac = scheme != AdvectionScheme::SemiLagrangian;  // reflection's is MacCormack
     if (count < 1 || count > kMaxFields)
         throw std::invalid_argument("Advector::advect: 1 to 4 fields per call");
     // In place, the fields go one after another, each keeping its bounds:

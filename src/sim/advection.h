@@ -4,8 +4,10 @@
 //
 // Semi-Lagrangian: an RK2 (midpoint) backtrace, dst(x) = src(x - u dt).
 // MacCormack (Selle et al. 2008): a forward and a backward semi-Lagrangian step
-// estimate the error and half of it is removed. Where the result leaves the range
-// of the values the backtrace interpolated from, a limiter keeps it inside:
+// estimate the error and half of it is removed (the reflection scheme's half
+// steps are MacCormack's: the Advector takes it for MacCormack). Where the
+// result leaves the range of the values the backtrace interpolated from, a
+// limiter keeps it inside:
 // Clamp (scalars: sharp, and loses the least mass) or Revert to the
 // semi-Lagrangian value (velocity: clamped velocities leave voxel-scale noise
 // in fast buoyant columns; Mantaflow reverts there too).
@@ -85,7 +87,7 @@ class Advector {
     static std::uint64_t scratchBytesFor(Vec3i cells, int fields, AdvectionScheme scheme,
                                          bool inPlace = false) {
         const std::uint64_t traces = centredBytes(cells) + sampleBytes(cells);
-        if (scheme != AdvectionScheme::MacCormack && !inPlace) return traces;
+        if (scheme == AdvectionScheme::SemiLagrangian && !inPlace) return traces;
         const std::uint64_t steps = stepBytes(cells, inPlace ? 1 : fields);
         return steps <= centredBytes(cells) ? traces : traces + steps;
     }

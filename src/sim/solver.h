@@ -148,10 +148,18 @@ class Solver {
                       double time, bool solids) const;
 
     void moveSolidsAndEmitters(float dt);
+    // The velocity's part of a substep: advection, forces and projection, or
+    // advection-reflection's two halves (solver.advection = "reflection").
+    SolveStats advanceVelocity(Island& island, float dt);
+    SolveStats advanceVelocityReflected(Island& island, float dt);
+    void addForces(Fields& f, float dt);
     // The stages, each on one island's fields.
     void applyEmitters(Fields& f, float dt);
     void burnFuel(Fields& f, float dt);
     void advectVelocity(Fields& f, float dt);
+    // The reflection's second half: the projected velocity reflected, then
+    // advected through itself as it was before the reflection.
+    void advectReflected(Island& island, float dt);
     void addBuoyancy(Fields& f, float dt);
     void addWind(Fields& f, float dt);
     void addTurbulence(Fields& f, float dt);

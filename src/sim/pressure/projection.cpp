@@ -78,6 +78,7 @@ class PressureSolverImpl {
     void resetPressure() {
         std::fill(p.begin(), p.end(), 0.0f);
         std::fill(pcgPressure.begin(), pcgPressure.end(), 0.0);
+        subtracted = false;
     }
 
     PressureMethod method_;
@@ -85,7 +86,8 @@ class PressureSolverImpl {
     // Pressure, kept as the next warm start: float for SOR, double for CG.
     PaddedField p;
     std::vector<double> pcgPressure;
-    ScratchArena* arena;  // where each solve borrows b and CG's vectors
+    ScratchArena* arena;      // where each solve borrows b and CG's vectors
+    bool subtracted = false;  // the last solve subtracted this pressure's gradient
     SorSolver sor;
     PcgSolver pcg;
     MultigridPreconditioner mg;
@@ -288,6 +290,7 @@ SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/
         g.removeSingularMean(b);
         bMax = maxAbs(g, b);
     }
+    s.subtracted = false;
     if (bMax == 0.0f || !std::isfinite(bMax)) return {};
 
     SolveStats stats;
@@ -312,7 +315,18 @@ SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/
         subtractGradient(f, g, s.p.data());
     else
         subtractGradient(f, g, s.pcgPressure.data());
+    s.subtracted = true;
     return stats;
+}
+
+void Projection::reflect(Fields& f) {
+    PressureSolverImpl& s = *impl_;
+    if (!s.subtracted) return;
+    if (method_ == PressureMethod::SOR)
+        subtractGradient(f, s.grid, s.p.data());
+    else
+        subtractGradient(f, s.grid, s.pcgPressure.data());
+    s.subtracted = false;
 }
 
 void Projection::resetWarmStart() { impl_->resetPressure(); }
@@ -334,6 +348,7 @@ void Projection::setWarmStart(const Grid3<double>& pressure) {
     if (pressure.nx() != n_.x || pressure.ny() != n_.y || pressure.nz() != n_.z)
         throw RunError("projection: warm-start pressure does not match the grid size");
     PressureSolverImpl& s = *impl_;
+    s.subtracted = false;
     const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
     for (int k = 0; k < n_.z; ++k)
         for (int j = 0; j < n_.y; ++j)

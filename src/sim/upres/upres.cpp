@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/activity.h"
+#include "core/error.h"
 #include "core/noise.h"
 #include "core/parallel.h"
 #include "sim/combustion.h"
@@ -270,6 +271,77 @@ void Upres::fitBox(const UpresInput& in) {
     fine_ = std::move(fine);
     for (auto& pattern : drift_)
         for (ScalarGrid& c : pattern) move(c, box_, box, 0.0f);
+    box_ = box;
+}
+
+std::uint64_t Upres::bytesFor(const Scene& scene, Vec3i cells, bool resume) {
+    if (!scene.upres.on()) return 0;
+    const int f = scene.upres.factor;
+    const Vec3i fine = times(cells, f);
+    const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
+    const std::uint64_t C = std::uint64_t(fine.x) * fine.y * fine.z;
+    const int fields = scene.burns() ? 4 : 2;
+    const std::uint64_t faces = 3 * C + std::uint64_t(fine.y) * fine.z +
+                                std::uint64_t(fine.x) * fine.z + std::uint64_t(fine.x) * fine.y;
+    // The fine scalars (and burn()'s expansion), their solid mask, the spare
+    // grid they move through, the stirring velocity on the fine faces, and
+    // the advection's scratch and regions.
+    std::uint64_t bytes =
+        (std::uint64_t(fields + (scene.burns() ? 1 : 0) + 1) * C + faces) * sizeof(float) +
+        C * sizeof(uint8_t) + Advector::scratchBytesFor(fine, 1, scene.solver.advection, true) +
+        Advector::regionBytesFor(fine, fields);
+    // Base-sized: the input and its copy over the box (scalars and velocity),
+    // the stirring, the drift of two patterns, and the energy estimate's four.
+    bytes += std::uint64_t(fields + 3 + 3 + 3 + 6 + 4) * c * sizeof(float) + 2 * c;
+    if (resume) bytes += (std::uint64_t(fields) * C + 6 * c) * sizeof(float);
+    return bytes;
+}
+
+std::vector<const ScalarGrid*> Upres::fineGrids() const {
+    std::vector<const ScalarGrid*> grids = {&fine_.density, &fine_.temperature};
+    if (fine_.burns()) grids.insert(grids.end(), {&fine_.fuel, &fine_.flame});
+    return grids;
+}
+
+std::vector<const ScalarGrid*> Upres::driftGrids() const {
+    std::vector<const ScalarGrid*> grids;
+    for (const auto& pattern : drift_)
+        for (const ScalarGrid& c : pattern) grids.push_back(&c);
+    return grids;
+}
+
+void Upres::restore(const Fields& base, const Box3i& box, double time, std::vector<ScalarGrid> fine,
+                    std::vector<ScalarGrid> drift) {
+    const int f = factor_;
+    const Vec3i n = box.size(), nf = times(n, f);
+    const size_t fields = scene_.burns() ? 4 : 2;
+    auto fits = [](const ScalarGrid& g, Vec3i size) {
+        return g.nx() == size.x && g.ny() == size.y && g.nz() == size.z;
+    };
+    bool ok = fine.size() == fields && drift.size() == 6 &&
+              Box3i::at({0, 0, 0}, base.domainSize()).contains(box);
+    for (const ScalarGrid& g : fine) ok = ok && fits(g, nf);
+    for (const ScalarGrid& g : drift) ok = ok && fits(g, n);
+    if (!ok) throw RunError("the upres state is of another grid or scene");
+    Fields grid;
+    grid.n = nf;
+    grid.dx = base.dx / float(f);
+    grid.offset = times(box.lo, f);
+    grid.domainCells = times(base.domainSize(), f);
+    grid.origin = base.domainOrigin() +
+                  Vec3f(float(grid.offset.x), float(grid.offset.y), float(grid.offset.z)) * grid.dx;
+    grid.density = std::move(fine[0]);
+    grid.temperature = std::move(fine[1]);
+    if (fields == 4) {
+        grid.fuel = std::move(fine[2]);
+        grid.flame = std::move(fine[3]);
+        grid.expansion = ScalarGrid(nf.x, nf.y, nf.z);
+    }
+    grid.solid = Grid3<uint8_t>(nf.x, nf.y, nf.z, Vec3f(0.5f), 0);
+    grid.time = time;
+    fine_ = std::move(grid);
+    for (int p = 0; p < 2; ++p)
+        for (int a = 0; a < 3; ++a) drift_[p][a] = std::move(drift[size_t(p * 3 + a)]);
     box_ = box;
 }
 

@@ -71,6 +71,24 @@ class Upres {
     // The base cells the fine grid covers.
     const Box3i& box() const { return box_; }
 
+    // Bytes upres holds for a base box of `cells`: the fine scalars, their
+    // velocity and advection scratch (factor^3 times the cells), and the
+    // base-sized grids of the stirring; with `resume`, the copy the resume
+    // state is written from.
+    static std::uint64_t bytesFor(const Scene& scene, Vec3i cells, bool resume);
+
+    // Its state after a frame, for --resume (io/upres_state.h): the fine
+    // scalars (density, temperature[, fuel, flame]) and the patterns' drift
+    // (x, y, z of each), with the fine grid's box and time.
+    std::vector<const ScalarGrid*> fineGrids() const;
+    std::vector<const ScalarGrid*> driftGrids() const;
+    double time() const { return fine_.time; }
+    // Back from such a state: `base` places the domain (dx, origin, cells);
+    // the grids must be of `box` (fine ones factor times finer). Throws
+    // RunError when they are not.
+    void restore(const Fields& base, const Box3i& box, double time, std::vector<ScalarGrid> fine,
+                 std::vector<ScalarGrid> drift);
+
   private:
     void fitBox(const UpresInput& base);
     void renewPatterns(int frame);
