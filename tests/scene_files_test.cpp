@@ -68,7 +68,10 @@ TEST(SceneFiles, BenchIsTheMantaflowSetup) {
     EXPECT_EQ(s.time.frames, 48);
     EXPECT_EQ(s.time.cfl, 4.0f);
     EXPECT_EQ(s.time.maxSubsteps, 4);
-    EXPECT_EQ(s.solver.advection, AdvectionScheme::MacCormack);
+    // Blender's buoyancy (alpha = beta = 1, heat that never cools) as plume's keys.
+    EXPECT_EQ(s.physics.buoyancyHeat, 1.0f);
+    EXPECT_EQ(s.physics.temperatureDissipation, 0.0f);
+    EXPECT_EQ(s.solver.advection, AdvectionScheme::Reflection);
     EXPECT_EQ(s.solver.tolerance, 1e-4f);
     EXPECT_EQ(
         loadScene(kSourceDir + "/scenes/bench.toml", {"domain.resolution=128"}).domain.cells(),

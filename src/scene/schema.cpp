@@ -313,7 +313,7 @@ std::vector<KeySpec> buildKeys() {
         key("upres", "strength", upresPart, &UpresSettings::strength, {0, 10},
             "the added turbulence's speed per unit of the speed the base grid cannot resolve"),
         key("upres", "scale", upresPart, &UpresSettings::scale, kNonNegative,
-            "size in metres of the largest added swirls (a second octave at half); 0 = four "
+            "size in metres of the largest added swirls (a second octave at half); 0 = two "
             "base cells"),
         key("upres", "speed", upresPart, &UpresSettings::speed, {0, 100},
             "how often per second the added pattern renews (it also moves with the smoke; "

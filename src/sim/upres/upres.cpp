@@ -427,7 +427,7 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
             patterns[p] = {float(std::sin(kPi * (phase - whole))), patternOffset(p, long(whole))};
         }
     }
-    const float scale = settings_.scale > 0.0f ? settings_.scale : 4.0f * base.dx;
+    const float scale = settings_.scale > 0.0f ? settings_.scale : 2.0f * base.dx;
     const float toSamples = kSamplesPerScale / scale;
     const WaveletNoise& noise = WaveletNoise::instance();
     const Vec3i n = box_.size();
