@@ -3,6 +3,8 @@
 #include "core/atomic_file.h"
 
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -121,6 +123,49 @@ TEST(AtomicFile, EveryTemporaryNameIsItsWritersOwn) {
     second.commit();  // the first's rename took nothing of the second's
     EXPECT_EQ(slurp(path), "second");
     EXPECT_EQ(names(dir), std::vector<std::string>{"out.png"});
+}
+
+// A killed run leaves its temporary; the next run removes it, but never one
+// whose writer still runs (this process's own, a live one) or another host's.
+TEST(AtomicFile, StaleTemporariesOfDeadWritersAreRemoved) {
+    const test::TempDir scratch("plume_atomic_stale");
+    const fs::path& dir = scratch.path();
+    const std::string path = (dir / "a.resume").string();
+    // A process that has exited and been reaped: its pid is free.
+    const pid_t dead = fork();
+    if (dead == 0) _exit(0);
+    ASSERT_GT(dead, 0);
+    int status = 0;
+    waitpid(dead, &status, 0);
+
+    // One that still runs (until the test ends).
+    const pid_t live = fork();
+    if (live == 0) {
+        pause();
+        _exit(0);
+    }
+    ASSERT_GT(live, 0);
+
+    const std::string mine = temporaryPath(path);  // "<path>.tmp.<host>.<pid>.<n>"
+    const std::string host = mine.substr(path.size() + 5, mine.find('.', path.size() + 5) -
+                                                              path.size() - 5);
+    const std::string stale = path + ".tmp." + host + "." + std::to_string(dead) + ".3";
+    const std::string staleVdb = (dir / "a_0005.vdb").string() + ".tmp." + host + "." +
+                                 std::to_string(dead) + ".1";
+    const std::string otherHost = path + ".tmp.elsewhere-" + host + "." + std::to_string(dead) + ".1";
+    const std::string running = path + ".tmp." + host + "." + std::to_string(live) + ".2";
+    for (const std::string& p : {mine, stale, staleVdb, otherHost, running, path})
+        std::ofstream(p) << "x";
+
+    const int removed = removeStaleTemporaries(dir.string());
+    kill(live, SIGKILL);
+    waitpid(live, &status, 0);
+    EXPECT_EQ(removed, 2);
+    std::vector<std::string> kept = {"a.resume", fs::path(mine).filename().string(),
+                                     fs::path(otherHost).filename().string(),
+                                     fs::path(running).filename().string()};
+    std::sort(kept.begin(), kept.end());
+    EXPECT_EQ(names(dir), kept);
 }
 
 }  // namespace

@@ -2,10 +2,12 @@
 // found before anything is submitted. tests/farm runs them on a real Slurm.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "io/vdb_cache.h"
 #include "support/run.h"
 
 namespace plume {
@@ -64,6 +66,51 @@ TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
     EXPECT_NE(encode.find((dir / "out" / "shot_vorticity-0.5.mp4").string()), std::string::npos);
     EXPECT_NE(text(farm / "submit.sh").find("--dependency=afterok"), std::string::npos);
     EXPECT_FALSE(fs::exists(dir / "out" / "shot.mp4"));
+}
+
+// With upres.factor > 1 the farm bakes the base cache, adds the detail in a job
+// of its own (plume upres) and renders that: the job scripts, run by hand here
+// in their order, give the fine frames a bake with upres inline writes.
+TEST(FarmCli, UpresIsAStageBetweenBakeAndRender) {
+    fs::path dir = scratchDir("farm_upres");
+    auto r = runPlume("farm " + kScene + " --slurm -o out/shot.mp4 --set upres.factor=2 --dry-run",
+                      dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path main = dir / "out" / "shot.farm" / "main";
+    for (const char* script : {"bake.sh", "upres.sh", "render.sh"})
+        EXPECT_EQ(test::capture("bash -n '" + (main / script).string() + "' 2>&1; echo $?"), "0\n")
+            << script;
+    EXPECT_NE(text(main / "bake.sh").find("--set 'upres.factor=2' --set upres.factor=1\n"),
+              std::string::npos);
+    EXPECT_NE(text(main / "render.sh").find((main / "fine" / "rising_####.vdb").string()),
+              std::string::npos);
+    const std::string submit = text(dir / "out" / "shot.farm" / "submit.sh");
+    EXPECT_NE(submit.find("--dependency=afterok:${bake0%%;*} '" + main.string() + "'/upres.sh"),
+              std::string::npos)
+        << submit;
+    EXPECT_NE(submit.find("--dependency=afterok:${upres0%%;*} '" + main.string() + "'/render.sh"),
+              std::string::npos)
+        << submit;
+
+    for (const char* script : {"bake.sh", "upres.sh"})
+        ASSERT_EQ(test::capture("bash '" + (main / script).string() + "' >/dev/null 2>&1; echo $?"),
+                  "0\n")
+            << script;
+    EXPECT_EQ(test::capture("SLURM_ARRAY_TASK_ID=0 bash '" + (main / "render.sh").string() +
+                            "' >/dev/null 2>&1; echo $?"),
+              "0\n");
+    EXPECT_TRUE(fs::exists(main / "frames" / "rising_0008.png"));
+    r = runPlume("bake " + kScene +
+                     " --set upres.factor=2 --set output.vdb_precision=exact --vdb inline -q",
+                 dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const CacheFrame farm = readVdbFrame((main / "fine" / "rising_0008.vdb").string());
+    const CacheFrame inline_ = readVdbFrame((dir / "inline" / "rising_0008.vdb").string());
+    EXPECT_EQ(farm.upresFactor, 2);
+    ASSERT_EQ(farm.density.size(), inline_.density.size());
+    EXPECT_EQ(std::memcmp(farm.density.data(), inline_.density.data(),
+                          farm.density.size() * sizeof(float)),
+              0);
 }
 
 TEST(FarmCli, ErrorsComeBeforeAnythingIsSubmitted) {

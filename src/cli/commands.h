@@ -26,6 +26,7 @@ struct RunOptions {
     bool reference = false;           // check --reference
     double fps = 0;                   // encode --fps (0: from the scene)
     bool noVideo = false;             // --no-video: per-frame outputs only
+    int factor = 0;                   // upres --factor (0: the scene's, else 2)
 };
 
 int runRender(const RunOptions& options);

@@ -31,7 +31,15 @@ struct FarmVariant {
     std::string video;  // OUT.mp4, or OUT_<name>.mp4 for a wedge
     std::string sceneName;
     int frames = 0;
-    std::string bakeJob, renderJob;  // sbatch ids once submitted
+    // upres.factor > 1: the bake writes the base cache, an upres job adds the
+    // detail (plume upres) into fine/, and the render array draws that.
+    bool upres = false;
+    std::string bakeJob, upresJob, renderJob;  // sbatch ids once submitted
+
+    std::string label() const { return wedge.label.empty() ? "the scene" : wedge.label; }
+    std::string logName() const { return wedge.name.empty() ? "main" : wedge.name; }
+    // The cache the render array draws.
+    std::string renderedCache() const { return dir + (upres ? "/fine" : "/cache"); }
 };
 
 // "--set 'k=v' --set ..." for the scene options of every job of a variant.
@@ -73,9 +81,32 @@ std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::
       << "# As many threads as CPUs Slurm gave the job; frames are identical for any count.\n"
       << "# An exact cache (32-bit, nothing dropped) renders to the very frames plume\n"
       << "# render would; a --set output.vdb_precision given to plume farm wins.\n"
+      << (v.upres ? "# Without upres: the upres job adds the detail to this base cache.\n" : "")
       << "exec " << shellQuote(plume) << " bake " << shellQuote(scene) << " --vdb "
       << shellQuote(v.dir + "/cache") << " --resume --threads \"${SLURM_CPUS_ON_NODE:-0}\""
-      << " --set output.vdb_precision=exact" << setArgs(opt, v) << "\n";
+      << " --set output.vdb_precision=exact" << setArgs(opt, v)
+      << (v.upres ? " --set upres.factor=1" : "") << "\n";
+    return s.str();
+}
+
+std::string upresScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
+                        const std::string& scene, const std::string& farmDir) {
+    std::ostringstream s;
+    s << "#!/bin/bash\n"
+      << "# plume farm: add upres detail to " << v.label() << "'s base cache, " << v.frames
+      << " frames, into " << v.dir << "/fine.\n"
+      << "# One job: each frame's fine smoke comes from the one before. From the\n"
+      << "# exact base cache the frames are those a bake with upres writes, bit for\n"
+      << "# bit; a wedge of upres.* keys changes only this job and the render's.\n"
+      << "# --requeue: run again, it starts from frame 1 and writes the same files.\n"
+      << sbatchHeader(opt, "plume-upres" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
+                      farmDir + "/logs/upres-" + v.logName() + "-%j.log")
+      << "#SBATCH --requeue\n"
+      << "set -euo pipefail\n"
+      << "exec " << shellQuote(plume) << " upres "
+      << shellQuote(frameFilePattern(v.dir + "/cache", v.sceneName, ".vdb")) << " --scene "
+      << shellQuote(scene) << setArgs(opt, v) << " -o " << shellQuote(v.dir + "/fine")
+      << " --threads \"${SLURM_CPUS_ON_NODE:-0}\"\n";
     return s.str();
 }
 
@@ -110,7 +141,7 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "  status=1\n"
       << "else\n"
       << "  " << shellQuote(plume) << " render-vdb "
-      << shellQuote(frameFilePattern(v.dir + "/cache", v.sceneName, ".vdb")) << " --scene "
+      << shellQuote(frameFilePattern(v.renderedCache(), v.sceneName, ".vdb")) << " --scene "
       << shellQuote(scene) << setArgs(opt, v) << " --frames \"$first-$last\" --png "
       << shellQuote(v.dir + "/frames")
       << " --no-video --skip-existing --threads \"${SLURM_CPUS_ON_NODE:-0}\" || status=$?\n"
@@ -173,8 +204,14 @@ std::string submitScript(const std::vector<FarmVariant>& variants, const std::st
       << "arrays= ids=\n";
     for (size_t n = 0; n < variants.size(); ++n) {
         const std::string d = shellQuote(variants[n].dir);
-        s << "bake" << n << "=$(sbatch --parsable " << d << "/bake.sh)\n"
-          << "render" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n << "%%;*} "
+        // The render array waits on the upres job when there is one, else on the bake.
+        const std::string before = (variants[n].upres ? "upres" : "bake") + std::to_string(n);
+        s << "bake" << n << "=$(sbatch --parsable " << d << "/bake.sh)\n";
+        if (variants[n].upres)
+            s << "upres" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n
+              << "%%;*} " << d << "/upres.sh)\n"
+              << "ids=$ids${upres" << n << "%%;*},\n";
+        s << "render" << n << "=$(sbatch --parsable --dependency=afterok:${" << before << "%%;*} "
           << d << "/render.sh)\n"
           << "arrays=$arrays:${render" << n << "%%;*}\n"
           << "ids=$ids${bake" << n << "%%;*},${render" << n << "%%;*},\n";
@@ -311,6 +348,7 @@ int runFarm(const FarmOptions& opt) {
         v.wedge = w;
         v.sceneName = scene.name;
         v.frames = scene.time.frames;
+        v.upres = scene.upres.on();
         variants.push_back(std::move(v));
     }
 
@@ -341,8 +379,10 @@ int runFarm(const FarmOptions& opt) {
     for (const FarmVariant& v : variants) {
         fs::create_directories(v.dir + "/cache", ec);
         fs::create_directories(v.dir + "/frames", ec);
+        if (v.upres) fs::create_directories(v.dir + "/fine", ec);
         if (ec) throw RunError("cannot create '" + v.dir + "': " + ec.message());
         writeScript(v.dir + "/bake.sh", bakeScript(opt, v, plume, scene, farmDir));
+        if (v.upres) writeScript(v.dir + "/upres.sh", upresScript(opt, v, plume, scene, farmDir));
         writeScript(v.dir + "/render.sh", renderScript(opt, v, plume, scene, farmDir));
     }
     writeScript(farmDir + "/encode.sh",
@@ -354,20 +394,28 @@ int runFarm(const FarmOptions& opt) {
         return 0;
     }
 
-    // Submit: bake, then its render array after it, then one encode after every array.
+    // Submit: bake, then its upres job (with upres), then its render array
+    // after that, then one encode after every array.
     Submitter submitter(sbatch);
     std::string arrays, watch;
     for (FarmVariant& v : variants) {
         v.bakeJob = submitter.submit(v.dir + "/bake.sh", "");
-        v.renderJob = submitter.submit(v.dir + "/render.sh", v.bakeJob);
+        watch += v.bakeJob + ",";
+        std::string before = v.bakeJob;
+        if (v.upres) {
+            v.upresJob = submitter.submit(v.dir + "/upres.sh", v.bakeJob);
+            watch += v.upresJob + ",";
+            before = v.upresJob;
+        }
+        v.renderJob = submitter.submit(v.dir + "/render.sh", before);
         arrays += (arrays.empty() ? "" : ":") + v.renderJob;
-        watch += v.bakeJob + "," + v.renderJob + ",";
+        watch += v.renderJob + ",";
     }
     const std::string encodeJob = submitter.submit(farmDir + "/encode.sh", arrays);
     submitter.commit();
     for (const FarmVariant& v : variants)
         printOutput((v.wedge.label.empty() ? "scene" : v.wedge.label) + ": bake job " + v.bakeJob +
-                    ", render array " + v.renderJob + " (" + std::to_string(v.frames) +
+                    (v.upres ? ", upres job " + v.upresJob : "") + ", render array " + v.renderJob + " (" + std::to_string(v.frames) +
                     " frames in chunks of " + std::to_string(opt.chunk) + ")\n");
     printOutput("encode job " + encodeJob + " writes " +
                 (variants.size() == 1 ? variants[0].video : "every variant's video") +

@@ -14,6 +14,7 @@
 #include "cli/encode.h"
 #include "cli/farm.h"
 #include "cli/interrupt.h"
+#include "cli/upres_command.h"
 #include "core/error.h"
 #include "core/report.h"
 #include "scene/schema.h"
@@ -89,6 +90,25 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
     cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
 }
 
+void addUpresOptions(CLI::App* cmd, Options& o) {
+    plume::RunOptions& opt = o.run;
+    cmd->add_option("input", opt.pattern, "The base cache: 'DIR/NAME_####.vdb', or a folder")
+        ->required();
+    cmd->add_option("-o,--output", opt.output, "Folder for the fine cache: OUTDIR/NAME_0001.vdb ...");
+    cmd->add_option("--scene", opt.scenePath,
+                    "The scene the cache was baked from (its emitters run on the fine grid)");
+    cmd->add_option("--factor", opt.factor,
+                    "Fine cells per base cell along an axis, 2 to 4 (default: upres.factor, else 2)");
+    cmd->add_option("--frames", opt.frames,
+                    "Frames to write, A-B or A (every frame from 1 is still run)");
+    cmd->add_option("--set", opt.overrides, "Override a scene key: --set upres.strength=2")
+        ->allow_extra_args(false);
+    cmd->add_option("--threads", opt.threads,
+                    "Worker threads (0: all cores); results are identical for any count")
+        ->check(CLI::Range(0, 1024));
+    cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+}
+
 void addEncodeOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("input", opt.inputs,
@@ -152,6 +172,8 @@ const Command kCommands[] = {
      [](const Options& o) { return plume::runBake(o.run); }},
     {"render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4",
      addRenderVdbOptions, [](const Options& o) { return plume::runRenderVdb(o.run); }},
+    {"upres", "Add upres detail to an existing OpenVDB cache, writing a fine one",
+     addUpresOptions, [](const Options& o) { return plume::runUpres(o.run); }},
     {"encode", "Encode a PNG or EXR frame sequence into the MP4 plume render writes",
      addEncodeOptions, [](const Options& o) { return plume::runEncode(o.run); }},
     {"farm", "Render a scene across a Slurm cluster: bake, render frame chunks, encode",

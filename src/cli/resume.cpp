@@ -6,6 +6,7 @@
 
 #include "cli/frame_sinks.h"
 #include "cli/output_paths.h"
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "io/solver_state.h"
 #include "io/upres_state.h"
@@ -67,6 +68,9 @@ std::string resumeStateKept(const std::string& path, int frame) {
 }
 
 int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {
+    // The run this one resumes may have been killed mid-write: its temporaries go.
+    const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+    removeStaleTemporaries(dir.empty() ? "." : dir.string());
     if (!std::filesystem::exists(path)) {
         sinks.message("plume: no saved state at '" + path + "'; baking from frame 1");
         return 0;

@@ -1,5 +1,6 @@
 #include "core/atomic_file.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -59,6 +60,34 @@ void AtomicFile::discard() {
     done_ = true;
     std::error_code ignored;
     fs::remove(tempPath_, ignored);
+}
+
+int removeStaleTemporaries(const std::string& dir) {
+    static const std::string host = hostTag();
+    const std::string mark = "." + host + ".";
+    int removed = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        // "<name><suffix>.<host>.<pid>.<n>": the pid is between the host and the count.
+        const std::string name = entry.path().filename().string();
+        const size_t count = name.rfind('.');
+        if (count == std::string::npos || count == 0) continue;
+        const size_t pidAt = name.rfind('.', count - 1);
+        if (pidAt == std::string::npos || pidAt < mark.size() - 1) continue;
+        if (name.compare(pidAt - (mark.size() - 1), mark.size(), mark) != 0) continue;
+        const std::string pidText = name.substr(pidAt + 1, count - pidAt - 1);
+        const std::string countText = name.substr(count + 1);
+        auto digits = [](const std::string& t) {
+            return !t.empty() && t.size() < 10 &&
+                   t.find_first_not_of("0123456789") == std::string::npos;
+        };
+        if (!digits(pidText) || !digits(countText)) continue;
+        const pid_t pid = static_cast<pid_t>(std::stol(pidText));
+        if (pid <= 0 || pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;
+        std::error_code ignored;
+        if (fs::remove(entry.path(), ignored)) ++removed;
+    }
+    return removed;
 }
 
 void writeAtomically(const std::string& path,

@@ -46,6 +46,12 @@ class AtomicFile {
 void writeAtomically(const std::string& path,
                      const std::function<void(const std::string& tempPath)>& write);
 
+// Removes the temporaries (temporaryPath's names) in dir that a killed run of
+// this host left: a SIGKILL or a power cut gives no chance to clean up, so the
+// next run that writes there does. A temporary whose process still runs, or
+// that another host made, is left alone. Returns how many were removed.
+int removeStaleTemporaries(const std::string& dir);
+
 // Writes bytes to path atomically with every write checked, so a full disk is
 // an error rather than a short file. Throws RunError "cannot write 'path': why".
 void writeFileAtomically(const std::string& path, const std::string& bytes);

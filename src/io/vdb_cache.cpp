@@ -7,12 +7,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <new>
 
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
 #include "io/vdb_private.h"
+#include "sim/upres/upres.h"
 
 namespace plume {
 
@@ -67,36 +69,32 @@ openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const std::vector<const
     return grid;
 }
 
-openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name,
-                                     const std::vector<const Fields*>& parts,
-                                     openvdb::math::Transform::Ptr xform, float tolerance,
-                                     bool half) {
-    // Cell-centred average of the MAC faces: what Blender and Houdini expect of
-    // a non-staggered vector grid. Copied a leaf-high slab at a time, so the
-    // dense staging buffer is a slab, not a second copy of the whole field.
-    auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
+// Copies the cell-centred vectors at(i, j, k) of the n cells from `offset`
+// into grid, a leaf-high slab at a time, so the dense staging buffer is a
+// slab, not a second copy of the whole field.
+template <typename At>
+void addCentred(openvdb::Vec3SGrid& grid, Vec3i offset, Vec3i n, float tolerance, const At& at) {
     constexpr int kSlab = int(openvdb::Vec3STree::LeafNodeType::DIM);
-    std::vector<openvdb::Vec3s> centred;
-    for (const Fields* part : parts) {
-        const Fields& f = *part;
-        centred.resize(size_t(f.n.x) * f.n.y * kSlab);
-        for (int z0 = 0; z0 < f.n.z; z0 += kSlab) {
-            const int z1 = std::min(z0 + kSlab, f.n.z);
-            parallelForSlabs(z1 - z0, [&](int dz) {
-                for (int j = 0; j < f.n.y; ++j)
-                    for (int i = 0; i < f.n.x; ++i) {
-                        Vec3f v = f.centredVelocity(i, j, z0 + dz);
-                        centred[(size_t(dz) * f.n.y + j) * f.n.x + i] =
-                            openvdb::Vec3s(v.x, v.y, v.z);
-                    }
-            });
-            const Vec3i o = f.offset;
-            DenseVec3 dense(CoordBBox(Coord(o.x, o.y, o.z + z0),
-                                      Coord(o.x + f.n.x - 1, o.y + f.n.y - 1, o.z + z1 - 1)),
-                            centred.data());
-            openvdb::tools::copyFromDense(dense, *grid, openvdb::Vec3s(tolerance));
-        }
+    std::vector<openvdb::Vec3s> centred(size_t(n.x) * n.y * kSlab);
+    for (int z0 = 0; z0 < n.z; z0 += kSlab) {
+        const int z1 = std::min(z0 + kSlab, n.z);
+        parallelForSlabs(z1 - z0, [&](int dz) {
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) {
+                    const Vec3f v = at(i, j, z0 + dz);
+                    centred[(size_t(dz) * n.y + j) * n.x + i] = openvdb::Vec3s(v.x, v.y, v.z);
+                }
+        });
+        const Vec3i o = offset;
+        DenseVec3 dense(CoordBBox(Coord(o.x, o.y, o.z + z0),
+                                  Coord(o.x + n.x - 1, o.y + n.y - 1, o.z + z1 - 1)),
+                        centred.data());
+        openvdb::tools::copyFromDense(dense, grid, openvdb::Vec3s(tolerance));
     }
+}
+
+openvdb::Vec3SGrid::Ptr finishVelocityGrid(openvdb::Vec3SGrid::Ptr grid, const std::string& name,
+                                           openvdb::math::Transform::Ptr xform, bool half) {
     openvdb::tools::prune(grid->tree());
     grid->setName(name);
     grid->setGridClass(openvdb::GRID_UNKNOWN);  // cell-centred, not GRID_STAGGERED
@@ -104,6 +102,34 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name,
     grid->setTransform(xform);
     grid->setSaveFloatAsHalf(half);
     return grid;
+}
+
+openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name,
+                                     const std::vector<const Fields*>& parts,
+                                     openvdb::math::Transform::Ptr xform, float tolerance,
+                                     bool half) {
+    // Cell-centred average of the MAC faces: what Blender and Houdini expect of
+    // a non-staggered vector grid.
+    auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
+    for (const Fields* part : parts) {
+        const Fields& f = *part;
+        addCentred(*grid, f.offset, f.n, tolerance,
+                   [&f](int i, int j, int k) { return f.centredVelocity(i, j, k); });
+    }
+    return finishVelocityGrid(grid, name, xform, half);
+}
+
+// The same from cell-centred grids over a box of the domain (upres's input).
+openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const UpresInput& in,
+                                     openvdb::math::Transform::Ptr xform, float tolerance,
+                                     bool half) {
+    auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
+    if (!in.box.empty())
+        addCentred(*grid, in.box.lo, in.box.size(), tolerance, [&in](int i, int j, int k) {
+            return Vec3f(in.velocity[0](i, j, k), in.velocity[1](i, j, k),
+                         in.velocity[2](i, j, k));
+        });
+    return finishVelocityGrid(grid, name, xform, half);
 }
 
 // World position of the min corner of voxel 'c', for cell-centred data.
@@ -179,23 +205,26 @@ T metaOr(const openvdb::MetaMap& meta, const char* name, T fallback) {
     return m ? T(m->value()) : fallback;
 }
 
+// Builds a frame's velocity grid, given its tolerance and precision.
+using VelocityBuilder = std::function<openvdb::Vec3SGrid::Ptr(float tolerance, bool half)>;
+
 // The scalars from `scalars` (the solver's parts, or upres's fine grid) on
-// their voxels, the velocity from the solver's `flow` on its own.
-void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
+// their voxels, the velocity from `velocity` on its own; flowCells: the
+// velocity's domain cells along x when they are coarser than the scalars'
+// (upres), else 0.
+void writeFrame(const std::string& path, const VelocityBuilder& velocity, int flowCells,
                 const std::vector<const Fields*>& scalars, int frame,
                 const std::string& sceneName, const CacheOptions& opt) {
     vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
         const Fields& f = *scalars.front();
-        const Fields& base = *flow.front();
         // The domain's voxels, wherever a sparse solve's boxes lie in it, so
         // every frame of a sequence shares one transform.
         auto xform = cellCentredTransform(f.dx, f.domainOrigin());
-        auto flowXform = &base == &f ? xform : cellCentredTransform(base.dx, base.domainOrigin());
         const float tol = opt.tolerance;
         const bool half = opt.halfFloats;
         grids.push_back(fogGrid("density", scalars, &Fields::density, xform, tol, half));
         grids.push_back(fogGrid("temperature", scalars, &Fields::temperature, xform, tol, half));
-        grids.push_back(velocityGrid(opt.velocityName, flow, flowXform, tol, half));
+        grids.push_back(velocity(tol, half));
         // Fire: named as Blender's Mantaflow names them, so Blender's fire
         // shading (a Principled Volume's flame and blackbody) finds them.
         if (f.burns()) {
@@ -206,11 +235,27 @@ void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
         Box3i held;
         for (const Fields* p : scalars) held = unite(held, p->box());
         vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
-        if (&base != &f) meta.insertMeta(vdb::kMetaUpresFactor,
-                                         openvdb::Int32Metadata(f.domainSize().x / base.domainSize().x));
+        if (flowCells > 0)
+            meta.insertMeta(vdb::kMetaUpresFactor,
+                            openvdb::Int32Metadata(f.domainSize().x / flowCells));
         if (!opt.halfFloats && opt.tolerance == 0.0f)
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
     });
+}
+
+// writeFrame with the velocity of the solver's parts.
+void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
+                const std::vector<const Fields*>& scalars, int frame,
+                const std::string& sceneName, const CacheOptions& opt) {
+    const Fields& base = *flow.front();
+    const bool upres = &base != scalars.front();
+    writeFrame(
+        path,
+        [&](float tol, bool half) {
+            return velocityGrid(opt.velocityName, flow,
+                                cellCentredTransform(base.dx, base.domainOrigin()), tol, half);
+        },
+        upres ? base.domainSize().x : 0, scalars, frame, sceneName, opt);
 }
 
 }  // namespace
@@ -229,6 +274,17 @@ void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& pa
                    const Fields& fine, int frame, const std::string& sceneName,
                    const CacheOptions& opt) {
     writeFrame(path, parts, {&fine}, frame, sceneName, opt);
+}
+
+void writeVdbFrame(const std::string& path, const UpresInput& base, const Fields& fine, int frame,
+                   const std::string& sceneName, const CacheOptions& opt) {
+    writeFrame(
+        path,
+        [&](float tol, bool half) {
+            return velocityGrid(opt.velocityName, base,
+                                cellCentredTransform(base.dx, base.domainOrigin), tol, half);
+        },
+        base.domainCells.x, {&fine}, frame, sceneName, opt);
 }
 
 std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }
@@ -396,13 +452,28 @@ CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
     c.temperature = ScalarGrid(c.n.x, c.n.y, c.n.z);
     if (file.has("temperature"))
         copyBox(*file.readAs<openvdb::FloatGrid>("temperature"), box, c.temperature);
+    // A fire's: both or neither, as plume writes them.
+    if (file.has("fuel") && file.has("flame")) {
+        copyBox(*file.readAs<openvdb::FloatGrid>("fuel"), box, c.fuel);
+        copyBox(*file.readAs<openvdb::FloatGrid>("flame"), box, c.flame);
+    }
+    c.held = Box3i::at({0, 0, 0}, c.n);
+    auto boxMin = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxMin);
+    auto boxSize = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxSize);
+    if (boxMin && boxSize) {
+        const openvdb::Vec3i m = boxMin->value(), s = boxSize->value();
+        c.held = intersect(Box3i::at({m.x(), m.y(), m.z()}, {s.x(), s.y(), s.z()}), c.held);
+    }
+    auto exact = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaExact);
+    c.exact = exact && exact->value();
 
     // With upres the velocity is on the base grid's voxels, factor times coarser.
     c.upresFactor = std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(),
                                                                     vdb::kMetaUpresFactor, 1));
     const Vec3i nv{c.n.x / c.upresFactor, c.n.y / c.upresFactor, c.n.z / c.upresFactor};
     c.velocity = Grid3<Vec3f>(nv.x, nv.y, nv.z);
-    if (file.has(velocityName)) {
+    c.hasVelocity = file.has(velocityName);
+    if (c.hasVelocity) {
         auto vel = file.readAs<openvdb::Vec3SGrid>(velocityName);
         std::vector<openvdb::Vec3s> values(c.velocity.size(), openvdb::Vec3s(0.0f));
         DenseVec3 dense(cellBox(nv.x, nv.y, nv.z), values.data());

@@ -10,9 +10,12 @@
 #include "core/grid3.h"
 #include "core/vec.h"
 #include "core/volume.h"
+#include "core/box.h"
 #include "sim/fields.h"
 
 namespace plume {
+
+struct UpresInput;  // sim/upres/upres.h
 
 struct CacheOptions {
     bool halfFloats = true;                 // 16-bit floats on disk; false: 32-bit
@@ -40,6 +43,12 @@ void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& pa
 void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts,
                    const Fields& fine, int frame, const std::string& sceneName,
                    const CacheOptions& opt = {});
+// The same with the velocity as cell-centred grids over a box of the domain
+// (plume upres, from a cache it read): the very floats given, 0 outside the
+// box, on the base voxels `base` describes. The file is the one the inline
+// upres writes when those floats are the solver's (cell-centred) velocity.
+void writeVdbFrame(const std::string& path, const UpresInput& base, const Fields& fine, int frame,
+                   const std::string& sceneName, const CacheOptions& opt = {});
 
 // A volume read back for rendering: dense grids over the active bounding box
 // of the chosen density grid (over the whole domain for an exact plume cache:
@@ -106,9 +115,18 @@ struct CacheFrame {
     int frame = 0;
     std::string sceneName, creator;
     ScalarGrid density, temperature;
+    // A fire's fuel and flame, when the file has them (else empty).
+    ScalarGrid fuel, flame;
     // Cell-centred, m/s; with upres on the base grid: n / upresFactor cells.
     Grid3<Vec3f> velocity;
+    bool hasVelocity = false;  // the file had the velocity grid asked for
     int upresFactor = 1;  // fine scalar voxels per velocity voxel along an axis
+    // The box of the domain the frame held (a sparse solve's boxes around
+    // them all), in the scalars' cells: nothing is stored outside it.
+    Box3i held;
+    bool exact = false;  // written exact: 32-bit, nothing dropped as inactive
+
+    bool burns() const { return fuel.size() == density.size() && density.size() > 0; }
 };
 CacheFrame readVdbFrame(const std::string& path, const std::string& velocityName = "velocity");
 
