@@ -69,6 +69,16 @@ struct GridPoint {
     return g;
 }
 
+// Catmull-Rom's four weights for the fractions t (lanes x, y, z): the
+// interpolating cubic (C1, through every cell's value), w[tap][axis].
+[[gnu::always_inline]] inline void catmullRomWeights(simd::F4 t, simd::F4 w[4]) {
+    const simd::F4 t2 = t * t, t3 = t2 * t;
+    w[0] = 0.5f * (2.0f * t2 - t3 - t);
+    w[1] = 0.5f * (3.0f * t3 - 5.0f * t2) + 1.0f;
+    w[3] = 0.5f * (t3 - t2);
+    w[2] = 1.0f - w[0] - w[1] - w[3];  // the weights sum to one exactly
+}
+
 // The B-spline weights of the three axes at once, w[tap][axis] for the
 // fractions t (lanes x, y, z): lane by lane bsplineWeights' formulas in the
 // same order, so the bits are its.

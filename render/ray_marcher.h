@@ -4,7 +4,8 @@
 // sample reads density trilinear, or through the tricubic B-spline
 // (render/cubic.h) where a voxel covers several pixels, and then temperature
 // and flame the same way; the light it sends toward the camera, worked out
-// per cell once a frame (InScattering::fillSource), the same way too. That light
+// per cell once a frame (InScattering::fillSource), the same way too, but
+// for a fire's light, which the B-spline reads through Catmull-Rom. That light
 // per sample instead (two exps and two divisions for a sun and the sky) was
 // a fifth of render-vdb's CPU time on the 128^3 bench frame.
 #pragma once
@@ -96,6 +97,9 @@ struct RayMarcher {
     float sigmaPerVoxel;     // extinction per unit density times dx
     int temperatureChannel;  // -1: no emission
     int flameChannel;        // -1: glow wherever it is hot; else only where the flame is
+    // The fire's light per unit of the source's fourth lane (its colour times
+    // the smoke's), where fillSource put it apart; else 0.
+    Vec3f fireLight{0.0f};
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
     // jittered offset inside it, until the smoke hides whatever is left.
@@ -165,6 +169,8 @@ struct RayMarcher {
         const float* data = shading.data();
         const simd::F4 scattered = w.source(shading);
         Vec3f source(scattered[0], scattered[1], scattered[2]);
+        // Catmull-Rom overshoots below 0 beside a lone peak.
+        source += fireLight * std::max(scattered[3], 0.0f);
         if (temperatureChannel >= 0) {
             // Blackbody light at the gas's temperature in kelvin; in a fire
             // only where the flame burns, so cooled smoke stops glowing.

@@ -305,7 +305,11 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
-    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_);
+    // The B-spline would dim the fire's light where it peaks, within a voxel
+    // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
+    const bool fireApart = cubic_ && !fire_.empty();
+    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart);
+    const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
     if (solids)
@@ -337,7 +341,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (cubic_)
         traceFrame(rays,
                    RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                           temperatureChannel_, flameChannel_},
+                                           temperatureChannel_, flameChannel_, fireLight},
                    frame_, hitIds_);
     else
         traceFrame(rays,
