@@ -1,16 +1,21 @@
-// Tricubic B-spline reconstruction of density: smooth (C2) where
-// trilinear creases at every voxel face, never negative and without the
-// ringing of an interpolating cubic (Catmull-Rom), like Cycles' "Cubic"
-// volume interpolation. It blurs a little: the B-spline approximates, a
-// voxel's value spreads over the four cells around it on each axis.
+// Tricubic B-spline reconstruction where a voxel covers several pixels
+// (render.filter "cubic"): smooth (C2) where trilinear creases at every voxel
+// face, never negative and without the ringing of an interpolating cubic
+// (Catmull-Rom), like Cycles' "Cubic" volume interpolation. It blurs a
+// little: the B-spline approximates, a voxel's value spreads over the four
+// cells around it on each axis.
 //
-// Density only: the light channels are smooth already (optical depth grows
-// about linearly into smoke) and stay trilinear. Reading them through the
-// B-spline as well (all four channels four-wide) rendered the default scene's
-// frame 72 at 64^3 in 0.71 s against 0.64 s for density alone and 0.47 s
-// trilinear (one thread), and changed nothing one could see: the creases and
-// the bright specks on lit dense smoke come from where camera rays stop in
-// the density, not from the light.
+// Density (and temperature and flame) through it, and the light each cell
+// sends toward the camera too (ShadingGrid::smoothSourceAt). That light,
+// blended trilinearly under the B-spline density, still drew the voxel
+// lattice as faint creases on the lit side of a coarse close-up
+// (RenderFilter.CubicCloseUpHasNoVoxelCreases). Light varies over many
+// voxels, so the B-spline's smoothing costs it little one can see; but a
+// fire's light on its smoke peaks within a voxel or two of its lamps, so
+// that lane is read through Catmull-Rom (catmullRomWeights), which
+// interpolates. It costs the 128^3 bench frame at 720p
+// about a quarter more CPU (one thread, frames 36-44: 0.52 s a frame against
+// 0.41 s with the light trilinear).
 //
 // Direct 4x4x4 weights rather than Sigg and Hadwiger's eight trilinear
 // lookups (GPU Gems 2, ch. 20): that trick pays where hardware filters a
@@ -21,8 +26,8 @@
 // conversion and one set of weight polynomials per lookup, lane by lane the
 // scalar formulas in the same order, so the bits are those of one axis at a
 // time. The ray-marcher computes the GridPoint once per sample for the
-// empty-space flag, the B-spline and the trilinear light weights: frame 72
-// of the default scene at 720p (64^3, one thread, user time) went from
+// empty-space flag, the density and the light: frame 72 of the default scene
+// at 720p (64^3, one thread, user time, light still trilinear) went from
 // 0.60 s cubic against 0.43 s linear (+40%) to 0.49 s (+14%).
 #pragma once
 
@@ -65,6 +70,28 @@ struct GridPoint {
     return g;
 }
 
+// Catmull-Rom's four weights for the fractions t (lanes x, y, z): the
+// interpolating cubic (C1, through every cell's value), w[tap][axis].
+[[gnu::always_inline]] inline void catmullRomWeights(simd::F4 t, simd::F4 w[4]) {
+    const simd::F4 t2 = t * t, t3 = t2 * t;
+    w[0] = 0.5f * (2.0f * t2 - t3 - t);
+    w[1] = 0.5f * (3.0f * t3 - 5.0f * t2) + 1.0f;
+    w[3] = 0.5f * (t3 - t2);
+    w[2] = 1.0f - w[0] - w[1] - w[3];  // the weights sum to one exactly
+}
+
+// The B-spline weights of the three axes at once, w[tap][axis] for the
+// fractions t (lanes x, y, z): lane by lane bsplineWeights' formulas in the
+// same order, so the bits are its.
+[[gnu::always_inline]] inline void bsplineWeights(simd::F4 t, simd::F4 w[4]) {
+    const simd::F4 t2 = t * t, t3 = t2 * t, s = 1.0f - t;
+    const simd::F4 kSixth = simd::splat(1.0f / 6.0f);
+    w[0] = kSixth * s * s * s;
+    w[3] = kSixth * t3;
+    w[1] = kSixth * (3.0f * t3 - 6.0f * t2 + 4.0f);
+    w[2] = 1.0f - w[0] - w[1] - w[3];
+}
+
 // At an edge: clamped taps, one float at a time. Rare, and kept out of line
 // so the inside path (inlined into the ray-marcher) stays small.
 [[gnu::noinline, gnu::cold]] inline simd::F4 bsplineRowsAtEdge(const float* data, Vec3i n,
@@ -92,15 +119,9 @@ struct GridPoint {
 // clamps. Away from the edges a row's four taps are consecutive floats: one
 // four-wide load each.
 [[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, const GridPoint& g) {
-    // Tap weights w[tap][axis], as bsplineWeights for each axis.
     using simd::F4;
-    const F4 t = g.t, t2 = t * t, t3 = t2 * t, s = 1.0f - t;
-    const F4 kSixth = simd::splat(1.0f / 6.0f);
     F4 w[4];
-    w[0] = kSixth * s * s * s;
-    w[3] = kSixth * t3;
-    w[1] = kSixth * (3.0f * t3 - 6.0f * t2 + 4.0f);
-    w[2] = 1.0f - w[0] - w[1] - w[3];
+    bsplineWeights(g.t, w);
 
     const int cell[3] = {g.cell[0], g.cell[1], g.cell[2]};
     const ptrdiff_t sy = n.x, sz = ptrdiff_t(n.x) * n.y;

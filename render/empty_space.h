@@ -22,7 +22,8 @@ constexpr float kEmptyDensity = 1e-4f;
 class EmptySpace {
   public:
     // The largest density per block, with the apron of cells a lookup inside
-    // the block reaches (1 for trilinear, 2 for the cubic B-spline). Keeps its
+    // the block reaches (1 for trilinear, 2 for the cubic B-spline, 3 where the
+    // light read through the B-spline is filled block by block). Keeps its
     // storage between frames.
     void build(const ScalarGrid& density, int apron = 1);
 
@@ -33,7 +34,7 @@ class EmptySpace {
                 std::clamp(int(pGrid.z) >> kBlockShift, 0, blocks_.z - 1)};
     }
 
-    // After build with apron 2: false when the 4x4x4 cells a B-spline lookup
+    // After build with apron 2 or more: false when the 4x4x4 cells a B-spline lookup
     // at g (a GridPoint of the density grid) reads hold no density. Most
     // samples in a block with smoke are in the air beside it, and this byte
     // is cheaper than the lookup.

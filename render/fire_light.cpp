@@ -135,7 +135,7 @@ std::uint64_t FireLight::bytesFor(Vec3i n) {
 
 void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChannel,
                       int flameChannel, const RenderSettings& settings, float sigmaPerVoxel,
-                      int outChannel) {
+                      int outChannel, const Box3i& lampBox) {
     lamps_.clear();
     color_ = Vec3f(0.0f);
     if (box.empty() || temperatureChannel < 0 || outChannel < 0 ||
@@ -143,8 +143,8 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         return;
 
     // The lamps: blocks of glowing cells, as few as kMaxFireLamps.
-    Blocks blocks = glowingBlocks(grid, grid.densityValues(), box, temperatureChannel,
-                                  flameChannel, settings, sigmaPerVoxel);
+    Blocks blocks = glowingBlocks(grid, grid.densityValues(), lampBox.empty() ? box : lampBox,
+                                  temperatureChannel, flameChannel, settings, sigmaPerVoxel);
     float total = 0.0f;
     Vec3f light(0.0f);
     for (const Glow& g : blocks.glow) total += g.luminance, light += g.light;

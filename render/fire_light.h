@@ -37,8 +37,12 @@ class FireLight {
     // every cell of the box, per unit albedo, as a multiple of color().
     // Channel 0 is the density the light passes through: call it while the
     // solids are in it. sigmaPerVoxel = extinction per unit density times dx.
+    // lampBox (inside box; box when empty): the cells the lamps are gathered
+    // from, in blocks from its min corner, so the lamps stay where they are
+    // when box takes a wider apron.
     void build(ShadingGrid& grid, const Box3i& box, int temperatureChannel, int flameChannel,
-               const RenderSettings& settings, float sigmaPerVoxel, int outChannel);
+               const RenderSettings& settings, float sigmaPerVoxel, int outChannel,
+               const Box3i& lampBox = Box3i{});
 
     // No lamp this frame: nothing glows.
     bool empty() const { return lamps_.empty(); }

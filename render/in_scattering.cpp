@@ -33,10 +33,12 @@ struct CellValue {
 }  // namespace
 
 void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
-                              Vec3f eye, Vec3f albedo) const {
+                              Vec3f eye, Vec3f albedo, bool fireApart) const {
     if (box.empty()) return;
+    const int fireLane = fireApart ? fireChannel_ : -1;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         InScattering at = *this;  // holds the phases of the direction at hand
+        if (fireLane >= 0) at.fireChannel_ = -1;
         for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
             for (int j = box.lo.y; j < box.hi.y; ++j)
                 for (int i = box.lo.x; i < box.hi.x; ++i) {
@@ -49,13 +51,13 @@ void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySp
                     const Vec3f toCell = p - eye;
                     const float distance = length(toCell);
                     at.startRay(distance > 0.0f ? toCell / distance : Vec3f(0.0f, 0.0f, 1.0f));
-                    const Vec3f source =
-                        at(CellValue{}, grid.cell(grid.cellIndex(i, j, k)), p) * albedo;
+                    const float* cell = grid.cell(grid.cellIndex(i, j, k));
+                    const Vec3f source = at(CellValue{}, cell, p) * albedo;
                     float* out = grid.source(i, j, k);
                     out[0] = source.x;
                     out[1] = source.y;
                     out[2] = source.z;
-                    out[3] = 0.0f;
+                    out[3] = fireLane >= 0 ? cell[fireLane] : 0.0f;
                 }
     });
 }

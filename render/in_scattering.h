@@ -155,7 +155,10 @@ class InScattering {
     void startRay(Vec3f d);
 
     // The light every cell of `box` sends toward a camera at `eye` (grid
-    // units), times the smoke's colour, into the grid's source (RGB). Each
+    // units), times the smoke's colour, into the grid's source (RGB); with
+    // fireApart the fire's light is left out of it and goes, per unit albedo
+    // and colour, into the fourth float, which the B-spline's lookup reads
+    // through Catmull-Rom (ShadingGrid::smoothSourceAt). Each
     // cell sees
     // the camera along the line from the eye through its centre, which is
     // the direction of every camera ray through it, so a camera sample needs
@@ -163,7 +166,7 @@ class InScattering {
     // must hold this frame's light. Cells of blocks empty space says no
     // lookup can see density from are skipped (a sample never reads them).
     void fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace, Vec3f eye,
-                    Vec3f albedo) const;
+                    Vec3f albedo, bool fireApart = false) const;
 
     // Light arriving at pGrid (w: the weights a RayMarcher reads the
     // ShadingGrid's data with), sent toward the camera; per unit albedo.

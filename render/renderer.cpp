@@ -37,6 +37,10 @@ constexpr float kLightSpread = 0.2f;
 // Cells beyond the active ones a density lookup reaches: one for trilinear,
 // two for the B-spline.
 int lookupApron(bool cubic) { return cubic ? 2 : 1; }
+// Cells beyond the active ones whose light a sample reads: trilinear light
+// reads at most two (where the B-spline sees density), the B-spline of the
+// light three (its 4x4x4 taps, the farthest of which may hold density).
+int lightApron(bool cubic) { return cubic ? 3 : 2; }
 
 // The box camera rays are marched through (grid units): the active cells and
 // the apron a lookup reaches.
@@ -205,8 +209,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     };
     active_ = deterministicReduce(n.z, Box3i{}, packSlab, unite);
 
-    // Largest density per block, for empty-space skipping.
-    emptySpace_.build(density, lookupApron(cubic_));
+    // Largest density per block, for empty-space skipping. The light is
+    // filled (InScattering::fillSource) in the blocks this does not skip, so
+    // with the light read through the B-spline they take its apron.
+    emptySpace_.build(density, cubic_ ? lightApron(cubic_) : lookupApron(cubic_));
     lit_ = Box3i{};
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
@@ -217,8 +223,8 @@ void Renderer::prepareVolume(const VolumeView& volume) {
 
     // Light transmittance over every cell a camera sample can reach, and
     // around the solids, which shadow the smoke and the ground through it
-    // (light is read trilinear, also where density is read through the B-spline).
-    Box3i sweepBox = active_.empty() ? Box3i{} : grow(active_, 2, n);
+    // (lightApron).
+    Box3i sweepBox = active_.empty() ? Box3i{} : grow(active_, lightApron(cubic_), n);
     if (!solidBox.empty()) sweepBox = unite(sweepBox, grow(solidBox, 2, n));
     lit_ = sweepBox;
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
@@ -234,9 +240,13 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                                 kLightSpread, kFirstLightChannel + int(directional_.size() + l),
                                 sweepScratch_, pointCoarse_[l]);
     // The fire's glow lights the smoke around it, and the solids take
-    // their part of it too.
+    // their part of it too. Its lamps are gathered from the box trilinear
+    // light takes, whichever the filter: from the cubic frame's wider one
+    // they fell a cell apart, and the 24^3 fire's cores came out 8 levels
+    // dimmer (tests/golden/fire.png).
+    const Box3i lampBox = active_.empty() ? Box3i{} : grow(active_, lightApron(false), n);
     fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
-                fireChannel_);
+                fireChannel_, lampBox);
     if (solids) solidsInSweep_.remove(shading_);
 }
 
@@ -295,7 +305,11 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
-    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_);
+    // The B-spline would dim the fire's light where it peaks, within a voxel
+    // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
+    const bool fireApart = cubic_ && !fire_.empty();
+    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart);
+    const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;
     if (solids)
@@ -327,7 +341,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (cubic_)
         traceFrame(rays,
                    RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                           temperatureChannel_, flameChannel_},
+                                           temperatureChannel_, flameChannel_, fireLight},
                    frame_, hitIds_);
     else
         traceFrame(rays,

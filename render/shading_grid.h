@@ -73,7 +73,7 @@ class ShadingGrid {
     GridPoint gridPoint(Vec3f pGrid) const { return plume::gridPoint(pGrid, n_); }
 
     // The light each cell sends toward the camera (InScattering::fillSource):
-    // four floats per cell (RGB and one unused), x fastest, apart from the
+    // four floats per cell (RGB, and a fire's light apart or 0), x fastest, apart from the
     // channels so the march reads it four-wide, one cache line per corner.
     // Sized with resize; only the cells of the frame's lit box are set.
     float* source(int i, int j, int k) { return source_.data() + cellIndex(i, j, k) * 4; }
@@ -100,6 +100,41 @@ class ShadingGrid {
                                simd::load(p + step[2] + step[1]),
                                simd::load(p + step[2] + step[1] + step[0])};
         return trilinear(v, simd::splat(f[0]), simd::splat(f[1]), simd::splat(f[2]));
+    }
+
+    // The source at g through the B-spline (render/cubic.h), its fourth lane
+    // (a fire's light, where fillSource put it apart) through Catmull-Rom,
+    // from the 4x4x4 cells the density lookup at g reads. Blended like
+    // sourceAt under a B-spline density, the light drew the voxel lattice as
+    // creases on a coarse close-up. The fire's light peaks within a voxel or
+    // two of its lamps, where the B-spline, which approximates, dimmed the
+    // flame's cores on a coarse grid; Catmull-Rom goes through every cell's
+    // value, smooth (C1) all the same. It reaches one cell further than
+    // trilinear: the lit box and the filled blocks take lightApron.
+    simd::F4 smoothSourceAt(const GridPoint& g) const {
+        using simd::F4;
+        F4 b[4], c[4], w[4][3];  // w[tap][axis]: lanes 0-2 b's weight, lane 3 c's
+        bsplineWeights(g.t, b);
+        catmullRomWeights(g.t, c);
+        for (int tap = 0; tap < 4; ++tap)
+            for (int a = 0; a < 3; ++a) w[tap][a] = F4{b[tap][a], b[tap][a], b[tap][a], c[tap][a]};
+        ptrdiff_t ox[4], oy[4], oz[4];  // clamped taps, as bsplineSample's at an edge
+        for (int tap = 0; tap < 4; ++tap) {
+            ox[tap] = ptrdiff_t(std::clamp(g.cell[0] - 1 + tap, 0, n_.x - 1)) * 4;
+            oy[tap] = ptrdiff_t(std::clamp(g.cell[1] - 1 + tap, 0, n_.y - 1)) * 4 * n_.x;
+            oz[tap] = ptrdiff_t(std::clamp(g.cell[2] - 1 + tap, 0, n_.z - 1)) * 4 * n_.x * n_.y;
+        }
+        F4 sum{};
+        for (int k = 0; k < 4; ++k) {
+            F4 y{};
+            for (int j = 0; j < 4; ++j) {
+                const float* row = source_.data() + oz[k] + oy[j];
+                y += w[j][1] * (w[0][0] * simd::load(row + ox[0]) + w[1][0] * simd::load(row + ox[1]) +
+                                w[2][0] * simd::load(row + ox[2]) + w[3][0] * simd::load(row + ox[3]));
+            }
+            sum += w[k][2] * y;
+        }
+        return sum;
     }
 
     // The frame's density (one float per cell, x fastest, like channel 0),
