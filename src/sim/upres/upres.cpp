@@ -11,6 +11,7 @@
 #include "sim/diffusion.h"
 #include "sim/dissipation.h"
 #include "sim/emitters.h"
+#include "sim/obstacles.h"
 #include "sim/upres/unresolved_speed.h"
 #include "sim/upres/wavelet_noise.h"
 
@@ -156,6 +157,7 @@ void Upres::advance(const UpresInput& in, int frame) {
     renewPatterns(frame);
     stir(base_, frame, stirring_);
     const int steps = fineVelocity(stirring_);
+    closeSolidFaces();
     const double frameDt = 1.0 / fps_, start = double(frame - 1) * frameDt;
     const float dt = float(frameDt / steps);
     for (int s = 0; s < steps; ++s) {
@@ -175,6 +177,7 @@ void Upres::substep(int frame, float dt) {
         scene_.poseAt((fine_.time + 0.5 * double(dt)) * fps_, pose_);
         emitters = &pose_.emitters;
     }
+    if (scene_.obstaclesMove()) placeSolids(fine_);  // where the pose puts them now
     applyEmitters(fine_, *emitters, frame, fine_.time);
     if (fine_.burns()) burn(fine_, scene_.physics, dt);
     ScalarGrid* fields[Advector::kMaxFields] = {&fine_.density, &fine_.temperature, &fine_.fuel,
@@ -184,9 +187,44 @@ void Upres::substep(int frame, float dt) {
     // Anew each substep: the smoke, and so the cells to trace, moved.
     advector_.setVelocity(fineVelocity_, fine_.dx);
     advector_.advect(scheme_, fields, fields, count, dt, Advector::Limiter::Clamp, background);
+    if (!scene_.obstacles.empty()) clearSolidScalars(fine_, ambient_);
     diffuseImplicit(fine_.density, scene_.physics.diffusion, dt, fine_.dx);
     diffuseImplicit(fine_.temperature, scene_.physics.diffusion, dt, fine_.dx);
     dissipate(fine_, scene_.physics, dt);
+}
+
+// The scene's obstacles on the fine cells, placed as the substep's pose puts
+// them when they move: the stirring would otherwise carry fine smoke into a
+// solid that the base flow goes around, and the smoke would show through it.
+void Upres::placeSolids(Fields& fine) const {
+    if (scene_.obstacles.empty()) return;
+    rasterizeObstacles(fine, scene_.obstaclesMove() ? pose_.obstacles : scene_.obstacles);
+}
+
+// No flow through a face beside a still solid on the fine grid: the base
+// velocity blended onto the fine faces and the turbulence both cross the
+// solid's surface where the base grid's cells do not. (A moving solid keeps
+// the blended flow, which carries its motion; clearSolidScalars() empties it
+// each substep.)
+void Upres::closeSolidFaces() {
+    if (scene_.obstacles.empty() || scene_.obstaclesMove()) return;
+    const Grid3<uint8_t>& solid = fine_.solid;
+    const Vec3i n = fine_.n;
+    for (int a = 0; a < 3; ++a) {
+        ScalarGrid& face = fineVelocity_.component(a);
+        parallelForSlabs(face.nz(), [&](int k) {
+            for (int j = 0; j < face.ny(); ++j)
+                for (int i = 0; i < face.nx(); ++i) {
+                    // The cells on either side of face (i, j, k) along a.
+                    const int at[3] = {i, j, k};
+                    int lo[3] = {i, j, k};
+                    lo[a] -= 1;
+                    const bool below = lo[a] >= 0 && solid(lo[0], lo[1], lo[2]);
+                    const bool above = at[a] < n[a] && solid(i, j, k);
+                    if (below || above) face(i, j, k) = 0.0f;
+                }
+        });
+    }
 }
 
 // The base cells where some scalar differs from its background, grown by the
@@ -265,8 +303,8 @@ void Upres::fitBox(const UpresInput& in) {
         move(fine.flame, oldFine, newFine, 0.0f);
         fine.expansion = ScalarGrid(fine.n.x, fine.n.y, fine.n.z);  // burn() writes it; unread
     }
-    // No solids on the fine grid: the base velocity keeps the smoke out of them.
     fine.solid = Grid3<uint8_t>(fine.n.x, fine.n.y, fine.n.z, Vec3f(0.5f), 0);
+    placeSolids(fine);
     fine.time = fine_.time;
     fine_ = std::move(fine);
     for (auto& pattern : drift_)
@@ -338,6 +376,7 @@ void Upres::restore(const Fields& base, const Box3i& box, double time, std::vect
         grid.expansion = ScalarGrid(nf.x, nf.y, nf.z);
     }
     grid.solid = Grid3<uint8_t>(nf.x, nf.y, nf.z, Vec3f(0.5f), 0);
+    placeSolids(grid);
     grid.time = time;
     fine_ = std::move(grid);
     for (int p = 0; p < 2; ++p)

@@ -96,6 +96,8 @@ class Upres {
     void stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]);
     int fineVelocity(const ScalarGrid (&stirring)[3]);
     void substep(int frame, float dt);
+    void placeSolids(Fields& fine) const;
+    void closeSolidFaces();
     void carryPatterns(const UpresInput& base);
 
     Scene scene_;
