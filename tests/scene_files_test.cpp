@@ -49,6 +49,7 @@ TEST(SceneFiles, DefaultScene) {
     EXPECT_EQ(s.lights.size(), 2u);
     EXPECT_EQ(s.render.width, 1280);
     EXPECT_EQ(s.render.height, 720);
+    EXPECT_EQ(s.upres.factor, 2);  // the detail a user sees first
 }
 
 TEST(SceneFiles, BenchIsTheMantaflowSetup) {
