@@ -61,10 +61,12 @@ inline Vec3i times(Vec3i v, int f) { return {v.x * f, v.y * f, v.z * f}; }
 inline Box3i times(const Box3i& b, int f) { return {times(b.lo, f), times(b.hi, f)}; }
 
 // `b` grown by `by` cells on every side, kept inside [0, n).
-inline Box3i grow(const Box3i& b, int by, Vec3i n) {
+inline Box3i grow(const Box3i& b, Vec3i by, Vec3i n) {
     if (b.empty()) return b;
-    return {{std::max(b.lo.x - by, 0), std::max(b.lo.y - by, 0), std::max(b.lo.z - by, 0)},
-            {std::min(b.hi.x + by, n.x), std::min(b.hi.y + by, n.y), std::min(b.hi.z + by, n.z)}};
+    return {{std::max(b.lo.x - by.x, 0), std::max(b.lo.y - by.y, 0), std::max(b.lo.z - by.z, 0)},
+            {std::min(b.hi.x + by.x, n.x), std::min(b.hi.y + by.y, n.y),
+             std::min(b.hi.z + by.z, n.z)}};
 }
+inline Box3i grow(const Box3i& b, int by, Vec3i n) { return grow(b, Vec3i{by, by, by}, n); }
 
 }  // namespace plume

@@ -239,9 +239,11 @@ void Upres::fitBox(const UpresInput& in) {
         active = unite(active, activeCells(in.fuel, [](float v) { return v != 0.0f; }));
         active = unite(active, activeCells(in.flame, [](float v) { return v != 0.0f; }));
     }
-    float speed = 0.0f;
-    for (const ScalarGrid& c : in.velocity)
-        speed = std::max(speed, deterministicReduce(
+    // Each axis's fastest flow: a plume rises far faster than it spreads.
+    float speeds[3] = {0.0f, 0.0f, 0.0f};
+    for (int a = 0; a < 3; ++a) {
+        const ScalarGrid& c = in.velocity[a];
+        speeds[a] = deterministicReduce(
                                     c.nz(), 0.0f,
                                     [&](int k) {
                                         float m = 0.0f;
@@ -250,7 +252,8 @@ void Upres::fitBox(const UpresInput& in) {
                                             m = std::max(m, std::fabs(p[n]));
                                         return m;
                                     },
-                                    maxOf<float>));
+                                    maxOf<float>);
+    }
     active = active.shifted(in.box.lo);
     // The fine smoke's own cells (the turbulence carries it beyond the
     // base's), in base cells.
@@ -268,7 +271,11 @@ void Upres::fitBox(const UpresInput& in) {
                                           box_.lo.y + (fine.hi.y + f - 1) / f,
                                           box_.lo.z + (fine.hi.z + f - 1) / f}});
     }
-    const int reach = 2 + int(std::ceil(speed * std::sqrt(3.0f) / float(fps_) / in.dx));
+    Vec3i reach;
+    for (int a = 0; a < 3; ++a) {
+        const int cells = 2 + int(std::ceil(speeds[a] / float(fps_) / in.dx));
+        (a == 0 ? reach.x : a == 1 ? reach.y : reach.z) = cells;
+    }
     const Box3i needed =
         active.empty() ? Box3i::at(in.box.lo, {1, 1, 1}) : grow(active, reach, in.domainCells);
     // The box changes only when the smoke leaves it or fills less than half of
