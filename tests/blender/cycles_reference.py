@@ -119,10 +119,15 @@ vol = bpy.data.volumes.new("Smoke")
 vol.filepath = vdb_file
 obj = bpy.data.objects.new("Smoke", vol)
 scene.collection.objects.link(obj)
-obj.location = Vector((shift_voxels * dx,) * 3)
 vol.grids.load()
 if not vol.grids.is_loaded or "density" not in [g.name for g in vol.grids]:
     die(f"{vdb_file}: no density grid ({vol.grids.error_message})")
+# The shift is in the density grid's own voxels: an upres'd cache holds its
+# scalars at a finer voxel than the scene's dx.
+voxel = vol.grids["density"].matrix_object.col[0].length
+if abs(voxel - dx) > 1e-6:
+    say(f"density voxel {voxel:.6g} m (the scene's dx is {dx} m)")
+obj.location = Vector((shift_voxels * voxel,) * 3)
 
 # --- Medium: scattering albedo*sigma_t*density (HG g), absorption the rest ----
 mat = bpy.data.materials.new("PlumeMedium")
