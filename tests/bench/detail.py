@@ -7,7 +7,8 @@ its bake times depend on the machine). Needs numpy and Pillow from Debian
 (/usr/bin/time), and for the bakes Blender 3.4 (`blender` on PATH, or --blender).
 
     tests/bench/detail.py [--plume build/plume] [--work /tmp/plume-detail]
-                          [--res 64 128] [--manta-res 64] [--manta-noise-res 64]
+                          [--res 64 128] [--upres-res 64] [--upres-factor 2]
+                          [--manta-res 64] [--manta-noise-res 64]
     tests/bench/detail.py --frames-only DIR [DIR ...]
 
 The measure, per frame (a PNG):
@@ -29,7 +30,8 @@ Each figure is the mean over the frames (36 to 48 by default).
 
 What a full run does, in this order, so every bake sees much the same load:
   - `plume bake scenes/bench.toml --set domain.resolution=N --vdb DIR` for each
-    --res, under /usr/bin/time -v;
+    --res, and with `--set upres.factor=F` for each --upres-res, under
+    /usr/bin/time -v;
   - Blender's Mantaflow baking the same setup (tests/bench/mantaflow_bench.py)
     at each --manta-res, and with its noise (wavelet turbulence, noise_scale 2)
     at each --manta-noise-res;
@@ -165,12 +167,15 @@ def measure(folders, a):
     return result
 
 
-def bake_plume(a, res):
-    out = os.path.join(a.work, f"plume{res}")
+def bake_plume(a, res, upres=1):
+    tag = f"plume{res}" + (f"_upres{upres}" if upres > 1 else "")
+    out = os.path.join(a.work, tag)
     shutil.rmtree(out, ignore_errors=True)
     wall, cpu, rss = timed([a.plume, "bake", a.scene, "--vdb", out, "--set",
-                            f"domain.resolution={res}", "--quiet"], out + ".log")
-    return {"tag": f"plume{res}", "label": f"plume {res}³", "cache": os.path.join(out, "bench_####.vdb"),
+                            f"domain.resolution={res}", "--set", f"upres.factor={upres}",
+                            "--quiet"], out + ".log")
+    return {"tag": tag, "label": f"plume {res}³" + (f", upres ×{upres}" if upres > 1 else ""),
+            "cache": os.path.join(out, "bench_####.vdb"),
             "wall": wall, "cpu": cpu, "rss": rss, "grid": None, "note": ""}
 
 
@@ -237,6 +242,10 @@ def main():
     p.add_argument("--work", default="/tmp/plume-detail")
     p.add_argument("--res", type=int, nargs="*", default=[64, 128],
                    help="plume bake resolutions (default 64 128)")
+    p.add_argument("--upres-res", type=int, nargs="*", default=[64],
+                   help="plume bake resolutions with upres (default 64)")
+    p.add_argument("--upres-factor", type=int, default=2,
+                   help="upres.factor of those bakes (default 2, as Mantaflow's noise x2)")
     p.add_argument("--manta-res", type=int, nargs="*", default=[64],
                    help="Mantaflow bake resolutions without noise (default 64; 128 takes ~5 min)")
     p.add_argument("--manta-noise-res", type=int, nargs="*", default=[64],
@@ -267,6 +276,7 @@ def main():
     load0 = os.getloadavg()
     started = time.monotonic()
     bakes = [bake_plume(a, res) for res in a.res]
+    bakes += [bake_plume(a, res, a.upres_factor) for res in a.upres_res]
     bakes += [bake_mantaflow(a, res, 0) for res in a.manta_res]
     bakes += [bake_mantaflow(a, res, 2) for res in a.manta_noise_res]
     for bake in bakes:
