@@ -168,7 +168,8 @@ TEST(UpresCommand, BadInputIsOneLineAndStatusTwo) {
         EXPECT_NE(e.err.find(says), std::string::npos) << e.err;
         EXPECT_EQ(std::count(e.err.begin(), e.err.end(), '\n'), 1) << e.err;
     };
-    expectError("upres 'B/bench_####.vdb' -o C" + std::string(kSmall), "--scene");
+    // Without --scene (another tool's cache) the velocity grid is still needed.
+    expectError("upres 'B/bench_####.vdb' -o C --set output.velocity_name=vel", "'vel'");
     expectError("upres 'nothing/bench_####.vdb' -o C" + scene, "nothing/bench_####.vdb");
     expectError("upres 'B/bench_####.vdb' -o C --factor 5" + scene, "--factor 5");
     expectError("upres 'B/bench_####.vdb' -o C --scene '" + kBench + "'", "domain");

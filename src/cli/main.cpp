@@ -96,7 +96,8 @@ void addUpresOptions(CLI::App* cmd, Options& o) {
         ->required();
     cmd->add_option("-o,--output", opt.output, "Folder for the fine cache: OUTDIR/NAME_0001.vdb ...");
     cmd->add_option("--scene", opt.scenePath,
-                    "The scene the cache was baked from (its emitters run on the fine grid)");
+                    "The scene the cache was baked from (its emitters run on the fine grid); "
+                    "without it (another tool's cache) the fine smoke is fed from the cache");
     cmd->add_option("--factor", opt.factor,
                     "Fine cells per base cell along an axis, 2 to 4 (default: upres.factor, else 2)");
     cmd->add_option("--frames", opt.frames,

@@ -98,6 +98,17 @@ void checkFits(const CacheFrame& c, const std::string& path, const Scene& scene)
                            : "holds fuel and flame, and the scene does not burn");
 }
 
+// Without a scene: a base cache with a velocity to move the smoke by.
+void checkForeign(const CacheFrame& c, const std::string& path, const Scene& scene) {
+    auto fail = [&](const std::string& why) { throw InputError("'" + path + "': error: " + why); };
+    if (c.upresFactor > 1)
+        fail("already has upres (factor " + std::to_string(c.upresFactor) +
+             "); upres reads a base cache");
+    if (!c.hasVelocity)
+        fail("has no velocity grid '" + scene.output.velocityName +
+             "' (--set output.velocity_name=...); upres moves the smoke with it");
+}
+
 // As the inline bake writes: the scene's output.vdb_precision, or when the
 // scene does not set it, the base cache's (an exact cache gives an exact one).
 CacheOptions cacheOptions(const Scene& scene, bool baseExact) {
@@ -126,14 +137,18 @@ void checkOutputDir(const std::string& outDir, const std::string& firstFile) {
 }  // namespace
 
 int runUpres(const RunOptions& opt) {
-    if (opt.scenePath.empty())
-        throw InputError("plume upres: error: --scene SCENE is required: upres runs the scene's "
-                         "emitters on the fine grid, and a cache does not hold them");
     if (opt.output.empty()) throw InputError("plume upres: error: -o OUTDIR is required");
     checkFactor(opt.factor);
     const std::vector<SequenceFile> files = baseSequence(opt.pattern);
-    Scene scene = loadScene(opt.scenePath, opt.overrides);
-    loadSceneGeometry(scene);
+    // With the scene the cache was baked from, the fine grid runs its
+    // emitters (an exact cache gives the inline upres bit for bit). Without
+    // one (Blender's or another tool's cache), plume's defaults and --set,
+    // and the fine smoke's sources come from the cache itself.
+    const bool withScene = !opt.scenePath.empty();
+    Scene scene = withScene ? loadScene(opt.scenePath, opt.overrides)
+                            : parseScene("", sequenceStem(files.front().path) + ".toml",
+                                         opt.overrides);
+    if (withScene) loadSceneGeometry(scene);
     scene.upres.factor = upresFactor(opt, scene);
     int first = 1, last = files.back().frame;
     if (!opt.frames.empty()) {
@@ -152,6 +167,7 @@ int runUpres(const RunOptions& opt) {
 
     const auto start = Clock::now();
     Upres upres(scene);
+    upres.feedFromBase(!withScene);
     UpresInput in;
     CacheOptions options;
     int written = 0;
@@ -159,7 +175,10 @@ int runUpres(const RunOptions& opt) {
         if (file.frame > last) break;
         auto t = Clock::now();
         const CacheFrame c = readVdbFrame(file.path, scene.output.velocityName);
-        checkFits(c, file.path, scene);
+        if (withScene)
+            checkFits(c, file.path, scene);
+        else
+            checkForeign(c, file.path, scene);
         if (file.frame == 1) options = cacheOptions(scene, c.exact);
         assignFromCache(in, c);
         const double read = secondsSince(t);

@@ -62,6 +62,14 @@ class Upres {
     // The same from the solver's parts (Solver::islandFields).
     void advance(const std::vector<const Fields*>& parts, int frame);
 
+    // Sources from the base instead of the scene's emitters, for a cache
+    // whose scene plume does not have (plume upres on Blender's or another
+    // tool's cache): after each frame, where a base cell holds more of a
+    // scalar than its fine cells do on average, the difference (smoothly
+    // spread, trilinear) is added to them. One-sided, so the detail the
+    // stirring made is kept; only smoke the fine grid lacks is put in.
+    void feedFromBase(bool on) { feed_ = on; }
+
     // The fine scalars as Fields (no velocity): dx the fine cell, offset and
     // domainCells in fine cells. Empty before the first frame.
     const Fields& fine() const { return fine_; }
@@ -99,6 +107,7 @@ class Upres {
     void placeSolids(Fields& fine) const;
     void closeSolidFaces();
     void carryPatterns(const UpresInput& base);
+    void feed(const UpresInput& in);
 
     Scene scene_;
     Scene pose_;  // the scene posed at a substep, when it is animated
@@ -109,6 +118,7 @@ class Upres {
     int maxSubsteps_;
     float ambient_;
     int factor_;
+    bool feed_ = false;
     Box3i box_;  // base cells of the domain
     Fields fine_;
     // Each noise pattern's drift (metres, x y z) since it was renewed: where
