@@ -606,8 +606,16 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
     });
 }
 
-// The stirring velocity on the fine faces, and the substeps that keep each
-// within the solver's CFL number of fine cells.
+// The stirring velocity on the fine faces, and the substeps: as many as the
+// solver takes for the base flow (its CFL number in base cells, of the base
+// velocity's speed). Not the CFL in fine cells of the stirring's speed: the
+// turbulence's peaks made that the cap (8 substeps a frame on bench.toml at
+// 64^3 x2, where the solver takes 1 to 3), and every extra MacCormack step
+// blurs the fine smoke a little more. With the solver's count the bench bake
+// with upres took 0.69x the CPU and its frames carry more detail (0.295
+// against 0.258, grain 0.0032 against 0.0044; detail.py, frames 36-48): the
+// advection is stable at any step, and the stirring is a random pattern
+// whose exact path through a swirl no one sees.
 int Upres::fineVelocity(const ScalarGrid (&stirring)[3]) {
     const Vec3i n = fine_.n;
     const float inv = 1.0f / float(factor_);
@@ -650,20 +658,20 @@ int Upres::fineVelocity(const ScalarGrid (&stirring)[3]) {
                 }
             }
         });
+        const ScalarGrid& src = base_.velocity[a];
         speed = std::max(speed, deterministicReduce(
-                                    from.nz(), 0.0f,
+                                    src.nz(), 0.0f,
                                     [&](int k) {
                                         float m = 0.0f;
-                                        const float* p = &from(0, 0, k);
-                                        for (size_t c = 0; c < from.strideZ(); ++c)
+                                        const float* p = &src(0, 0, k);
+                                        for (size_t c = 0; c < src.strideZ(); ++c)
                                             m = std::max(m, std::fabs(p[c]));
                                         return m;
                                     },
                                     maxOf<float>));
     }
     const float frameDt = float(1.0 / fps_);
-    return std::clamp(int(std::ceil(speed * frameDt / (cfl_ * fine_.dx))), 1,
-                      maxSubsteps_ * factor_);
+    return std::clamp(int(std::ceil(speed * frameDt / (cfl_ * base_.dx))), 1, maxSubsteps_);
 }
 
 // Each pattern's drift moves with the base flow for the frame (a
