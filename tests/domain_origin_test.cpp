@@ -41,18 +41,18 @@ std::string movedScene(Vec3f by) {
            "[time]\nframes = 6\nmax_substeps = 2\n"
            "[physics]\nturbulence = 0.5\nturbulence_scale = 0.25\n"
            "[[emitter]]\nshape = \"sphere\"\nradius = 0.125\ntemperature = 1.5\nnoise = 0.3\n"
-           "center = " + at({0.5f, 0.5f, 0.25f}) +
+           "center = " +
+           at({0.5f, 0.5f, 0.25f}) +
            "\n[[emitter.key]]\nframe = 1\ncenter = " + at({0.4375f, 0.5f, 0.25f}) +
            "\n[[emitter.key]]\nframe = 6\ncenter = " + at({0.5625f, 0.5f, 0.25f}) +
            "\n[[obstacle]]\nshape = \"box\"\nsize = [0.25, 0.25, 0.125]\ncenter = " +
-           at({0.5f, 0.5f, 1.0f}) +
-           "\n[camera]\nlook_at = " + at({0.5f, 0.5f, 0.75f}) + "\nposition = " +
-           at({0.5f, -1.75f, 0.75f}) + "\n[[camera.key]]\nframe = 6\nposition = " +
-           at({0.75f, -1.75f, 0.875f}) +
+           at({0.5f, 0.5f, 1.0f}) + "\n[camera]\nlook_at = " + at({0.5f, 0.5f, 0.75f}) +
+           "\nposition = " + at({0.5f, -1.75f, 0.75f}) +
+           "\n[[camera.key]]\nframe = 6\nposition = " + at({0.75f, -1.75f, 0.875f}) +
            "\n[[light]]\ntype = \"point\"\nintensity = 2\nposition = " + at({1.5f, -1.0f, 2.0f}) +
            "\n[[light]]\ndirection = [-0.5, 0.25, -1.0]\n"
-           "[ground]\nenabled = true\nheight = " + std::to_string(by.z) +
-           "\n[render]\nwidth = 64\nheight = 36\n";
+           "[ground]\nenabled = true\nheight = " +
+           std::to_string(by.z) + "\n[render]\nwidth = 64\nheight = 36\n";
 }
 
 struct RunResult {
@@ -101,9 +101,7 @@ std::string bytes(const fs::path& p) {
 TEST(DomainOrigin, TheCacheSitsInTheWorldAndRendersAsRenderDoes) {
     const fs::path dir = test::scratchDir("domain_origin_cache");
     const Vec3f origin{16, -8, 4};
-    {
-        std::ofstream(dir / "moved.toml") << movedScene(origin);
-    }
+    std::ofstream(dir / "moved.toml") << movedScene(origin);  // closed at the semicolon
     auto r = test::runPlume(
         "render moved.toml --vdb cache --png direct --no-video -q --set output.vdb_precision=exact",
         dir);
@@ -122,9 +120,10 @@ TEST(DomainOrigin, TheCacheSitsInTheWorldAndRendersAsRenderDoes) {
     file.close();
 
     // render-vdb of that cache with its scene draws render's frames, bit for bit.
-    r = test::runPlume("render-vdb 'cache/moved_####.vdb' --scene moved.toml --png fromcache "
-                       "--no-video -q",
-                       dir);
+    r = test::runPlume(
+        "render-vdb 'cache/moved_####.vdb' --scene moved.toml --png fromcache "
+        "--no-video -q",
+        dir);
     ASSERT_EQ(r.status, 0) << r.err;
     for (int frame = 1; frame <= 6; ++frame) {
         const std::string name = "moved_000" + std::to_string(frame) + ".png";

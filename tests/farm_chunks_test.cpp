@@ -81,8 +81,8 @@ TEST(FarmChunks, AShotFrom1001IsChunkedInItsNumbers) {
     const FarmChunks chunks{10, 4, 1001};
     std::string script = "set -uo pipefail\n";
     for (int task = 0; task < chunks.tasks(); ++task)
-        script += "task=" + std::to_string(task) + "\n" + chunks.rangeBash() +
-                  "echo \"$first $last\"\n";
+        script +=
+            "task=" + std::to_string(task) + "\n" + chunks.rangeBash() + "echo \"$first $last\"\n";
     const fs::path file = test::scratchDir("farm_chunks_start") / "ranges.sh";
     std::ofstream(file) << script;
     EXPECT_EQ(parseRanges(test::capture("bash '" + file.string() + "' 2>&1")),

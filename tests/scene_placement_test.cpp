@@ -97,7 +97,8 @@ TEST(ScenePlacement, CheckPrintsWhatTheFileSaidAndReadsBackTheSame) {
 TEST(ScenePlacement, DefaultsAreWorldValuesToo) {
     // A default position is a world position like any other: the reference's
     // camera default [1, -3.2, 1.2] is where the camera is, whatever the origin.
-    const Scene s = parseScene("[domain]\norigin = [1.0, 2.0, 3.0]\n[camera]\nfov = 30\n", "s.toml");
+    const Scene s =
+        parseScene("[domain]\norigin = [1.0, 2.0, 3.0]\n[camera]\nfov = 30\n", "s.toml");
     EXPECT_EQ(s.camera.position.x, 0.0f);
     EXPECT_NEAR(s.camera.position.y, -5.2f, 1e-6f);
     EXPECT_NEAR(s.camera.position.z, -1.8f, 1e-6f);

@@ -21,21 +21,18 @@ using test::runPlume;
 
 // A small shot whose keys and emission window are numbered from `start`.
 std::string shot(int start) {
-    auto n = [&](double offset) {
-        std::ostringstream s;
-        s << start + offset;
-        return s.str();
-    };
-    return "[domain]\nsize = [1.0, 1.0, 1.5]\nresolution = 20\nboundary = \"open\"\n"
-           "[time]\nframes = 6\nmax_substeps = 2\nstart_frame = " +
-           std::to_string(start) +
-           "\n[[emitter]]\nshape = \"sphere\"\nradius = 0.15\ntemperature = 1.5\nnoise = 0.3\n"
-           "center = [0.5, 0.5, 0.25]\nframes = [" + n(0) + ", " + n(3) + "]\n"
-           "[[emitter.key]]\nframe = " + n(0) + "\ndensity = 1.0\n"
-           "[[emitter.key]]\nframe = " + n(2.5) + "\ndensity = 3.0\n"
-           "[camera]\nposition = [0.5, -1.8, 0.75]\nlook_at = [0.5, 0.5, 0.7]\n"
-           "[[camera.key]]\nframe = " + n(0) + "\nfov = 45\n[[camera.key]]\nframe = " + n(5) +
-           "\nfov = 35\n[render]\nwidth = 48\nheight = 28\n";
+    std::ostringstream s;
+    s << "[domain]\nsize = [1.0, 1.0, 1.5]\nresolution = 20\nboundary = \"open\"\n"
+      << "[time]\nframes = 6\nmax_substeps = 2\nstart_frame = " << start << "\n"
+      << "[[emitter]]\nshape = \"sphere\"\nradius = 0.15\ntemperature = 1.5\nnoise = 0.3\n"
+      << "center = [0.5, 0.5, 0.25]\nframes = [" << start << ", " << start + 3 << "]\n"
+      << "[[emitter.key]]\nframe = " << start << "\ndensity = 1.0\n"
+      << "[[emitter.key]]\nframe = " << start + 2.5 << "\ndensity = 3.0\n"
+      << "[camera]\nposition = [0.5, -1.8, 0.75]\nlook_at = [0.5, 0.5, 0.7]\n"
+      << "[[camera.key]]\nframe = " << start << "\nfov = 45\n"
+      << "[[camera.key]]\nframe = " << start + 5 << "\nfov = 35\n"
+      << "[render]\nwidth = 48\nheight = 28\n";
+    return s.str();
 }
 
 std::string bytes(const fs::path& p) {
@@ -55,12 +52,12 @@ TEST(StartFrame, AShotFrom1001IsTheShotFrom1Renumbered) {
     const fs::path root = test::scratchDir("start_frame");
     const fs::path one = writeShot(root / "one", 1), studio = writeShot(root / "studio", 1001);
     const std::string outputs = " --png png --vdb cache --stats stats.csv --no-video";
-    auto r = runPlume("render shot.toml --frames 2-6" + outputs + " --set output.vdb_precision=exact",
-                      one);
+    auto r = runPlume(
+        "render shot.toml --frames 2-6" + outputs + " --set output.vdb_precision=exact", one);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runPlume("render shot.toml --frames 1002-1006" + outputs +
-                     " --set output.vdb_precision=exact",
-                 studio);
+    r = runPlume(
+        "render shot.toml --frames 1002-1006" + outputs + " --set output.vdb_precision=exact",
+        studio);
     ASSERT_EQ(r.status, 0) << r.err;
 
     // Files, by number, padded to four digits.
@@ -70,15 +67,16 @@ TEST(StartFrame, AShotFrom1001IsTheShotFrom1Renumbered) {
     for (int f = 2; f <= 6; ++f) {
         const std::string from1 = "shot_000" + std::to_string(f);
         const std::string from1001 = "shot_100" + std::to_string(f);
-        EXPECT_TRUE(bytes(one / "png" / (from1 + ".png")) == bytes(studio / "png" / (from1001 + ".png")))
+        EXPECT_TRUE(bytes(one / "png" / (from1 + ".png")) ==
+                    bytes(studio / "png" / (from1001 + ".png")))
             << from1001 << ".png differs from " << from1 << ".png";
         const CacheFrame a = readVdbFrame((one / "cache" / (from1 + ".vdb")).string());
         const CacheFrame b = readVdbFrame((studio / "cache" / (from1001 + ".vdb")).string());
         EXPECT_EQ(b.frame, 1000 + f);
         EXPECT_EQ(a.frame, f);
         ASSERT_EQ(a.density.size(), b.density.size());
-        EXPECT_TRUE(std::equal(a.density.data(), a.density.data() + a.density.size(),
-                               b.density.data()))
+        EXPECT_TRUE(
+            std::equal(a.density.data(), a.density.data() + a.density.size(), b.density.data()))
             << from1001;
     }
     // The stats' frame column and the progress lines.
@@ -95,7 +93,8 @@ TEST(StartFrame, AShotFrom1001IsTheShotFrom1Renumbered) {
                  studio);
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(listDir(studio / "again"), listDir(studio / "png"));
-    EXPECT_TRUE(bytes(studio / "again" / "shot_1004.png") == bytes(studio / "png" / "shot_1004.png"));
+    EXPECT_TRUE(bytes(studio / "again" / "shot_1004.png") ==
+                bytes(studio / "png" / "shot_1004.png"));
 }
 
 TEST(StartFrame, FramesOutsideTheShotAreUsageErrors) {
@@ -121,8 +120,8 @@ TEST(StartFrame, ResumeAndUpresFollowTheNumbers) {
     const fs::path dir = writeShot(test::scratchDir("start_frame_resume"), 1001);
     auto r = runPlume("bake shot.toml --vdb whole -q --set output.vdb_precision=exact", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runPlume("bake shot.toml --vdb parts -q --frames 1001-1003 --set output.vdb_precision=exact",
-                 dir);
+    r = runPlume(
+        "bake shot.toml --vdb parts -q --frames 1001-1003 --set output.vdb_precision=exact", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     r = runPlume("bake shot.toml --vdb parts --resume --set output.vdb_precision=exact", dir);
     ASSERT_EQ(r.status, 0) << r.err;
@@ -130,7 +129,8 @@ TEST(StartFrame, ResumeAndUpresFollowTheNumbers) {
     const CacheFrame a = readVdbFrame((dir / "whole" / "shot_1006.vdb").string());
     const CacheFrame b = readVdbFrame((dir / "parts" / "shot_1006.vdb").string());
     ASSERT_EQ(a.density.size(), b.density.size());
-    EXPECT_TRUE(std::equal(a.density.data(), a.density.data() + a.density.size(), b.density.data()));
+    EXPECT_TRUE(
+        std::equal(a.density.data(), a.density.data() + a.density.size(), b.density.data()));
 
     // plume upres reads the sequence from the scene's first frame.
     r = runPlume("upres 'whole/shot_####.vdb' --scene shot.toml --factor 2 -o fine -q", dir);
@@ -144,9 +144,8 @@ TEST(StartFrame, PaddingGrowsPastFourDigits) {
     const fs::path dir = writeShot(test::scratchDir("start_frame_padding"), 9998);
     auto r = runPlume("bake shot.toml --vdb c -q --set time.frames=3", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_EQ(listDir(dir / "c"),
-              (std::vector<std::string>{"shot.resume", "shot_10000.vdb", "shot_9998.vdb",
-                                        "shot_9999.vdb"}));
+    EXPECT_EQ(listDir(dir / "c"), (std::vector<std::string>{"shot.resume", "shot_10000.vdb",
+                                                            "shot_9998.vdb", "shot_9999.vdb"}));
 }
 
 }  // namespace

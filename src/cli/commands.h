@@ -36,7 +36,6 @@ int runCheck(const RunOptions& options);
 
 // "A-B" or "A", frame numbers within [firstFrame, lastFrame]; throws
 // InputError naming --frames.
-void parseFrameRange(const std::string& text, int firstFrame, int lastFrame, int& first,
-                     int& last);
+void parseFrameRange(const std::string& text, int firstFrame, int lastFrame, int& first, int& last);
 
 }  // namespace plume

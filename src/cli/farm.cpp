@@ -177,8 +177,8 @@ std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>&
     for (const FarmVariant& v : variants) {
         s << shellQuote(plume) << " encode "
           << shellQuote(frameFilePattern(v.dir + "/frames", v.sceneName, ".png")) << " --frames "
-          << v.startFrame << "-" << v.startFrame + v.frames - 1 << " --scene " << shellQuote(scene) << setArgs(opt, v) << " -o "
-          << shellQuote(v.video) << "\n";
+          << v.startFrame << "-" << v.startFrame + v.frames - 1 << " --scene " << shellQuote(scene)
+          << setArgs(opt, v) << " -o " << shellQuote(v.video) << "\n";
         frames = std::min(frames, v.frames);
     }
     if (!wedgeVideo.empty()) {

@@ -7,8 +7,8 @@ std::string FarmChunks::rangeBash() const {
     // to frame S + N - 1.
     const std::string n = std::to_string(start + frames - 1);
     return "first=$(( task * " + std::to_string(chunk) + " + " + std::to_string(start) + " ))\n" +
-           "last=$(( first + " +
-           std::to_string(chunk - 1) + " ))\n" + "(( last <= " + n + " )) || last=" + n + "\n";
+           "last=$(( first + " + std::to_string(chunk - 1) + " ))\n" + "(( last <= " + n +
+           " )) || last=" + n + "\n";
 }
 
 }  // namespace plume

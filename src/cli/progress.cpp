@@ -48,16 +48,15 @@ void Progress::frameDone(int frame, int substeps, int pressureIterations, double
         bar.resize(width, '.');
         std::snprintf(line, sizeof line, "[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
                       bar.c_str(), frame + numberOffset_, last_ + numberOffset_, substeps,
-                      clock(elapsed).c_str(),
-                      clock(eta).c_str());
+                      clock(elapsed).c_str(), clock(eta).c_str());
         drawStatus(line);
         barShown_ = true;
     } else {
         std::snprintf(
             line, sizeof line,
             "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s",
-            frame + numberOffset_, last_ + numberOffset_, substeps, pressureIterations, simSeconds, renderSeconds,
-            frame < first_ ? " (not written)" : "");
+            frame + numberOffset_, last_ + numberOffset_, substeps, pressureIterations, simSeconds,
+            renderSeconds, frame < first_ ? " (not written)" : "");
         printMessage(line);
     }
 }

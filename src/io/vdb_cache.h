@@ -91,8 +91,8 @@ struct LoadedVolume {
 // scene's frame), subtracted in double so a plume cache lands on the very
 // floats the solver's fields had.
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density",
-                           const std::vector<std::string>& velocityNames = {},
-                           bool withGlow = true, Vec3f sceneOrigin = {0, 0, 0});
+                           const std::vector<std::string>& velocityNames = {}, bool withGlow = true,
+                           Vec3f sceneOrigin = {0, 0, 0});
 
 // The world box readVdbVolume(path, gridName) covers, found without reading
 // the voxels when the file records the grid's active box (OpenVDB does by

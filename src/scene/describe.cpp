@@ -32,8 +32,7 @@ void describeKeys(std::string& out, const Scene& scene, const SectionSpec& secti
         if (spec.section != section.name || spec.alias) continue;
         const bool unused = spec.unused && spec.unused(scene, index);
         out += std::string(unused && linePrefix.empty() ? "# " : linePrefix) +
-               std::string(spec.key) + " = " +
-               formatTomlValue(spec, spec.get(scene, index)) + "\n";
+               std::string(spec.key) + " = " + formatTomlValue(spec, spec.get(scene, index)) + "\n";
     }
 }
 

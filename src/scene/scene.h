@@ -50,7 +50,7 @@ struct DomainSettings {
 struct TimeSettings {
     double fps = 24;
     int frames = 120;
-    int startFrame = 1;  // the number of the first frame (1001 in many studios)
+    int startFrame = 1;   // the number of the first frame (1001 in many studios)
     float cfl = 3.0f;     // substep dt <= cfl * dx / max speed
     int maxSubsteps = 4;  // per frame
 
@@ -189,7 +189,7 @@ struct CameraSettings {
     float fov = 40.0f;    // vertical, degrees
     // A lens as Blender gives it, instead of fov when focalLength > 0: the
     // sensor's width spans the image's larger side (Blender's sensor fit Auto).
-    float focalLength = 0.0f;  // mm; 0: fov
+    float focalLength = 0.0f;   // mm; 0: fov
     float sensorWidth = 36.0f;  // mm
     bool given = false;   // false: frame the domain automatically
     Animation animation;  // position, look_at, up, fov or focal_length

@@ -278,8 +278,8 @@ std::vector<KeySpec> buildKeys() {
             "strength in m/s^2 of a divergence-free curl-noise force (0 = off)"),
         key("physics", "turbulence_scale", physicsPart, &PhysicsSettings::turbulenceScale,
             kPositive, "size of the turbulence swirls in metres"),
-        key("physics", "ignition_temperature", physicsPart,
-            &PhysicsSettings::ignitionTemperature, kAny, "fuel hotter than this burns"),
+        key("physics", "ignition_temperature", physicsPart, &PhysicsSettings::ignitionTemperature,
+            kAny, "fuel hotter than this burns"),
         key("physics", "burn_rate", physicsPart, &PhysicsSettings::burnRate, kNonNegative,
             "fraction of the burning fuel consumed per second"),
         key("physics", "flame_heat", physicsPart, &PhysicsSettings::flameHeat, kNonNegative,
@@ -391,7 +391,8 @@ std::vector<KeySpec> buildKeys() {
         key("ground", "color", groundPart, &GroundSettings::color, kUnit,
             "diffuse albedo (linear RGB)"),
         key("ground", "size", groundPart, &GroundSettings::size, kNonNegative,
-            "half-extent in metres around the domain's centre (0 = infinite, fading at the horizon)"),
+            "half-extent in metres around the domain's centre (0 = infinite, fading at the "
+            "horizon)"),
         key("ground", "shadow_catcher", groundPart, &GroundSettings::shadowCatcher, kAny,
             "draw only the shadows, into alpha, for compositing over footage"),
 
@@ -417,8 +418,8 @@ std::vector<KeySpec> buildKeys() {
             "sky light radiance (linear RGB)"),
         key("render", "emission", renderPart, &RenderSettings::emission, kNonNegative,
             "strength of blackbody glow from temperature (0 = none)"),
-        key("render", "fire_temperature", renderPart, &RenderSettings::fireTemperature,
-            kPositive, "kelvin per unit of simulation temperature, for the blackbody glow"),
+        key("render", "fire_temperature", renderPart, &RenderSettings::fireTemperature, kPositive,
+            "kelvin per unit of simulation temperature, for the blackbody glow"),
         key("render", "fire_light", renderPart, &RenderSettings::fireLight, kNonNegative,
             "how strongly a flame lights the smoke, solids and ground around it (0 = not at "
             "all, 1 = as much light as it gives off)"),
@@ -469,12 +470,11 @@ std::vector<KeySpec> buildKeys() {
 
     // Keys that [[SECTION.key]] tables may set (Scene::atFrame applies them).
     const std::vector<std::string_view> animatable = {
-        "obstacle.center",  "obstacle.rotation", "obstacle.scale",  "emitter.center",
-        "emitter.rotation", "emitter.scale",     "emitter.density", "emitter.temperature",
-        "emitter.fuel",
-        "emitter.velocity", "camera.position",   "camera.look_at",  "camera.up",
-        "camera.fov",       "camera.focal_length", "light.direction", "light.position",
-        "light.color",      "light.intensity"};
+        "obstacle.center",  "obstacle.rotation", "obstacle.scale",      "emitter.center",
+        "emitter.rotation", "emitter.scale",     "emitter.density",     "emitter.temperature",
+        "emitter.fuel",     "emitter.velocity",  "camera.position",     "camera.look_at",
+        "camera.up",        "camera.fov",        "camera.focal_length", "light.direction",
+        "light.position",   "light.color",       "light.intensity"};
     for (KeySpec& k : keys)
         k.animatable =
             std::find(animatable.begin(), animatable.end(), k.dotted()) != animatable.end();
