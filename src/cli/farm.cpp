@@ -99,7 +99,7 @@ std::string upresScript(const FarmOptions& opt, const FarmVariant& v, const std:
       << "# One job: each frame's fine smoke comes from the one before. From the\n"
       << "# exact base cache the frames are those a bake with upres writes, bit for\n"
       << "# bit; a wedge of upres.* keys changes only this job and the render's.\n"
-      << "# --requeue: run again, it starts from frame 1 and writes the same files.\n"
+      << "# --requeue: run again, it starts from the first frame and writes the same files.\n"
       << sbatchHeader(opt, "plume-upres" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
                       farmDir + "/logs/upres-" + v.logName() + "-%j.log")
       << "#SBATCH --requeue\n"
