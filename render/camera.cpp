@@ -19,7 +19,7 @@ Camera::Camera(const CameraSettings& settings, int width, int height)
         right_ = normalize(
             cross(forward_, std::fabs(forward_.x) < 0.9f ? Vec3f(1, 0, 0) : Vec3f(0, 1, 0)));
     up_ = cross(right_, forward_);
-    halfHeight_ = std::tan(0.5f * settings.fov * kDegrees);
+    halfHeight_ = settings.halfHeight(float(width) / float(height));
     halfWidth_ = halfHeight_ * float(width) / float(height);
     pixelScale_ = 2.0f * halfHeight_ / float(height);
 }

@@ -13,11 +13,13 @@ namespace plume {
 constexpr float kCubicPixelsPerVoxel = 2.0f;
 
 // How many pixels of an image `height` rows tall one voxel spans, seen from
-// the camera at the distance of the volume's centre.
-float pixelsPerVoxel(const CameraSettings& camera, int height, const VolumeView& volume);
+// the camera at the distance of the volume's centre; aspect (width / height)
+// matters only for a camera given by its lens.
+float pixelsPerVoxel(const CameraSettings& camera, int height, const VolumeView& volume,
+                     float aspect = 1.0f);
 
 // True when the frame is to be reconstructed with the cubic B-spline.
 bool useCubicFilter(RenderFilter filter, const CameraSettings& camera, int height,
-                    const VolumeView& volume);
+                    const VolumeView& volume, float aspect = 1.0f);
 
 }  // namespace plume

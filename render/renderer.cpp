@@ -293,7 +293,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         camera_.given
             ? camera_
             : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
-    cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume);
+    cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume,
+                            float(width_) / float(height_));
 
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);

@@ -76,6 +76,19 @@ TEST(FarmChunks, EachTasksBashRangeCoversTheFramesOnce) {
     }
 }
 
+// A shot numbered from time.start_frame: the same chunks, renumbered.
+TEST(FarmChunks, AShotFrom1001IsChunkedInItsNumbers) {
+    const FarmChunks chunks{10, 4, 1001};
+    std::string script = "set -uo pipefail\n";
+    for (int task = 0; task < chunks.tasks(); ++task)
+        script +=
+            "task=" + std::to_string(task) + "\n" + chunks.rangeBash() + "echo \"$first $last\"\n";
+    const fs::path file = test::scratchDir("farm_chunks_start") / "ranges.sh";
+    std::ofstream(file) << script;
+    EXPECT_EQ(parseRanges(test::capture("bash '" + file.string() + "' 2>&1")),
+              (std::vector<Range>{{1001, 1004}, {1005, 1008}, {1009, 1010}}));
+}
+
 std::string text(const fs::path& p) {
     std::ifstream in(p);
     std::stringstream ss;

@@ -190,6 +190,43 @@ TEST(VdbCache, WritesGridsBlenderCanRead) {
             }
 }
 
+// The scene's frame rate rides in every file (beside what was there), and
+// the domain's world position in the transform: a tool importing the
+// sequence can time it and place it.
+TEST(VdbCache, RecordsTheFrameRateAndTheDomainsPlace) {
+    TempDir dir;
+    Fields f = blobFields();
+    CacheOptions opt;
+    opt.fps = 30;
+    opt.worldOrigin = {3.5f, -2.0f, 1.25f};
+    std::string path = cacheFramePath(dir.path().string(), "smoke", 1001);
+    writeVdbFrame(path, f, 1001, "smoke", opt);
+
+    openvdb::MetaMap::Ptr meta;
+    auto density = readRaw(path, "density", &meta);
+    EXPECT_EQ(meta->metaValue<float>("plume_fps"), 30.0f);
+    EXPECT_EQ(meta->metaValue<int32_t>("frame"), 1001);
+    EXPECT_EQ(meta->metaValue<std::string>("scene"), "smoke");
+    EXPECT_EQ(meta->metaValue<std::string>("creator").rfind("plume", 0), 0u);
+    // The blob's cell 0 sits at f.origin in the domain: in the world, that
+    // moved by the domain's place.
+    const double dx = f.dx;
+    const openvdb::Vec3d corner(3.5 + double(f.origin.x), -2.0 + double(f.origin.y),
+                                1.25 + double(f.origin.z));
+    EXPECT_EQ(density->transform().indexToWorld(openvdb::Coord(0)),
+              corner + openvdb::Vec3d(0.5 * dx));
+
+    const CacheFrame c = readVdbFrame(path);
+    EXPECT_EQ(c.fps, 30.0);
+    EXPECT_EQ(c.frame, 1001);
+    EXPECT_EQ(c.origin, Vec3f(float(corner.x()), float(corner.y()), float(corner.z())));
+    // Read relative to the domain's place, a volume is where the solver had it.
+    const std::string home = cacheFramePath(dir.path().string(), "home", 1);
+    writeVdbFrame(home, f, 1, "home", {});
+    EXPECT_EQ(readVdbVolume(path, "density", {}, true, opt.worldOrigin).origin,
+              readVdbVolume(home, "density").origin);
+}
+
 TEST(VdbCache, FullPrecisionRoundTripsExactly) {
     TempDir dir;
     Fields f = blobFields();

@@ -62,8 +62,14 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
 // write the pictures. Out of memory, it says in words where and with what
 // room (the resume state and the frames done are kept).
 int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& outputs) {
+    // --frames names frame numbers; the loop counts the solver's frames from 1.
     int first = 1, last = scene.time.frames;
-    if (!opt.frames.empty()) parseFrameRange(opt.frames, scene.time.frames, first, last);
+    if (!opt.frames.empty()) {
+        parseFrameRange(opt.frames, scene.time.startFrame, scene.time.lastFrameNumber(), first,
+                        last);
+        first = scene.time.frameIndex(first);
+        last = scene.time.frameIndex(last);
+    }
     checkMemory(scene);
     FrameSinks sinks(scene, outputs, first, last, opt.quiet);
 
@@ -108,8 +114,8 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         // The first frame after a resume: the state still holds the one before.
         if (kept.empty() && !outputs.statePath.empty() && frame > 1 &&
             fs::exists(outputs.statePath))
-            kept = resumeStateKept(outputs.statePath, frame - 1);
-        throw outOfMemory(scene, frame, stage, kept);
+            kept = resumeStateKept(outputs.statePath, scene.time.frameNumber(frame - 1));
+        throw outOfMemory(scene, scene.time.frameNumber(frame), stage, kept);
     }
     return 0;
 }
@@ -144,7 +150,8 @@ Scene loadSceneWithGeometry(const RunOptions& opt) {
 
 }  // namespace
 
-void parseFrameRange(const std::string& text, int lastFrame, int& first, int& last) {
+void parseFrameRange(const std::string& text, int firstFrame, int lastFrame, int& first,
+                     int& last) {
     auto fail = [&](const std::string& why) {
         throw InputError("--frames " + text + ": error: " + why);
     };
@@ -163,10 +170,15 @@ void parseFrameRange(const std::string& text, int lastFrame, int& first, int& la
     } catch (const std::logic_error&) {
         fail("expected A-B, e.g. 1-24");
     }
-    if (first < 1) fail("frames start at 1");
+    if (first < firstFrame)
+        fail("frames start at " + std::to_string(firstFrame) +
+             (firstFrame != 1 ? " (time.start_frame)" : ""));
     if (last < first) fail("the last frame comes before the first");
     if (last > lastFrame)
-        fail("the scene has " + std::to_string(lastFrame) + " frames (time.frames)");
+        fail(firstFrame == 1
+                 ? "the scene has " + std::to_string(lastFrame) + " frames (time.frames)"
+                 : "the scene's frames are " + std::to_string(firstFrame) + "-" +
+                       std::to_string(lastFrame) + " (time.start_frame, time.frames)");
 }
 
 int runRender(const RunOptions& opt) {
@@ -205,13 +217,13 @@ int runRenderVdb(const RunOptions& opt) {
     RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
     applyFireCacheDefaults(scene, files.front().path, grid);
-    // --frames A-B picks files by frame number; the camera, framing and render
-    // jitter still follow the whole sequence, so a frame is the same whichever
-    // range renders it.
+    // --frames A-B picks files by frame number; the framing follows the whole
+    // sequence, the keyed camera and render jitter each file's number, so a
+    // frame is the same whichever range renders it.
     int first = files.front().frame, last = files.back().frame;
     if (!opt.frames.empty()) {
         const int seqFirst = first, seqLast = last;
-        parseFrameRange(opt.frames, 1 << 30, first, last);
+        parseFrameRange(opt.frames, 0, 1 << 30, first, last);
         if (first < seqFirst || last > seqLast)
             throw InputError("--frames " + opt.frames + ": error: the sequence holds frames " +
                              std::to_string(seqFirst) + "-" + std::to_string(seqLast));
@@ -222,12 +234,14 @@ int runRenderVdb(const RunOptions& opt) {
     // output folder is made: a sparse grid with smoke far apart spans a huge box.
     std::vector<VolumeBounds> bounds;
     for (const SequenceFile& file : files) {
-        bounds.push_back(readVdbBounds(file.path, grid));
+        bounds.push_back(readVdbBounds(file.path, grid, scene.domain.origin));
         if (file.frame >= first && file.frame <= last)
             checkVolumeMemory(scene, file.path, grid, bounds.back().voxels);
     }
 
-    FrameSinks sinks(scene, outputs, first, last, opt.quiet);
+    // The sinks count frames from 1 at the scene's time.start_frame.
+    FrameSinks sinks(scene, outputs, scene.time.frameIndex(first), scene.time.frameIndex(last),
+                     opt.quiet);
     setThreadCount(opt.threads);
 
     // Without a camera from the scene, frame the whole sequence once so the
@@ -250,20 +264,23 @@ int runRenderVdb(const RunOptions& opt) {
     // Temperature and flame only colour a render that glows (render.emission,
     // set above for a fire cache): without it they are not read at all.
     const bool withGlow = scene.render.emission > 0.0f;
-    int index = 0;
     for (const SequenceFile& file : files) {
-        ++index;
         if (file.frame < first || file.frame > last) continue;
-        Frame f = sinks.frame(file.frame);
+        // The scene's frame by the file's number, as render counts it: its
+        // keyed camera and render jitter, whichever files the cache holds.
+        const int index = scene.time.frameIndex(file.frame);
+        Frame f = sinks.frame(index);
         if (f.written) {
             const auto start = Clock::now();
-            LoadedVolume volume = readVdbVolume(file.path, grid, velocityNames, withGlow);
+            // In the scene's frame: the cache's voxels sit in the world.
+            LoadedVolume volume =
+                readVdbVolume(file.path, grid, velocityNames, withGlow, scene.domain.origin);
             f.renderSeconds = std::chrono::duration<double>(Clock::now() - start).count();
             sinks.render(f, volume.view(), index);
             sinks.writePictures(f);
         }
         sinks.frameDone(f);
-        if (sinks.interrupted(file.frame)) return interruptedStatus();
+        if (sinks.interrupted(index)) return interruptedStatus();
     }
     sinks.finish();
     return 0;

@@ -34,7 +34,8 @@ int runBake(const RunOptions& options);
 int runRenderVdb(const RunOptions& options);
 int runCheck(const RunOptions& options);
 
-// "A-B" or "A" within [1, lastFrame]; throws InputError naming --frames.
-void parseFrameRange(const std::string& text, int lastFrame, int& first, int& last);
+// "A-B" or "A", frame numbers within [firstFrame, lastFrame]; throws
+// InputError naming --frames.
+void parseFrameRange(const std::string& text, int firstFrame, int lastFrame, int& first, int& last);
 
 }  // namespace plume

@@ -133,7 +133,7 @@ int runEncode(const RunOptions& opt) {
             expandSequence(pattern, formats.back() == FrameFormat::Png ? "PNG" : "EXR"));
     }
     int first = sequences[0].front().frame, last = sequences[0].back().frame;
-    if (!opt.frames.empty()) parseFrameRange(opt.frames, 1 << 30, first, last);
+    if (!opt.frames.empty()) parseFrameRange(opt.frames, 0, 1 << 30, first, last);
     for (size_t s = 0; s < sequences.size(); ++s) {
         std::vector<int> present;
         for (const SequenceFile& f : sequences[s]) present.push_back(f.frame);

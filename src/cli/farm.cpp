@@ -31,6 +31,7 @@ struct FarmVariant {
     std::string video;  // OUT.mp4, or OUT_<name>.mp4 for a wedge
     std::string sceneName;
     int frames = 0;
+    int startFrame = 1;  // time.start_frame: the frames are startFrame .. + frames - 1
     // upres.factor > 1: the bake writes the base cache, an upres job adds the
     // detail (plume upres) into fine/, and the render array draws that.
     bool upres = false;
@@ -98,7 +99,7 @@ std::string upresScript(const FarmOptions& opt, const FarmVariant& v, const std:
       << "# One job: each frame's fine smoke comes from the one before. From the\n"
       << "# exact base cache the frames are those a bake with upres writes, bit for\n"
       << "# bit; a wedge of upres.* keys changes only this job and the render's.\n"
-      << "# --requeue: run again, it starts from frame 1 and writes the same files.\n"
+      << "# --requeue: run again, it starts from the first frame and writes the same files.\n"
       << sbatchHeader(opt, "plume-upres" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
                       farmDir + "/logs/upres-" + v.logName() + "-%j.log")
       << "#SBATCH --requeue\n"
@@ -112,7 +113,7 @@ std::string upresScript(const FarmOptions& opt, const FarmVariant& v, const std:
 
 std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
                          const std::string& scene, const std::string& farmDir) {
-    const FarmChunks chunks{v.frames, opt.chunk};
+    const FarmChunks chunks{v.frames, opt.chunk, v.startFrame};
     const int tasks = chunks.tasks();
     std::ostringstream s;
     s << "#!/bin/bash\n"
@@ -175,9 +176,9 @@ std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>&
     int frames = variants.front().frames;
     for (const FarmVariant& v : variants) {
         s << shellQuote(plume) << " encode "
-          << shellQuote(frameFilePattern(v.dir + "/frames", v.sceneName, ".png")) << " --frames 1-"
-          << v.frames << " --scene " << shellQuote(scene) << setArgs(opt, v) << " -o "
-          << shellQuote(v.video) << "\n";
+          << shellQuote(frameFilePattern(v.dir + "/frames", v.sceneName, ".png")) << " --frames "
+          << v.startFrame << "-" << v.startFrame + v.frames - 1 << " --scene " << shellQuote(scene)
+          << setArgs(opt, v) << " -o " << shellQuote(v.video) << "\n";
         frames = std::min(frames, v.frames);
     }
     if (!wedgeVideo.empty()) {
@@ -185,7 +186,9 @@ std::string encodeScript(const FarmOptions& opt, const std::vector<FarmVariant>&
         for (const FarmVariant& v : variants)
             s << " \\\n  " << shellQuote(frameFilePattern(v.dir + "/frames", v.sceneName, ".png"));
         for (const FarmVariant& v : variants) s << " \\\n  --label " << shellQuote(v.wedge.label);
-        s << " \\\n  --frames 1-" << frames << " --scene " << shellQuote(scene);
+        const int start = variants.front().startFrame;
+        s << " \\\n  --frames " << start << "-" << start + frames - 1 << " --scene "
+          << shellQuote(scene);
         for (const std::string& o : opt.overrides) s << " --set " << shellQuote(o);
         s << " -o " << shellQuote(wedgeVideo) << "\n";
     }
@@ -348,6 +351,7 @@ int runFarm(const FarmOptions& opt) {
         v.wedge = w;
         v.sceneName = scene.name;
         v.frames = scene.time.frames;
+        v.startFrame = scene.time.startFrame;
         v.upres = scene.upres.on();
         variants.push_back(std::move(v));
     }

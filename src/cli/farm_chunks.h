@@ -10,8 +10,9 @@
 namespace plume {
 
 struct FarmChunks {
-    int frames = 1;  // N: the scene's frames, 1..N
+    int frames = 1;  // N: the scene's frames, S..S + N - 1
     int chunk = 1;   // frames per task, >= 1
+    int start = 1;   // S: the first frame's number (time.start_frame)
 
     // The array tasks, 0..tasks() - 1 (#SBATCH --array=0-<tasks() - 1>).
     int tasks() const { return (frames + chunk - 1) / chunk; }

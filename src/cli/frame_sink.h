@@ -14,7 +14,8 @@ namespace plume {
 
 // One frame as the sinks see it.
 struct Frame {
-    int number = 0;                  // scene frame number; names per-frame files
+    int index = 0;                   // the solver's frame, from 1 (Scene's frames count so)
+    int number = 0;                  // the scene's frame number (time.start_frame on): names files
     bool written = false;            // false: only simulated (before --frames) or skipped
     const Solver* solver = nullptr;  // the simulation; null when rendering a cache
     // Upres's fine scalars (sim/upres), which the cache writes in place of

@@ -23,9 +23,10 @@ double secondsSince(Clock::time_point t) {
 FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame, int lastFrame,
                        bool quiet)
     : firstFrame_(firstFrame),
+      numberOffset_(scene.time.frameNumber(0)),
       skipExisting_(out.skipExisting),
       quiet_(quiet),
-      progress_(firstFrame, lastFrame, quiet),
+      progress_(firstFrame, lastFrame, quiet, scene.time.frameNumber(0)),
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
     // Each sink's constructor checks its path; none creates a file before open().
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
@@ -53,19 +54,20 @@ bool FrameSinks::skips(int frame) const {
     bool any = false;
     for (const auto& sink : sinks_) {
         if (sink->takes() == FrameSink::Takes::EveryFrame) continue;
-        if (!sink->hasFrame(frame)) return false;
+        if (!sink->hasFrame(frame + numberOffset_)) return false;
         any = true;
     }
     return any;
 }
 
-Frame FrameSinks::frame(int number) {
+Frame FrameSinks::frame(int index) {
     Frame f;
-    f.number = number;
-    if (skips(number))
+    f.index = index;
+    f.number = index + numberOffset_;
+    if (skips(index))
         ++skippedFrames_;
     else
-        f.written = number >= firstFrame_;
+        f.written = index >= firstFrame_;
     return f;
 }
 
@@ -104,7 +106,7 @@ void FrameSinks::writePictures(Frame& frame) {
 
 void FrameSinks::frameDone(const Frame& frame) {
     feed(FrameSink::Takes::EveryFrame, frame);
-    progress_.frameDone(frame.number, frame.sim.substeps, frame.sim.pressureIterations,
+    progress_.frameDone(frame.index, frame.sim.substeps, frame.sim.pressureIterations,
                         frame.sim.simSeconds, frame.renderSeconds);
 }
 
@@ -123,7 +125,7 @@ bool FrameSinks::interrupted(int frame) {
     if (!interruptSignal()) return false;
     finishSinks();
     const std::string keeps = kept();
-    progress_.message("plume: interrupted after frame " + std::to_string(frame) +
+    progress_.message("plume: interrupted after frame " + std::to_string(frame + numberOffset_) +
                       (keeps.empty() ? "" : "; " + keeps));
     return true;
 }

@@ -25,7 +25,9 @@ class FrameSinks {
   public:
     // Checks every output path (RunError naming the first that cannot be
     // written) and creates nothing else. Frames before firstFrame are only
-    // simulated; progress counts to lastFrame.
+    // simulated; progress counts to lastFrame. Frames here are indices from 1,
+    // as a loaded Scene counts them; files, progress and stats show their
+    // numbers (scene.time.frameNumber).
     FrameSinks(const Scene& scene, const RunOutputs& outputs, int firstFrame, int lastFrame,
                bool quiet);
     ~FrameSinks();
@@ -39,7 +41,7 @@ class FrameSinks {
     // render(), writePictures(), frameDone(). Each step does nothing for a
     // frame that is not written: one before --frames (only simulated) or one
     // whose outputs are all there already (--skip-existing).
-    Frame frame(int number);
+    Frame frame(int index);
     // To the sinks that take the fields (the VDB cache), before rendering, so
     // a crash mid-render keeps the cache.
     void writeFields(Frame& frame, const Solver& solver);
@@ -74,6 +76,7 @@ class FrameSinks {
     void finishSinks();
 
     int firstFrame_;
+    int numberOffset_;  // frame number - index (time.start_frame - 1)
     bool skipExisting_;
     bool quiet_;
     int skippedFrames_ = 0;

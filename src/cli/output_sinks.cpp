@@ -35,6 +35,8 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
     if (scene.output.vdbPrecision == VdbPrecision::Exact) options_.tolerance = 0;
     options_.velocityName = scene.output.velocityName;
+    options_.worldOrigin = scene.domain.origin;
+    options_.fps = scene.time.fps;
 }
 
 void VdbCacheSink::consume(const Frame& frame) {

@@ -22,9 +22,10 @@ std::string clock(double seconds) {
 
 }  // namespace
 
-Progress::Progress(int firstFrame, int lastFrame, bool quiet)
+Progress::Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset)
     : first_(firstFrame),
       last_(lastFrame),
+      numberOffset_(numberOffset),
       quiet_(quiet),
       terminal_(isatty(STDERR_FILENO) != 0),
       start_(std::chrono::steady_clock::now()) {}
@@ -46,16 +47,16 @@ void Progress::frameDone(int frame, int substeps, int pressureIterations, double
         std::string bar(size_t(filled), '#');
         bar.resize(width, '.');
         std::snprintf(line, sizeof line, "[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
-                      bar.c_str(), frame, last_, substeps, clock(elapsed).c_str(),
-                      clock(eta).c_str());
+                      bar.c_str(), frame + numberOffset_, last_ + numberOffset_, substeps,
+                      clock(elapsed).c_str(), clock(eta).c_str());
         drawStatus(line);
         barShown_ = true;
     } else {
         std::snprintf(
             line, sizeof line,
-            "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s", frame,
-            last_, substeps, pressureIterations, simSeconds, renderSeconds,
-            frame < first_ ? " (not written)" : "");
+            "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s",
+            frame + numberOffset_, last_ + numberOffset_, substeps, pressureIterations, simSeconds,
+            renderSeconds, frame < first_ ? " (not written)" : "");
         printMessage(line);
     }
 }

@@ -9,7 +9,9 @@ namespace plume {
 
 class Progress {
   public:
-    Progress(int firstFrame, int lastFrame, bool quiet);
+    // Frames are indices from 1; lines show index + numberOffset (the scene's
+    // frame numbers).
+    Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset = 0);
     ~Progress();
 
     // Reports frame `frame` done (written, if outside [first, last] it was only simulated).
@@ -24,7 +26,7 @@ class Progress {
   private:
     void clearBar();
 
-    int first_, last_;
+    int first_, last_, numberOffset_;
     bool quiet_, terminal_;
     bool barShown_ = false;
     std::chrono::steady_clock::time_point start_;

@@ -40,15 +40,16 @@ void ResumeStateSink::consume(const Frame& frame) {
     for (size_t i = 0; i < islands.size(); ++i) parts.push_back({islands[i], &pressures[i]});
     // Upres's part first, in the file of this frame's parity: stopped before
     // the solver's is written, the other file still holds the frame before.
-    if (frame.upres) writeUpresState(upresStatePath(path_, frame.number), upresState(frame));
-    writeSolverState(path_, parts, frame.number, sceneHash_, sceneName_);
+    // The state counts frames as the solver does, from 1; messages name numbers.
+    if (frame.upres) writeUpresState(upresStatePath(path_, frame.index), upresState(frame));
+    writeSolverState(path_, parts, frame.index, sceneHash_, sceneName_);
     saved_ = frame.number;
 }
 
 UpresState ResumeStateSink::upresState(const Frame& frame) const {
     const Upres& upres = *frame.upres;
     UpresState state;
-    state.frame = frame.number;
+    state.frame = frame.index;
     state.sceneHash = sceneHash_;
     state.time = upres.time();
     state.factor = upres.factor();
@@ -60,7 +61,7 @@ UpresState ResumeStateSink::upresState(const Frame& frame) const {
 }
 
 std::string ResumeStateSink::keptOnInterrupt() const {
-    return saved_ == 0 ? std::string() : resumeStateKept(path_, saved_);
+    return saved_ ? resumeStateKept(path_, *saved_) : std::string();
 }
 
 std::string resumeStateKept(const std::string& path, int frame) {
@@ -72,7 +73,8 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     removeStaleTemporaries(dir.empty() ? "." : dir.string());
     if (!std::filesystem::exists(path)) {
-        sinks.message("plume: no saved state at '" + path + "'; baking from frame 1");
+        sinks.message("plume: no saved state at '" + path + "'; baking from frame " +
+                      std::to_string(scene.time.startFrame));
         return 0;
     }
     SolverSnapshot state = solver.snapshot();  // shaped for the scene; the file fills it
@@ -82,7 +84,8 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
         throw InputError(scene.path + ": error: the scene changed since '" + path +
                          "' was saved; bake without --resume to start over");
     solver.restore(state);
-    sinks.message("plume: resuming after frame " + std::to_string(saved.frame));
+    sinks.message("plume: resuming after frame " +
+                  std::to_string(scene.time.frameNumber(saved.frame)));
     return saved.frame;
 }
 

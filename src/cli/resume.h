@@ -4,6 +4,7 @@
 // (io/solver_state.h).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "cli/frame_sink.h"
@@ -30,7 +31,7 @@ class ResumeStateSink : public FrameSink {
     UpresState upresState(const Frame& frame) const;
 
     std::string path_, sceneHash_, sceneName_;
-    int saved_ = 0;  // the frame the file holds, once written
+    std::optional<int> saved_;  // the number of the frame the file holds, once written
 };
 
 // "PATH holds frame N; bake --resume goes on from there": what a stopped bake keeps.

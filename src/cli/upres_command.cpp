@@ -1,5 +1,6 @@
 #include "cli/upres_command.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -43,24 +44,25 @@ std::string sequenceStem(const std::string& path) {
     return stem.empty() ? "upres" : stem;
 }
 
-// The base cache's files, every frame from 1 (a frame's fine smoke comes
-// from the one before, so upres cannot start later or skip one).
-std::vector<SequenceFile> baseSequence(const std::string& pattern) {
+// The base cache's files, every frame from the scene's first (a frame's fine
+// smoke comes from the one before, so upres cannot start later or skip one).
+std::vector<SequenceFile> baseSequence(const std::string& pattern, int startFrame) {
     std::vector<SequenceFile> files;
     try {
         files = expandSequence(pattern);
     } catch (const RunError& e) {
         throw InputError(std::string("plume upres: error: ") + e.what());
     }
-    const std::string why = " (upres runs every frame from 1: each frame's fine smoke comes from "
-                            "the one before)";
-    if (files.front().frame != 1)
+    const std::string why = " (upres runs every frame from " + std::to_string(startFrame) +
+                            (startFrame != 1 ? ", time.start_frame" : "") +
+                            ": each frame's fine smoke comes from the one before)";
+    if (files.front().frame != startFrame)
         throw InputError("'" + pattern + "': error: the sequence starts at frame " +
                          std::to_string(files.front().frame) + why);
     for (size_t i = 0; i < files.size(); ++i)
-        if (files[i].frame != int(i) + 1)
-            throw InputError("'" + pattern + "': error: frame " + std::to_string(i + 1) +
-                             " is missing" + why);
+        if (files[i].frame != startFrame + int(i))
+            throw InputError("'" + pattern + "': error: frame " +
+                             std::to_string(startFrame + int(i)) + " is missing" + why);
     return files;
 }
 
@@ -118,6 +120,8 @@ CacheOptions cacheOptions(const Scene& scene, bool baseExact) {
     o.halfFloats = precision == VdbPrecision::Half;
     if (precision == VdbPrecision::Exact) o.tolerance = 0;
     o.velocityName = scene.output.velocityName;
+    o.worldOrigin = scene.domain.origin;
+    o.fps = scene.time.fps;
     return o;
 }
 
@@ -139,25 +143,27 @@ void checkOutputDir(const std::string& outDir, const std::string& firstFile) {
 int runUpres(const RunOptions& opt) {
     if (opt.output.empty()) throw InputError("plume upres: error: -o OUTDIR is required");
     checkFactor(opt.factor);
-    const std::vector<SequenceFile> files = baseSequence(opt.pattern);
     // With the scene the cache was baked from, the fine grid runs its
     // emitters (an exact cache gives the inline upres bit for bit). Without
     // one (Blender's or another tool's cache), plume's defaults and --set,
     // and the fine smoke's sources come from the cache itself.
     const bool withScene = !opt.scenePath.empty();
+    std::string pattern = opt.pattern;
+    std::replace(pattern.begin(), pattern.end(), '#', '0');
     Scene scene = withScene ? loadScene(opt.scenePath, opt.overrides)
-                            : parseScene("", sequenceStem(files.front().path) + ".toml",
-                                         opt.overrides);
+                            : parseScene("", sequenceStem(pattern) + ".toml", opt.overrides);
+    const std::vector<SequenceFile> files = baseSequence(opt.pattern, scene.time.startFrame);
     if (withScene) loadSceneGeometry(scene);
     scene.upres.factor = upresFactor(opt, scene);
-    int first = 1, last = files.back().frame;
+    int first = files.front().frame, last = files.back().frame;
     if (!opt.frames.empty()) {
         try {
-            parseFrameRange(opt.frames, last, first, last);
+            parseFrameRange(opt.frames, first, last, first, last);
         } catch (const InputError&) {
             int a = 0, b = 0;
-            parseFrameRange(opt.frames, 1 << 30, a, b);  // a malformed range says so
-            throw InputError("--frames " + opt.frames + ": error: the sequence holds frames 1-" +
+            parseFrameRange(opt.frames, 0, 1 << 30, a, b);  // a malformed range says so
+            throw InputError("--frames " + opt.frames + ": error: the sequence holds frames " +
+                             std::to_string(files.front().frame) + "-" +
                              std::to_string(files.back().frame));
         }
     }
@@ -179,11 +185,11 @@ int runUpres(const RunOptions& opt) {
             checkFits(c, file.path, scene);
         else
             checkForeign(c, file.path, scene);
-        if (file.frame == 1) options = cacheOptions(scene, c.exact);
-        assignFromCache(in, c);
+        if (file.frame == files.front().frame) options = cacheOptions(scene, c.exact);
+        assignFromCache(in, c, scene.domain.origin);
         const double read = secondsSince(t);
         t = Clock::now();
-        upres.advance(in, file.frame);
+        upres.advance(in, scene.time.frameIndex(file.frame));  // the solver's count, from 1
         const double detail = secondsSince(t);
         double write = 0.0;
         if (file.frame >= first) {

@@ -7,7 +7,7 @@
 
 namespace plume {
 
-// DIR/NAME_0001.vdb: 4-digit padding, frames from 1, more digits past 9999,
+// DIR/NAME_0001.vdb: 4-digit padding, frames from time.start_frame, more digits past 9999,
 // the layout Blender's sequence import recognises.
 std::string cacheFramePath(const std::string& dir, const std::string& name, int frame);
 

@@ -22,11 +22,11 @@ void copyBox(const ScalarGrid& from, const Box3i& box, ScalarGrid& to) {
 
 }  // namespace
 
-void assignFromCache(UpresInput& in, const CacheFrame& c) {
+void assignFromCache(UpresInput& in, const CacheFrame& c, Vec3f sceneOrigin) {
     // The solver's placement, as its writer recorded it: the velocity's
     // transform is the first island's, the one the inline upres reads.
     in.dx = c.dx;
-    in.domainOrigin = c.origin;
+    in.domainOrigin = c.origin - sceneOrigin;
     in.domainCells = c.n;
     in.box = c.held;
     copyBox(c.density, in.box, in.density);

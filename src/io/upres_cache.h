@@ -11,7 +11,9 @@ namespace plume {
 
 // The frame's base scalars and cell-centred velocity over the box it held
 // (0 outside it, as between a sparse solve's islands), placed as the file
-// places them. The frame must be a base cache (upresFactor 1).
-void assignFromCache(UpresInput& in, const CacheFrame& frame);
+// places them, relative to the world point sceneOrigin (the scene's
+// domain.origin: upres works in the domain's frame, as the solver). The frame
+// must be a base cache (upresFactor 1).
+void assignFromCache(UpresInput& in, const CacheFrame& frame, Vec3f sceneOrigin = {0, 0, 0});
 
 }  // namespace plume

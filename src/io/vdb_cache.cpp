@@ -31,11 +31,14 @@ using DenseVec3 = openvdb::tools::Dense<openvdb::Vec3s, openvdb::tools::LayoutXY
 // renders as emission.
 const char* const kTemperatureNames[] = {"temperature", "heat", "temp", "flames", "flame"};
 
-// Voxel (i, j, k) centred at origin + (i + 0.5, j + 0.5, k + 0.5) * dx.
-openvdb::math::Transform::Ptr cellCentredTransform(float dx, Vec3f origin) {
+// Voxel (i, j, k) centred at world + origin + (i + 0.5, j + 0.5, k + 0.5) * dx:
+// origin in the domain's frame, world the domain's place (domain.origin),
+// added in double so the solver's floats come back from the file.
+openvdb::math::Transform::Ptr cellCentredTransform(float dx, Vec3f origin, Vec3f world) {
     auto xform = openvdb::math::Transform::createLinearTransform(double(dx));
-    xform->postTranslate(openvdb::Vec3d(double(origin.x) + 0.5 * dx, double(origin.y) + 0.5 * dx,
-                                        double(origin.z) + 0.5 * dx));
+    xform->postTranslate(openvdb::Vec3d(double(world.x) + double(origin.x) + 0.5 * dx,
+                                        double(world.y) + double(origin.y) + 0.5 * dx,
+                                        double(world.z) + double(origin.z) + 0.5 * dx));
     return xform;
 }
 
@@ -132,10 +135,12 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const UpresInput& 
     return finishVelocityGrid(grid, name, xform, half);
 }
 
-// World position of the min corner of voxel 'c', for cell-centred data.
-Vec3f cellCorner(const openvdb::math::Transform& xform, const Coord& c) {
+// Position of the min corner of voxel 'c', for cell-centred data, relative
+// to the world point `from` (in double, then rounded once).
+Vec3f cellCorner(const openvdb::math::Transform& xform, const Coord& c, Vec3f from = {0, 0, 0}) {
     openvdb::Vec3d p = xform.indexToWorld(c.asVec3d() - openvdb::Vec3d(0.5));
-    return {float(p.x()), float(p.y()), float(p.z())};
+    return {float(p.x() - double(from.x)), float(p.y() - double(from.y)),
+            float(p.z() - double(from.z))};
 }
 
 // The voxel size to render with: x's. Throws RunError for a transform plume cannot render.
@@ -246,7 +251,7 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
         const Fields& f = *scalars.front();
         // The domain's voxels, wherever a sparse solve's boxes lie in it, so
         // every frame of a sequence shares one transform.
-        auto xform = cellCentredTransform(f.dx, f.domainOrigin());
+        auto xform = cellCentredTransform(f.dx, f.domainOrigin(), opt.worldOrigin);
         const float tol = opt.tolerance;
         const bool half = opt.halfFloats;
         grids.push_back(fogGrid("density", scalars, &Fields::density, xform, tol, half));
@@ -267,6 +272,7 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
                             openvdb::Int32Metadata(f.domainSize().x / flowCells));
         if (!opt.halfFloats && opt.tolerance == 0.0f)
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
+        if (opt.fps > 0) meta.insertMeta(vdb::kMetaFps, openvdb::FloatMetadata(float(opt.fps)));
     });
 }
 
@@ -280,7 +286,8 @@ void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
         path,
         [&](float tol, bool half) {
             return velocityGrid(opt.velocityName, flow,
-                                cellCentredTransform(base.dx, base.domainOrigin()), tol, half);
+                                cellCentredTransform(base.dx, base.domainOrigin(), opt.worldOrigin),
+                                tol, half);
         },
         upres ? base.domainSize().x : 0, scalars, frame, sceneName, opt);
 }
@@ -309,7 +316,8 @@ void writeVdbFrame(const std::string& path, const UpresInput& base, const Fields
         path,
         [&](float tol, bool half) {
             return velocityGrid(opt.velocityName, base,
-                                cellCentredTransform(base.dx, base.domainOrigin), tol, half);
+                                cellCentredTransform(base.dx, base.domainOrigin, opt.worldOrigin),
+                                tol, half);
         },
         base.domainCells.x, {&fine}, frame, sceneName, opt);
 }
@@ -333,7 +341,7 @@ std::string boxSize(const CoordBBox& box) {
 // readVdbVolume; box: the dense box, once it is known.
 LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
                         const std::vector<std::string>& velocityNames, bool withGlow,
-                        CoordBBox& box) {
+                        Vec3f sceneOrigin, CoordBBox& box) {
     const std::string& path = file.path();
     LoadedVolume v;
     v.gridNames = file.names();
@@ -361,7 +369,7 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
         if (!held.empty() && held.isInside(box)) box = held;
     }
     copyBox(*density, box, v.density);
-    v.origin = cellCorner(density->transform(), box.min());
+    v.origin = cellCorner(density->transform(), box.min(), sceneOrigin);
 
     // Temperature: the first temperature-like float grid, on the density's voxels
     for (const char* name : kTemperatureNames) {
@@ -426,21 +434,23 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
 }  // namespace
 
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName,
-                           const std::vector<std::string>& velocityNames, bool withGlow) {
+                           const std::vector<std::string>& velocityNames, bool withGlow,
+                           Vec3f sceneOrigin) {
     vdb::Reader file(path);
     // The grids are dense over the density's active box: a sparse grid with
     // smoke far apart can need more than there is (render-vdb checks the box
     // against the machine first; this is the last line, one line naming the file).
     CoordBBox box;
     try {
-        return readVolume(file, gridName, velocityNames, withGlow, box);
+        return readVolume(file, gridName, velocityNames, withGlow, sceneOrigin, box);
     } catch (const std::bad_alloc&) {
         throw RunError("cannot read '" + path + "': grid '" + gridName + "' spans " + boxSize(box) +
                        " voxels, more than can be allocated as a dense box");
     }
 }
 
-VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName) {
+VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName,
+                           Vec3f sceneOrigin) {
     vdb::Reader file(path);
     // OpenVDB records each grid's active box when it writes a file; without
     // that record the voxels must be read to find it.
@@ -455,7 +465,7 @@ VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName)
     const float dx = uniformVoxelSize(*grid, path);
     VolumeBounds b;
     for (int a = 0; a < 3; ++a) b.voxels[a] = std::int64_t(box.max()[a]) - box.min()[a] + 1;
-    b.worldMin = cellCorner(grid->transform(), box.min());
+    b.worldMin = cellCorner(grid->transform(), box.min(), sceneOrigin);
     b.worldMax =
         b.worldMin + Vec3f(float(b.voxels[0]), float(b.voxels[1]), float(b.voxels[2])) * dx;
     return b;
@@ -471,6 +481,7 @@ CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
     warnApproximatePlacement(*density, path);
     c.origin = cellCorner(density->transform(), Coord(0));
     c.frame = metaOr<int, openvdb::Int32Metadata>(file.meta(), vdb::kMetaFrame, 0);
+    c.fps = metaOr<double, openvdb::FloatMetadata>(file.meta(), vdb::kMetaFps, 0.0);
     c.sceneName = metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaScene, "");
     c.creator = metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaCreator, "");
 

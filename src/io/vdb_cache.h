@@ -21,13 +21,17 @@ struct CacheOptions {
     bool halfFloats = true;                 // 16-bit floats on disk; false: 32-bit
     std::string velocityName = "velocity";  // "vel" for Houdini
     float tolerance = 1e-4f;                // values with |v| <= tolerance are inactive (sparse)
+    // The domain's world position (domain.origin): the solver's fields are
+    // placed from the domain's min corner, the file's voxels in the world.
+    Vec3f worldOrigin{0, 0, 0};
+    double fps = 0;  // time.fps, recorded as the file's "plume_fps" (0: not recorded)
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns, and
 // the cell-centred velocity of f
 // to path, Blosc-compressed, through "path.tmp" and a rename so a reader never
 // sees half a file.
-// Voxel (i, j, k) sits at world f.origin + (i + 0.5, j + 0.5, k + 0.5) * f.dx.
+// Voxel (i, j, k) sits at world opt.worldOrigin + f.origin + (i + 0.5, j + 0.5, k + 0.5) * f.dx.
 // Throws RunError when the file cannot be written.
 void writeVdbFrame(const std::string& path, const Fields& f, int frame,
                    const std::string& sceneName, const CacheOptions& opt = {});
@@ -62,7 +66,7 @@ struct LoadedVolume {
     bool hasFlame = false;
     ScalarGrid velocity[3];       // m/s on the density's voxels, when hasVelocity
     bool hasVelocity = false;
-    Vec3f origin;                 // world min corner of cell (0, 0, 0)
+    Vec3f origin;                 // min corner of cell (0, 0, 0), from the sceneOrigin read with
     float dx = 1;                 // voxel size, metres
     std::vector<std::string> gridNames;  // every grid in the file, sorted by name
 
@@ -82,10 +86,13 @@ struct LoadedVolume {
 // allocated (naming the box). With velocityNames, also the first vector grid
 // of those names (for motion blur), on the same voxels. withGlow false skips
 // the temperature and flame grids (a render without emission never reads
-// them): hasTemperature and hasFlame stay false.
+// them): hasTemperature and hasFlame stay false. The volume is placed
+// relative to the world point sceneOrigin (a scene's domain.origin: the
+// scene's frame), subtracted in double so a plume cache lands on the very
+// floats the solver's fields had.
 LoadedVolume readVdbVolume(const std::string& path, const std::string& gridName = "density",
-                           const std::vector<std::string>& velocityNames = {},
-                           bool withGlow = true);
+                           const std::vector<std::string>& velocityNames = {}, bool withGlow = true,
+                           Vec3f sceneOrigin = {0, 0, 0});
 
 // The world box readVdbVolume(path, gridName) covers, found without reading
 // the voxels when the file records the grid's active box (OpenVDB does by
@@ -97,7 +104,9 @@ struct VolumeBounds {
     // since a sparse grid's box can be wider than an int counts.
     std::int64_t voxels[3] = {1, 1, 1};
 };
-VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName = "density");
+// Relative to sceneOrigin, as readVdbVolume.
+VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName = "density",
+                           Vec3f sceneOrigin = {0, 0, 0});
 
 // Names of every grid in a VDB file, sorted by name. Throws RunError.
 std::vector<std::string> listGrids(const std::string& path);
@@ -113,6 +122,7 @@ struct CacheFrame {
     float dx = 1;
     Vec3f origin;  // world min corner of cell (0, 0, 0)
     int frame = 0;
+    double fps = 0;  // the file's "plume_fps" (0: it has none)
     std::string sceneName, creator;
     ScalarGrid density, temperature;
     // A fire's fuel and flame, when the file has them (else empty).

@@ -23,6 +23,8 @@ inline constexpr const char* kMetaFrame = "frame";
 inline constexpr const char* kMetaDx = "dx";
 inline constexpr const char* kMetaScene = "scene";
 inline constexpr const char* kMetaResolution = "resolution";  // cells per axis of the domain
+// The scene's frame rate (time.fps), so a tool importing the sequence can time it.
+inline constexpr const char* kMetaFps = "plume_fps";
 // True in a cache written exact (32-bit, nothing dropped): it is read back
 // over the whole domain, as the solver's fields are rendered.
 inline constexpr const char* kMetaExact = "plume_exact";

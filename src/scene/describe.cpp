@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "scene/placement.h"
 #include "scene/schema.h"
 
 namespace plume {
@@ -29,8 +30,9 @@ void describeKeys(std::string& out, const Scene& scene, const SectionSpec& secti
                   std::size_t index, std::string_view linePrefix) {
     for (const KeySpec& spec : sceneKeys()) {
         if (spec.section != section.name || spec.alias) continue;
-        out += std::string(linePrefix) + std::string(spec.key) + " = " +
-               formatTomlValue(spec, spec.get(scene, index)) + "\n";
+        const bool unused = spec.unused && spec.unused(scene, index);
+        out += std::string(unused && linePrefix.empty() ? "# " : linePrefix) +
+               std::string(spec.key) + " = " + formatTomlValue(spec, spec.get(scene, index)) + "\n";
     }
 }
 
@@ -131,7 +133,10 @@ std::string formatGiB(std::uint64_t bytes) {
     return buf;
 }
 
-std::string describeScene(const Scene& scene, std::optional<MemoryEstimate> memory) {
+std::string describeScene(const Scene& domainScene, std::optional<MemoryEstimate> memory) {
+    // As the file gives it: world positions, frame numbers (placement.h).
+    Scene scene = domainScene;
+    toFileFrame(scene);
     std::string out;
     out += "# plume scene '" + scene.name + "', resolved: every key, defaults filled in\n";
     out += "# grid " + cellsText(scene) + " = " + std::to_string(cellCount(scene)) +

@@ -15,6 +15,7 @@
 #include "core/input_file.h"
 #include "scene/loader_reader.h"
 #include "scene/overrides.h"
+#include "scene/placement.h"
 #include "scene/schema.h"
 
 namespace plume {
@@ -85,6 +86,8 @@ Scene SceneReader::read(const toml::table& root) {
 
     if (scene.lights.empty()) scene.lights.push_back(defaultKeyLight());
     for (const auto& entry : given_) scene.given.insert(entry.first);
+    // Once, here: the solver and renderer see the domain's frame (placement.h).
+    toDomainFrame(scene);
     return scene;
 }
 

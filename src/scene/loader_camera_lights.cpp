@@ -4,6 +4,8 @@
 #include <initializer_list>
 #include <optional>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "scene/loader_reader.h"
 
@@ -46,6 +48,33 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
         } else if (length(cross(normalize(view), normalize(c.up))) < 1e-4f) {
             fail(whereGiven({"camera.up", "camera.look_at", "camera.position"}, section),
                  "'camera.up' must not be parallel to the view direction (look_at - position)");
+        }
+    }
+
+    // The field of view: as fov or as a lens, not both (in the table or its keys)
+    if (scene.camera.given) {
+        auto setAt = [&](const std::string& key) {
+            std::vector<std::pair<std::string, toml::source_region>> at;
+            if (auto it = given_.find("camera." + key); it != given_.end()) at.push_back(*it);
+            for (const auto& [name, where] : keyGiven_)
+                if (name.starts_with("camera.key[") && name.ends_with("]." + key))
+                    at.push_back({name, where});
+            return at;
+        };
+        const auto fov = setAt("fov"), lens = setAt("focal_length");
+        if (!fov.empty() && !lens.empty()) {
+            auto order = [&](const toml::source_region& r) {
+                return std::tuple(sourceIndex(r), r.begin.line, r.begin.column);
+            };
+            // Reported at the later of the two, naming the earlier.
+            const auto& f = fov.front();
+            const auto& l = lens.front();
+            const bool lensLater = order(l.second) > order(f.second);
+            const auto& later = lensLater ? l : f;
+            const auto& earlier = lensLater ? f : l;
+            fail(later.second, "'" + later.first + "' and '" + earlier.first +
+                                   "' both set the field of view: give fov or focal_length, "
+                                   "not both");
         }
     }
 

@@ -113,6 +113,7 @@ void SceneReader::readKey(const toml::table& key, const SectionSpec& section,
             fail(k.source(), "'" + name + "' is not animatable; a key may set " + joined(allowed));
         } else if (std::optional<SchemaValue> value = convert(*spec, node, name)) {
             addKeyPoint(animation, *spec, frame, *value);
+            keyGiven_[name] = node.source();
         }
     }
 }

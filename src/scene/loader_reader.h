@@ -74,6 +74,8 @@ class SceneReader {
     const std::vector<std::string>& overrides_;
     std::vector<Diagnostic> errors_;
     std::map<std::string, toml::source_region> given_;  // display name -> where it was set
+    // The same for keyframes' values ("camera.key[2].fov"), for checks across keys.
+    std::map<std::string, toml::source_region> keyGiven_;
 };
 
 }  // namespace plume::loader

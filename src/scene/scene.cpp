@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 
 namespace plume {
 
@@ -16,6 +17,21 @@ Vec3i DomainSettings::cells() const {
         return std::max(1, static_cast<int>(std::lround(extent / h)));
     };
     return {count(size.x), count(size.y), count(size.z)};
+}
+
+bool CameraSettings::byLens() const {
+    if (focalLength > 0.0f) return true;
+    for (const KeyTrack& track : animation.tracks)
+        if (track.key == "focal_length") return true;
+    return false;
+}
+
+float CameraSettings::halfHeight(float aspect) const {
+    constexpr float kDegrees = std::numbers::pi_v<float> / 180.0f;
+    if (focalLength <= 0.0f) return std::tan(0.5f * fov * kDegrees);
+    // Blender's sensor fit Auto: the sensor's width spans the larger side.
+    const float halfSensor = 0.5f * sensorWidth / focalLength;
+    return aspect >= 1.0f ? halfSensor / aspect : halfSensor;
 }
 
 namespace {

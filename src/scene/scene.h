@@ -28,8 +28,13 @@ enum class Codec { H264, MPEG4 };
 // inactive, so a render of the cache is bit-identical to plume render's frame.
 enum class VdbPrecision { Half, Full, Exact };
 
+// Positions in a loaded Scene are domain-local: relative to the domain's min
+// corner, which sits at `origin` in the world (scene/placement.h). The file's
+// world positions are moved there once, at load, so the solver and renderer
+// work the same wherever the domain is.
 struct DomainSettings {
-    Vec3f size{2, 2, 2};  // metres; the origin is the min corner
+    Vec3f origin{0, 0, 0};  // metres: the min corner's world position
+    Vec3f size{2, 2, 2};    // metres; the domain spans origin .. origin + size
     int resolution = 64;  // cells along the longest axis
     std::array<Boundary, 6> boundary{Boundary::Open, Boundary::Open, Boundary::Open,
                                      Boundary::Open, Boundary::Wall, Boundary::Open};
@@ -39,11 +44,21 @@ struct DomainSettings {
     Vec3i cells() const;  // cell counts per axis (each >= 1)
 };
 
+// Frames in a loaded Scene count from 1 (the solver's frame index); the
+// file's frame numbers start at `startFrame` and are moved to that count once,
+// at load (scene/placement.h). frameNumber() turns an index back for names.
 struct TimeSettings {
     double fps = 24;
     int frames = 120;
+    int startFrame = 1;   // the number of the first frame (1001 in many studios)
     float cfl = 3.0f;     // substep dt <= cfl * dx / max speed
     int maxSubsteps = 4;  // per frame
+
+    // The number a user sees (files, --frames, stats) of frame index `index`,
+    // and back.
+    int frameNumber(int index) const { return index + startFrame - 1; }
+    int frameIndex(int number) const { return number - startFrame + 1; }
+    int lastFrameNumber() const { return frameNumber(frames); }
 };
 
 struct PhysicsSettings {
@@ -172,8 +187,18 @@ struct CameraSettings {
     Vec3f lookAt{1, 1, 1};
     Vec3f up{0, 0, 1};
     float fov = 40.0f;    // vertical, degrees
+    // A lens as Blender gives it, instead of fov when focalLength > 0: the
+    // sensor's width spans the image's larger side (Blender's sensor fit Auto).
+    float focalLength = 0.0f;   // mm; 0: fov
+    float sensorWidth = 36.0f;  // mm
     bool given = false;   // false: frame the domain automatically
-    Animation animation;  // position, look_at, up, fov
+    Animation animation;  // position, look_at, up, fov or focal_length
+
+    // Whether the lens gives the field of view: focal_length given or keyed.
+    bool byLens() const;
+    // Half the image's height per metre in front of the camera for an image
+    // of width / height `aspect`: tan(fov / 2), or the lens's.
+    float halfHeight(float aspect) const;
     bool keyed() const { return !animation.empty(); }
 };
 

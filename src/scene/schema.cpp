@@ -216,22 +216,26 @@ KeySpec backgroundAlias() {
 }
 
 std::vector<KeySpec> buildKeys() {
-    const ValueRange kFrames{1, 1e9};
+    const ValueRange kFrames{0, 1e9};
     const ValueRange kSize{0, 1e4, true};
     std::vector<KeySpec> keys = {
         // [domain]
+        key("domain", "origin", domainPart, &DomainSettings::origin, kAny,
+            "world position in metres of the domain's min corner (Blender's domain object "
+            "anywhere); every position a scene gives is in world metres, and the domain spans "
+            "origin to origin + size"),
         key("domain", "size", domainPart, &DomainSettings::size, kSize,
-            "domain extent in metres [x, y, z], Z up; the origin is its min corner"),
+            "domain extent in metres [x, y, z], Z up; domain.origin is its min corner"),
         key("domain", "resolution", domainPart, &DomainSettings::resolution, {8, 1024},
             "cells along the longest axis; dx = longest side / resolution"),
         boundaryAll("boundary", "every side at once (a string), or a table of sides as below"),
         boundaryAll("boundary.all", "every side at once; the per-side keys below win over it"),
-        boundarySide(kXMin, "boundary.x_min", "side at x = 0"),
-        boundarySide(kXMax, "boundary.x_max", "side at x = size.x"),
-        boundarySide(kYMin, "boundary.y_min", "side at y = 0"),
-        boundarySide(kYMax, "boundary.y_max", "side at y = size.y"),
-        boundarySide(kZMin, "boundary.z_min", "floor (z = 0)"),
-        boundarySide(kZMax, "boundary.z_max", "ceiling (z = size.z)"),
+        boundarySide(kXMin, "boundary.x_min", "side at x = origin.x"),
+        boundarySide(kXMax, "boundary.x_max", "side at x = origin.x + size.x"),
+        boundarySide(kYMin, "boundary.y_min", "side at y = origin.y"),
+        boundarySide(kYMax, "boundary.y_max", "side at y = origin.y + size.y"),
+        boundarySide(kZMin, "boundary.z_min", "floor (z = origin.z)"),
+        boundarySide(kZMax, "boundary.z_max", "ceiling (z = origin.z + size.z)"),
         key("domain", "inflow_velocity", domainPart, &DomainSettings::inflowVelocity, kAny,
             "velocity in m/s through every side marked inflow"),
 
@@ -239,7 +243,10 @@ std::vector<KeySpec> buildKeys() {
         key("time", "fps", timePart, &TimeSettings::fps, {1, 240},
             "frames per second of simulated time"),
         key("time", "frames", timePart, &TimeSettings::frames, {1, 100000},
-            "number of frames; frame numbers start at 1"),
+            "number of frames; frame numbers start at time.start_frame"),
+        key("time", "start_frame", timePart, &TimeSettings::startFrame, {0, 1000000},
+            "number of the first frame (1001 in many studios): names cache, PNG and EXR "
+            "files, and is what --frames, keys' frame, emitter.frames and --stats count in"),
         key("time", "cfl", timePart, &TimeSettings::cfl, {0.1, 20},
             "substep size: dt <= cfl * dx / max speed"),
         key("time", "max_substeps", timePart, &TimeSettings::maxSubsteps, {1, 64},
@@ -271,8 +278,8 @@ std::vector<KeySpec> buildKeys() {
             "strength in m/s^2 of a divergence-free curl-noise force (0 = off)"),
         key("physics", "turbulence_scale", physicsPart, &PhysicsSettings::turbulenceScale,
             kPositive, "size of the turbulence swirls in metres"),
-        key("physics", "ignition_temperature", physicsPart,
-            &PhysicsSettings::ignitionTemperature, kAny, "fuel hotter than this burns"),
+        key("physics", "ignition_temperature", physicsPart, &PhysicsSettings::ignitionTemperature,
+            kAny, "fuel hotter than this burns"),
         key("physics", "burn_rate", physicsPart, &PhysicsSettings::burnRate, kNonNegative,
             "fraction of the burning fuel consumed per second"),
         key("physics", "flame_heat", physicsPart, &PhysicsSettings::flameHeat, kNonNegative,
@@ -356,7 +363,12 @@ std::vector<KeySpec> buildKeys() {
             "point the camera looks at"),
         key("camera", "up", cameraPart, &CameraSettings::up, kAny, "up direction (Z up)"),
         key("camera", "fov", cameraPart, &CameraSettings::fov, {1, 179},
-            "vertical field of view in degrees"),
+            "vertical field of view in degrees (or give focal_length)"),
+        key("camera", "focal_length", cameraPart, &CameraSettings::focalLength, {1, 5000},
+            "lens focal length in mm instead of fov (0 = not given: fov); the sensor's width "
+            "spans the image's larger side, as Blender's sensor fit Auto"),
+        key("camera", "sensor_width", cameraPart, &CameraSettings::sensorWidth, {1, 1000},
+            "sensor width in mm, with focal_length (Blender's default 36)"),
         interpolationKey<CameraSettings>("camera", cameraPart),
 
         // [[light]]
@@ -375,11 +387,12 @@ std::vector<KeySpec> buildKeys() {
         key("ground", "enabled", groundPart, &GroundSettings::enabled, kAny,
             "draw a ground plane that catches the shadows of smoke and solids"),
         key("ground", "height", groundPart, &GroundSettings::height, kAny,
-            "z of the plane in metres"),
+            "world z of the plane in metres"),
         key("ground", "color", groundPart, &GroundSettings::color, kUnit,
             "diffuse albedo (linear RGB)"),
         key("ground", "size", groundPart, &GroundSettings::size, kNonNegative,
-            "half-extent in metres around the domain's centre (0 = infinite, fading at the horizon)"),
+            "half-extent in metres around the domain's centre (0 = infinite, fading at the "
+            "horizon)"),
         key("ground", "shadow_catcher", groundPart, &GroundSettings::shadowCatcher, kAny,
             "draw only the shadows, into alpha, for compositing over footage"),
 
@@ -405,8 +418,8 @@ std::vector<KeySpec> buildKeys() {
             "sky light radiance (linear RGB)"),
         key("render", "emission", renderPart, &RenderSettings::emission, kNonNegative,
             "strength of blackbody glow from temperature (0 = none)"),
-        key("render", "fire_temperature", renderPart, &RenderSettings::fireTemperature,
-            kPositive, "kelvin per unit of simulation temperature, for the blackbody glow"),
+        key("render", "fire_temperature", renderPart, &RenderSettings::fireTemperature, kPositive,
+            "kelvin per unit of simulation temperature, for the blackbody glow"),
         key("render", "fire_light", renderPart, &RenderSettings::fireLight, kNonNegative,
             "how strongly a flame lights the smoke, solids and ground around it (0 = not at "
             "all, 1 = as much light as it gives off)"),
@@ -457,15 +470,31 @@ std::vector<KeySpec> buildKeys() {
 
     // Keys that [[SECTION.key]] tables may set (Scene::atFrame applies them).
     const std::vector<std::string_view> animatable = {
-        "obstacle.center",  "obstacle.rotation", "obstacle.scale",  "emitter.center",
-        "emitter.rotation", "emitter.scale",     "emitter.density", "emitter.temperature",
-        "emitter.fuel",
-        "emitter.velocity", "camera.position",   "camera.look_at",  "camera.up",
-        "camera.fov",       "light.direction",   "light.position",  "light.color",
-        "light.intensity"};
+        "obstacle.center",  "obstacle.rotation", "obstacle.scale",      "emitter.center",
+        "emitter.rotation", "emitter.scale",     "emitter.density",     "emitter.temperature",
+        "emitter.fuel",     "emitter.velocity",  "camera.position",     "camera.look_at",
+        "camera.up",        "camera.fov",        "camera.focal_length", "light.direction",
+        "light.position",   "light.color",       "light.intensity"};
     for (KeySpec& k : keys)
         k.animatable =
             std::find(animatable.begin(), animatable.end(), k.dotted()) != animatable.end();
+
+    // The field of view is fov or a lens: the one not taken is not written.
+    for (KeySpec& k : keys) {
+        if (k.dotted() == "camera.fov")
+            k.unused = [](const Scene& s, std::size_t) { return s.camera.byLens(); };
+        if (k.dotted() == "camera.focal_length")
+            k.unused = [](const Scene& s, std::size_t) { return !s.camera.byLens(); };
+    }
+
+    // World positions and heights, which domain.origin moves (scene/placement.h).
+    for (KeySpec& k : keys) {
+        const std::string name = k.dotted();
+        if (name == "emitter.center" || name == "obstacle.center" || name == "camera.position" ||
+            name == "camera.look_at" || name == "light.position")
+            k.placement = Placement::Point;
+        if (name == "ground.height") k.placement = Placement::Height;
+    }
     return keys;
 }
 

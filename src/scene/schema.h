@@ -54,6 +54,11 @@ struct SectionSpec {
     std::string_view doc;
 };
 
+// What a key's value means in the world, for moving a scene between the
+// file's world and the domain's own frame (scene/placement.h): a position,
+// or a height (z). FrameRange keys hold frame numbers.
+enum class Placement { None, Point, Height };
+
 struct KeySpec {
     std::string_view section;  // "domain", "emitter", ...
     std::string_view key;      // relative to the section; may be dotted ("boundary.x_min")
@@ -68,6 +73,11 @@ struct KeySpec {
     bool alias = false;
     // May vary over time through [[SECTION.key]] tables (Real, Vec3 or Scale keys).
     bool animatable = false;
+    Placement placement = Placement::None;
+    // For one of two ways to give a value (camera.fov or camera.focal_length):
+    // true when the scene gives it the other way, so describeScene writes this
+    // key as a comment and the description reads back without a clash.
+    std::function<bool(const Scene&, std::size_t index)> unused;
     // Index selects the element for array sections and is ignored otherwise.
     std::function<SchemaValue(const Scene&, std::size_t index)> get;  // empty for aliases
     std::function<void(Scene&, std::size_t index, const SchemaValue&)> set;
