@@ -1,21 +1,33 @@
 // Tricubic B-spline reconstruction where a voxel covers several pixels
 // (render.filter "cubic"): smooth (C2) where trilinear creases at every voxel
-// face, never negative and without the ringing of an interpolating cubic
-// (Catmull-Rom), like Cycles' "Cubic" volume interpolation. It blurs a
-// little: the B-spline approximates, a voxel's value spreads over the four
-// cells around it on each axis.
+// face. Density, temperature and flame are read through the B-spline over
+// their coefficients (bsplineCoefficients, once a frame), not over the
+// values: the B-spline over the values approximates, spreading a voxel over
+// the four cells around it on each axis, so a one-voxel feature kept a third
+// of its value, (2/3)^3, and a close-up looked soft. Over the coefficients it
+// interpolates: it passes through every cell's value and stays C2 (Unser's
+// prefilter; Thevenaz, Blu and Unser 2000, "Interpolation revisited").
+// Catmull-Rom also interpolates but is only C1 and still creases a little;
+// a clamped Catmull-Rom density was tried and trimmed the smoke's rim.
 //
-// Density (and temperature and flame) through it, and the light each cell
-// sends toward the camera too (ShadingGrid::smoothSourceAt). That light,
-// blended trilinearly under the B-spline density, still drew the voxel
-// lattice as faint creases on the lit side of a coarse close-up
-// (RenderFilter.CubicCloseUpHasNoVoxelCreases). Light varies over many
-// voxels, so the B-spline's smoothing costs it little one can see; but a
-// fire's light on its smoke peaks within a voxel or two of its lamps, so
-// that lane is read through Catmull-Rom (catmullRomWeights), which
-// interpolates. It costs the 128^3 bench frame at 720p
-// about a quarter more CPU (one thread, frames 36-44: 0.52 s a frame against
-// 0.41 s with the light trilinear).
+// An interpolating spline rings beside a sharp edge: a step dips a tenth of
+// its height below 0 a voxel and a half beyond its last cell. What it
+// reconstructs is clamped at 0 (ShadingGrid::cubicDensity); the empty-space
+// skipping still reads the values, so the ring's tail beyond two cells of
+// the smoke is skipped, at most a few hundredths of the density of a
+// sharp-edged cube and nothing one sees in smoke
+// (RenderFilter.EmptySpaceSkipsOnlyTheRingingsTail).
+//
+// The light each cell sends toward the camera (ShadingGrid::smoothSourceAt)
+// goes through the B-spline over its values, as before. Blended trilinearly
+// under the B-spline density it drew the voxel lattice as faint creases on
+// the lit side of a coarse close-up (RenderFilter.CubicCloseUpHasNoVoxelCreases).
+// Light varies over many voxels, so the B-spline's smoothing costs it little
+// one can see; but a fire's light on its smoke peaks within a voxel or two of
+// its lamps, so that lane is read through Catmull-Rom (catmullRomWeights),
+// which interpolates. It costs the 128^3 bench frame at 720p about a quarter
+// more CPU (one thread, frames 36-44: 0.52 s a frame against 0.41 s with the
+// light trilinear).
 //
 // Direct 4x4x4 weights rather than Sigg and Hadwiger's eight trilinear
 // lookups (GPU Gems 2, ch. 20): that trick pays where hardware filters a
@@ -34,6 +46,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "core/simd.h"
 #include "core/vec.h"
@@ -147,5 +160,13 @@ struct GridPoint {
 [[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, Vec3f pGrid) {
     return bsplineSample(data, n, gridPoint(pGrid, n));
 }
+
+// The B-spline coefficients of a cell-centred grid of n values (x fastest):
+// bsplineSample over them passes through every cell's value, edges
+// included. Unser's recursive prefilter (pole sqrt(3) - 2), a causal and an
+// anticausal pass along each axis in turn, the lines beyond the grid
+// mirrored about its faces as the clamped taps read them. Bit-identical for
+// any thread count (each line's arithmetic is its own).
+void bsplineCoefficients(const float* values, Vec3i n, std::vector<float>& coefficients);
 
 }  // namespace plume
