@@ -16,7 +16,8 @@ constexpr float kCubicPixelsPerVoxel = 2.0f;
 // the camera at the distance of the volume's centre.
 float pixelsPerVoxel(const CameraSettings& camera, int height, const VolumeView& volume);
 
-// True when the frame is to be reconstructed with the cubic B-spline.
+// True when the frame is to be reconstructed with the cubic B-spline (over
+// the values, or with render.filter "sharp" over their coefficients).
 bool useCubicFilter(RenderFilter filter, const CameraSettings& camera, int height,
                     const VolumeView& volume);
 

@@ -1,9 +1,9 @@
 // RayMarcher: integrates one camera ray through a frame's ShadingGrid
 // (grid units): empty blocks skipped, every interval of render.step sampled at
 // one jittered offset, dense intervals split so none is optically thick. A
-// sample reads density trilinear, or through the tricubic B-spline over its
-// coefficients (render/cubic.h: it passes through every cell's value) where a
-// voxel covers several pixels, and then temperature and flame the same way; the light it sends toward the camera, worked out
+// sample reads density trilinear, or through the tricubic B-spline
+// (render/cubic.h) where a voxel covers several pixels, over the values or
+// ("sharp") over their coefficients, and then temperature and flame the same way; the light it sends toward the camera, worked out
 // per cell once a frame (InScattering::fillSource), the same way too, but
 // for a fire's light, which the B-spline reads through Catmull-Rom. That light
 // per sample instead (two exps and two divisions for a sun and the sky) was
@@ -65,8 +65,8 @@ struct CubicDensity {
     const ShadingGrid* grid;
     float operator()(const float* channel) const { return grid->weights(at)(channel); }
     float density(const float*) const { return rho; }
-    // A glowing field through the B-spline over its coefficients, like
-    // density, and like it at least 0.
+    // A glowing field through the B-spline, like density, and like it at
+    // least 0.
     float glow(const float* coefficients, const float*) const {
         return std::max(0.0f, bsplineSample(coefficients, grid->n(), at));
     }

@@ -133,8 +133,8 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // Motion blur: the blurred density (and temperature, when it glows).
     if (scene.render.motionBlur > 0.0f)
         solids += cells * sizeof(float) * (scene.render.emission > 0.0f ? 2 : 1);
-    // A cubic frame: the B-spline coefficients of density, temperature, flame.
-    if (scene.render.filter != RenderFilter::Linear)
+    // A sharp frame: the B-spline coefficients of density, temperature, flame.
+    if (scene.render.filter == RenderFilter::Sharp)
         solids += cells * sizeof(float) * (1 + (glows ? 1 : 0) + (fire ? 1 : 0));
     // The traced frame: RGB and transmittance (writingBytesFor: what writing
     // it takes on top).
@@ -194,8 +194,9 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
     // A cubic frame reads density, temperature and flame through the
-    // B-spline over their coefficients (render/cubic.h), worked out once.
-    if (cubic_) {
+    // B-spline over their values, a sharp one over their coefficients
+    // (render/cubic.h), worked out once.
+    if (sharp_) {
         bsplineCoefficients(density.data(), n, densityCoefficients_);
         if (temperature) bsplineCoefficients(temperature->data(), n, temperatureCoefficients_);
         if (flame) bsplineCoefficients(flame->data(), n, flameCoefficients_);
@@ -203,7 +204,8 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                                  temperature ? temperatureCoefficients_.data() : nullptr,
                                  flame ? flameCoefficients_.data() : nullptr);
     } else {
-        shading_.setCoefficients(nullptr, nullptr, nullptr);
+        shading_.setCoefficients(density.data(), temperature ? temperature->data() : nullptr,
+                                 flame ? flame->data() : nullptr);
     }
     auto packSlab = [&](int k) {
         Box3i box;
@@ -309,6 +311,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             ? camera_
             : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
     cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume);
+    sharp_ = settings_.filter == RenderFilter::Sharp;
 
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);

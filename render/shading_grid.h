@@ -141,12 +141,12 @@ class ShadingGrid {
     // as the grid holds it; set for each frame.
     void setDensity(const float* density) { density_ = density; }
     const float* densityValues() const { return density_; }
-    // The B-spline coefficients (bsplineCoefficients) of the frame's density,
-    // temperature and flame (one float per cell, or null), which a cubic
-    // frame reads where it reads density: through the B-spline over them,
-    // which passes through every cell's value. Blackbody light climbs so
-    // steeply with temperature that a trilinear crease at every voxel shows
-    // as a band.
+    // What the B-spline of a cubic frame reads for the frame's density,
+    // temperature and flame (one float per cell, or null): their values
+    // (render.filter "cubic"), or their B-spline coefficients
+    // (bsplineCoefficients; "sharp"), over which it passes through every
+    // cell's value. Blackbody light climbs so steeply with temperature that a
+    // trilinear crease at every voxel shows as a band.
     void setCoefficients(const float* density, const float* temperature, const float* flame) {
         densityCoefficients_ = density;
         temperatureCoefficients_ = temperature;
@@ -154,8 +154,9 @@ class ShadingGrid {
     }
     const float* temperatureCoefficients() const { return temperatureCoefficients_; }
     const float* flameCoefficients() const { return flameCoefficients_; }
-    // Density at pGrid through the B-spline over its coefficients, at least
-    // 0: beside a sharp edge the interpolating spline rings below it.
+    // Density at pGrid through the B-spline, at least 0: beside a sharp edge
+    // the spline over the coefficients rings below it (over non-negative
+    // values it never does, and the clamp changes nothing).
     float cubicDensity(Vec3f pGrid) const { return cubicDensity(gridPoint(pGrid)); }
     float cubicDensity(const GridPoint& g) const {
         return std::max(0.0f, bsplineSample(densityCoefficients_, n_, g));
