@@ -15,7 +15,8 @@
 # fov_scale (multiplies the Cycles camera's fov, 1; only to see the test fail);
 # reference (a Cycles EXR of this scene rendered before, e.g. with more
 # samples, compared instead of rendering one); interpolation (the volume
-# material's, default below).
+# material's, default CUBIC as plume's render.filter=cubic; LINEAR goes through
+# every voxel's value, as render.filter=sharp and linear do: tests/blender/README.md).
 #
 # Writes OUT_DIR/cycles.exr (Cycles, linear premultiplied RGBA),
 # OUT_DIR/error.png (signed relative luminance error: red where plume is
