@@ -14,9 +14,9 @@
 // smoke's rim. "sharp" is not the default: against Cycles
 // (blender.cycles_reference, where a voxel spans 1.1 pixels) its thin edges
 // differ per pixel by 20% from Cycles' Linear and 23% from its Cubic, over
-// the test's 17.8% (the B-spline over the values: 14.5% from Cubic). Half of
-// that is the one ray a pixel sampling a sharper field (17.7% from Linear
-// with 2x2 rays a pixel), half the ringing at the rims (below).
+// the test's 17.8% (the B-spline over the values: 14.5% from Cubic), and
+// still 18.4% from Linear where a voxel spans 2.3 pixels: the ringing at the
+// rims (below) is its own, and neither of Cycles' interpolations draws it.
 //
 // An interpolating spline rings beside a sharp edge: a step dips a tenth of
 // its height below 0 a voxel and a half beyond its last cell. What it
