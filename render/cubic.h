@@ -1,21 +1,41 @@
 // Tricubic B-spline reconstruction where a voxel covers several pixels
-// (render.filter "cubic"): smooth (C2) where trilinear creases at every voxel
-// face, never negative and without the ringing of an interpolating cubic
-// (Catmull-Rom), like Cycles' "Cubic" volume interpolation. It blurs a
-// little: the B-spline approximates, a voxel's value spreads over the four
-// cells around it on each axis.
+// (render.filter "cubic" and "sharp"): smooth (C2) where trilinear creases at
+// every voxel face.
 //
-// Density (and temperature and flame) through it, and the light each cell
-// sends toward the camera too (ShadingGrid::smoothSourceAt). That light,
-// blended trilinearly under the B-spline density, still drew the voxel
-// lattice as faint creases on the lit side of a coarse close-up
-// (RenderFilter.CubicCloseUpHasNoVoxelCreases). Light varies over many
-// voxels, so the B-spline's smoothing costs it little one can see; but a
-// fire's light on its smoke peaks within a voxel or two of its lamps, so
-// that lane is read through Catmull-Rom (catmullRomWeights), which
-// interpolates. It costs the 128^3 bench frame at 720p
-// about a quarter more CPU (one thread, frames 36-44: 0.52 s a frame against
-// 0.41 s with the light trilinear).
+// "cubic" reads density, temperature and flame through the B-spline over
+// their values, as Cycles' "Cubic" volume interpolation does. It approximates:
+// it spreads a voxel over the four cells around it on each axis, so a
+// one-voxel feature keeps a third of its value, (2/3)^3, and a close-up
+// looks soft. "sharp" reads them through the B-spline over their coefficients
+// (bsplineCoefficients, once a frame), over which it interpolates: it passes
+// through every cell's value and stays C2 (Unser's prefilter; Thevenaz, Blu
+// and Unser 2000, "Interpolation revisited"). Catmull-Rom also interpolates
+// but is only C1; a clamped Catmull-Rom density was tried and trimmed the
+// smoke's rim. "sharp" is not the default: against Cycles
+// (blender.cycles_reference, where a voxel spans 1.1 pixels) its thin edges
+// differ per pixel by 20% from Cycles' Linear and 23% from its Cubic, over
+// the test's 17.8% (the B-spline over the values: 14.5% from Cubic), and
+// still 18.4% from Linear where a voxel spans 2.3 pixels: the ringing at the
+// rims (below) is its own, and neither of Cycles' interpolations draws it.
+//
+// An interpolating spline rings beside a sharp edge: a step dips a tenth of
+// its height below 0 a voxel and a half beyond its last cell. What it
+// reconstructs is clamped at 0 (ShadingGrid::cubicDensity); the empty-space
+// skipping still reads the values, so the ring's tail beyond two cells of
+// the smoke is skipped, at most a few hundredths of the density of a
+// sharp-edged cube and nothing one sees in smoke
+// (RenderFilter.EmptySpaceSkipsOnlyTheRingingsTail).
+//
+// The light each cell sends toward the camera (ShadingGrid::smoothSourceAt)
+// goes through the B-spline over its values with either filter. Blended trilinearly
+// under the B-spline density it drew the voxel lattice as faint creases on
+// the lit side of a coarse close-up (RenderFilter.CubicCloseUpHasNoVoxelCreases).
+// Light varies over many voxels, so the B-spline's smoothing costs it little
+// one can see; but a fire's light on its smoke peaks within a voxel or two of
+// its lamps, so that lane is read through Catmull-Rom (catmullRomWeights),
+// which interpolates. It costs the 128^3 bench frame at 720p about a quarter
+// more CPU (one thread, frames 36-44: 0.52 s a frame against 0.41 s with the
+// light trilinear).
 //
 // Direct 4x4x4 weights rather than Sigg and Hadwiger's eight trilinear
 // lookups (GPU Gems 2, ch. 20): that trick pays where hardware filters a
@@ -34,6 +54,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <vector>
 
 #include "core/simd.h"
 #include "core/vec.h"
@@ -147,5 +168,13 @@ struct GridPoint {
 [[gnu::always_inline]] inline float bsplineSample(const float* data, Vec3i n, Vec3f pGrid) {
     return bsplineSample(data, n, gridPoint(pGrid, n));
 }
+
+// The B-spline coefficients of a cell-centred grid of n values (x fastest):
+// bsplineSample over them passes through every cell's value, edges
+// included. Unser's recursive prefilter (pole sqrt(3) - 2), a causal and an
+// anticausal pass along each axis in turn, the lines beyond the grid
+// mirrored about its faces as the clamped taps read them. Bit-identical for
+// any thread count (each line's arithmetic is its own).
+void bsplineCoefficients(const float* values, Vec3i n, std::vector<float>& coefficients);
 
 }  // namespace plume

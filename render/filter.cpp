@@ -22,6 +22,7 @@ bool useCubicFilter(RenderFilter filter, const CameraSettings& camera, int heigh
         case RenderFilter::Linear:
             return false;
         case RenderFilter::Cubic:
+        case RenderFilter::Sharp:
             return true;
         case RenderFilter::Auto:
             break;

@@ -18,7 +18,8 @@ constexpr float kCubicPixelsPerVoxel = 2.0f;
 float pixelsPerVoxel(const CameraSettings& camera, int height, const VolumeView& volume,
                      float aspect = 1.0f);
 
-// True when the frame is to be reconstructed with the cubic B-spline.
+// True when the frame is to be reconstructed with the cubic B-spline (over
+// the values, or with render.filter "sharp" over their coefficients).
 bool useCubicFilter(RenderFilter filter, const CameraSettings& camera, int height,
                     const VolumeView& volume, float aspect = 1.0f);
 

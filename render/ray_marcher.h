@@ -2,8 +2,8 @@
 // (grid units): empty blocks skipped, every interval of render.step sampled at
 // one jittered offset, dense intervals split so none is optically thick. A
 // sample reads density trilinear, or through the tricubic B-spline
-// (render/cubic.h) where a voxel covers several pixels, and then temperature
-// and flame the same way; the light it sends toward the camera, worked out
+// (render/cubic.h) where a voxel covers several pixels, over the values or
+// ("sharp") over their coefficients, and then temperature and flame the same way; the light it sends toward the camera, worked out
 // per cell once a frame (InScattering::fillSource), the same way too, but
 // for a fire's light, which the B-spline reads through Catmull-Rom. That light
 // per sample instead (two exps and two divisions for a sun and the sky) was
@@ -65,9 +65,10 @@ struct CubicDensity {
     const ShadingGrid* grid;
     float operator()(const float* channel) const { return grid->weights(at)(channel); }
     float density(const float*) const { return rho; }
-    // A glowing field through the B-spline, like density.
-    float glow(const float* field, const float*) const {
-        return bsplineSample(field, grid->n(), at);
+    // A glowing field through the B-spline, like density, and like it at
+    // least 0.
+    float glow(const float* coefficients, const float*) const {
+        return std::max(0.0f, bsplineSample(coefficients, grid->n(), at));
     }
     simd::F4 source(const ShadingGrid&) const { return grid->smoothSourceAt(at); }
 };
@@ -175,9 +176,9 @@ struct RayMarcher {
             // Blackbody light at the gas's temperature in kelvin; in a fire
             // only where the flame burns, so cooled smoke stops glowing.
             const float glow =
-                flameChannel >= 0 ? w.glow(shading.flameValues(), data + flameChannel) : 1.0f;
+                flameChannel >= 0 ? w.glow(shading.flameCoefficients(), data + flameChannel) : 1.0f;
             if (glow > 0.0f)
-                source += blackbody(w.glow(shading.temperatureValues(),
+                source += blackbody(w.glow(shading.temperatureCoefficients(),
                                            data + temperatureChannel) *
                                     settings.fireTemperature) *
                           (settings.emission * glow);

@@ -10,6 +10,7 @@
 #include "core/report.h"
 #include "core/triangle_mesh.h"
 #include "render/compositing.h"
+#include "render/cubic.h"
 #include "render/filter.h"
 #include "render/in_scattering.h"
 #include "render/light_transmittance.h"
@@ -132,6 +133,9 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // Motion blur: the blurred density (and temperature, when it glows).
     if (scene.render.motionBlur > 0.0f)
         solids += cells * sizeof(float) * (scene.render.emission > 0.0f ? 2 : 1);
+    // A sharp frame: the B-spline coefficients of density, temperature, flame.
+    if (scene.render.filter == RenderFilter::Sharp)
+        solids += cells * sizeof(float) * (1 + (glows ? 1 : 0) + (fire ? 1 : 0));
     // The traced frame: RGB and transmittance (writingBytesFor: what writing
     // it takes on top).
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
@@ -189,7 +193,20 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     fireChannel_ = flame ? channels++ : -1;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
-    shading_.setGlow(temperature ? temperature->data() : nullptr, flame ? flame->data() : nullptr);
+    // A cubic frame reads density, temperature and flame through the
+    // B-spline over their values, a sharp one over their coefficients
+    // (render/cubic.h), worked out once.
+    if (sharp_) {
+        bsplineCoefficients(density.data(), n, densityCoefficients_);
+        if (temperature) bsplineCoefficients(temperature->data(), n, temperatureCoefficients_);
+        if (flame) bsplineCoefficients(flame->data(), n, flameCoefficients_);
+        shading_.setCoefficients(densityCoefficients_.data(),
+                                 temperature ? temperatureCoefficients_.data() : nullptr,
+                                 flame ? flameCoefficients_.data() : nullptr);
+    } else {
+        shading_.setCoefficients(density.data(), temperature ? temperature->data() : nullptr,
+                                 flame ? flame->data() : nullptr);
+    }
     auto packSlab = [&](int k) {
         Box3i box;
         for (int j = 0; j < n.y; ++j) {
@@ -295,6 +312,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
     cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume,
                             float(width_) / float(height_));
+    sharp_ = settings_.filter == RenderFilter::Sharp;
 
     // Pack the volume and the light reaching each cell.
     prepareVolume(volume);

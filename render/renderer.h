@@ -89,6 +89,9 @@ class Renderer {
     int fireChannel_ = -1;  // the fire's light on the smoke, when anything glows
     FireLight fire_;
     bool cubic_ = false;  // this frame reads the grid through the B-spline (render.filter)
+    bool sharp_ = false;  // ... over the coefficients of density, temperature and flame
+    // The B-spline coefficients of density, temperature and flame (sharp frames).
+    std::vector<float> densityCoefficients_, temperatureCoefficients_, flameCoefficients_;
     Box3i active_;        // cells with density above kEmptyDensity
     Box3i lit_;           // cells whose light channels hold this frame's light
     EmptySpace emptySpace_;

@@ -138,30 +138,38 @@ class ShadingGrid {
     }
 
     // The frame's density (one float per cell, x fastest, like channel 0),
-    // which the B-spline reads four cells at a time; set for each frame.
+    // as the grid holds it; set for each frame.
     void setDensity(const float* density) { density_ = density; }
     const float* densityValues() const { return density_; }
-    // The frame's temperature and flame (one float per cell, or null), which
-    // the B-spline reads where density is read through it: blackbody light
-    // climbs so steeply with temperature that a trilinear crease at every
-    // voxel shows as a band.
-    void setGlow(const float* temperature, const float* flame) {
-        temperature_ = temperature;
-        flame_ = flame;
+    // What the B-spline of a cubic frame reads for the frame's density,
+    // temperature and flame (one float per cell, or null): their values
+    // (render.filter "cubic"), or their B-spline coefficients
+    // (bsplineCoefficients; "sharp"), over which it passes through every
+    // cell's value. Blackbody light climbs so steeply with temperature that a
+    // trilinear crease at every voxel shows as a band.
+    void setCoefficients(const float* density, const float* temperature, const float* flame) {
+        densityCoefficients_ = density;
+        temperatureCoefficients_ = temperature;
+        flameCoefficients_ = flame;
     }
-    const float* temperatureValues() const { return temperature_; }
-    const float* flameValues() const { return flame_; }
-    // Density at pGrid through the B-spline (render/cubic.h).
-    float cubicDensity(Vec3f pGrid) const { return bsplineSample(density_, n_, pGrid); }
-    float cubicDensity(const GridPoint& g) const { return bsplineSample(density_, n_, g); }
+    const float* temperatureCoefficients() const { return temperatureCoefficients_; }
+    const float* flameCoefficients() const { return flameCoefficients_; }
+    // Density at pGrid through the B-spline, at least 0: beside a sharp edge
+    // the spline over the coefficients rings below it (over non-negative
+    // values it never does, and the clamp changes nothing).
+    float cubicDensity(Vec3f pGrid) const { return cubicDensity(gridPoint(pGrid)); }
+    float cubicDensity(const GridPoint& g) const {
+        return std::max(0.0f, bsplineSample(densityCoefficients_, n_, g));
+    }
 
   private:
     Vec3i n_;
     int channels_ = 1;
     std::vector<float> data_;
     const float* density_ = nullptr;
-    const float* temperature_ = nullptr;
-    const float* flame_ = nullptr;
+    const float* densityCoefficients_ = nullptr;
+    const float* temperatureCoefficients_ = nullptr;
+    const float* flameCoefficients_ = nullptr;
     std::vector<float> source_;
 };
 

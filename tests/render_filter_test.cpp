@@ -10,6 +10,7 @@
 
 #include "core/parallel.h"
 #include "render/cubic.h"
+#include "render/empty_space.h"
 #include "render/filter.h"
 #include "render/renderer.h"
 #include "render/shading_grid.h"
@@ -83,6 +84,202 @@ TEST(RenderFilter, CubicSpikeIsSmoothWhereTrilinearCreases) {
     }
 }
 
+TEST(RenderFilter, SharpSpikeIsSmoothOverItsBump) {
+    // Over the lone voxel's own bump (to within a tenth of a voxel of where
+    // it meets 0, 18 pixels either side of its centre) trilinear creases at
+    // the peak (1.0) and the sharp filter is smooth: 0.165, the jitter's
+    // noise on the interpolating spline's narrower bump (the B-spline over
+    // the values is under 0.15 over the whole line, above).
+    const std::vector<double> linear = spikeScanline(RenderFilter::Linear);
+    const std::vector<double> cubic = spikeScanline(RenderFilter::Sharp);
+    const size_t peak = size_t(std::max_element(cubic.begin(), cubic.end()) - cubic.begin());
+    EXPECT_NEAR(double(peak), cubic.size() / 2.0, 2.0);
+    EXPECT_GT(cubic[peak], 0.1);
+    const size_t centre = cubic.size() / 2, half = 16;
+    auto bump = [&](const std::vector<double>& f) {
+        return std::vector<double>(f.begin() + long(centre - half), f.begin() + long(centre + half));
+    };
+    std::printf("spike: second difference's largest jump over its largest, linear %.3f, sharp %.3f\n",
+                secondDifferenceJump(bump(linear)), secondDifferenceJump(bump(cubic)));
+    EXPECT_GT(secondDifferenceJump(bump(linear)), 0.5);
+    EXPECT_LT(secondDifferenceJump(bump(cubic)), 0.25);
+
+    // Never negative: the interpolating spline rings beside so sharp a
+    // feature (below 0 from one to two voxels off its centre), and what it
+    // reconstructs is clamped at 0. The ring left is where a negative lobe
+    // along x meets one along the ray (their product is positive): a faint
+    // band a voxel and a half off the centre, 2% of the peak's depth. The
+    // bump rises to its peak and falls after it.
+    for (size_t x = 0; x < cubic.size(); ++x) {
+        EXPECT_GE(cubic[x], 0.0) << x;
+        const double offCentre = std::fabs(double(x) + 0.5 - cubic.size() / 2.0) / 18.0;
+        if (offCentre > 1.0) {
+            EXPECT_LT(cubic[x], 0.03 * cubic[peak]) << x;
+        } else if (x > 0 && x <= peak) {
+            EXPECT_GE(cubic[x], cubic[x - 1] - 1e-6) << x;
+        } else if (x > peak) {
+            EXPECT_LE(cubic[x], cubic[x - 1] + 1e-6) << x;
+        }
+    }
+}
+
+TEST(RenderFilter, SharpKeepsAOneVoxelFeature) {
+    // The ray through the middle of a lone voxel of density 1: trilinear and
+    // the sharp filter reconstruct 1 at its centre, and the sharp filter holds
+    // one voxel's worth of it along the ray, and a little more: the clamp at
+    // 0 (above) drops the negative lobes beside it, which took 13% off. So
+    // the optical depth there is about extinction x dx. The B-spline over the
+    // values (cubic) spreads the voxel over the cells around it and keeps
+    // (2/3)^2 of it on this ray (0.44), (2/3)^3 at its centre.
+    const Scene scene = spikeScene(RenderFilter::Sharp);
+    const double expected = double(scene.render.extinction) * 0.125;
+    auto peakOf = [&](RenderFilter filter) {
+        const std::vector<double> depth = spikeScanline(filter);
+        return *std::max_element(depth.begin(), depth.end()) / expected;
+    };
+    const double sharp = peakOf(RenderFilter::Sharp), cubic = peakOf(RenderFilter::Cubic);
+    std::printf("one voxel: depth at its centre, sharp %.3f, cubic %.3f, linear %.3f of "
+                "extinction x dx\n",
+                sharp, cubic, peakOf(RenderFilter::Linear));
+    EXPECT_GE(sharp, 0.9);
+    EXPECT_LE(sharp, 1.2);
+    EXPECT_NEAR(cubic, 4.0 / 9.0, 0.01);
+
+    // At the voxel's centre itself: its value, where the B-spline over the
+    // values gave (2/3)^3.
+    const Vec3i n{8, 8, 8};
+    std::vector<float> spike(size_t(n.x) * n.y * n.z, 0.0f), coefficients;
+    spike[(size_t(4) * n.y + 4) * n.x + 4] = 1.0f;
+    bsplineCoefficients(spike.data(), n, coefficients);
+    ShadingGrid grid;
+    grid.resize(n, 1);
+    grid.setCoefficients(coefficients.data(), nullptr, nullptr);
+    const Vec3f centre(4.5f, 4.5f, 4.5f);
+    std::printf("one voxel: at its centre, sharp %.4f, cubic (the B-spline of the values) %.4f\n",
+                grid.cubicDensity(centre), bsplineSample(spike.data(), n, centre));
+    EXPECT_GE(grid.cubicDensity(centre), 0.9f);
+    EXPECT_NEAR(grid.cubicDensity(centre), 1.0f, 1e-5f);
+    EXPECT_NEAR(bsplineSample(spike.data(), n, centre), 8.0f / 27.0f, 1e-6f);
+}
+
+// A grid of n cells with smooth values, a lone spike and a step in it.
+std::vector<float> testValues(Vec3i n) {
+    std::vector<float> values(size_t(n.x) * n.y * n.z);
+    for (size_t c = 0; c < values.size(); ++c)
+        values[c] = std::sin(0.37f * float(c)) + 1.1f + (c % 13 == 5 ? 3.0f : 0.0f) +
+                    (c % size_t(n.x) >= size_t(n.x) / 2 ? 2.0f : 0.0f);
+    return values;
+}
+
+TEST(RenderFilter, CoefficientsInterpolateEveryCell) {
+    // The B-spline over the coefficients passes through every cell's value,
+    // at the faces, edges and corners too (the clamped taps read the lines
+    // mirrored about the faces, as the prefilter starts them), on lines of
+    // one cell up to many.
+    for (Vec3i n : {Vec3i{9, 7, 6}, Vec3i{1, 2, 3}, Vec3i{40, 1, 5}, Vec3i{2, 33, 4}}) {
+        SCOPED_TRACE(testing::Message() << n.x << "x" << n.y << "x" << n.z);
+        const std::vector<float> values = testValues(n);
+        std::vector<float> coefficients;
+        bsplineCoefficients(values.data(), n, coefficients);
+        for (int k = 0; k < n.z; ++k)
+            for (int j = 0; j < n.y; ++j)
+                for (int i = 0; i < n.x; ++i) {
+                    const Vec3f p(float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f);
+                    const float value = values[(size_t(k) * n.y + j) * n.x + i];
+                    ASSERT_NEAR(bsplineSample(coefficients.data(), n, p), value, 2e-5f)
+                        << i << ", " << j << ", " << k;
+                }
+        // A constant stays that constant everywhere.
+        std::vector<float> constant(values.size(), 0.7f);
+        bsplineCoefficients(constant.data(), n, coefficients);
+        for (float c : coefficients) ASSERT_NEAR(c, 0.7f, 1e-6f);
+    }
+}
+
+TEST(RenderFilter, CoefficientsAreTheSameForAnyThreadCount) {
+    const Vec3i n{37, 29, 23};
+    const std::vector<float> values = testValues(n);
+    std::vector<float> one, other;
+    setThreadCount(1);
+    bsplineCoefficients(values.data(), n, one);
+    for (int threads : {2, 3, 7}) {
+        setThreadCount(threads);
+        bsplineCoefficients(values.data(), n, other);
+        EXPECT_EQ(other, one) << threads << " threads";
+    }
+    setThreadCount(0);
+}
+
+Scene closeUpScene(RenderFilter filter);
+
+TEST(RenderFilter, SharpDensityIsNeverNegativeBesideAStep) {
+    // Dense smoke (2) filling x < 4 beside clear air: the interpolating spline
+    // dips to -0.1 of the step a voxel and a half beyond its last cell, and
+    // overshoots by as much inside. Density is clamped at 0; so is the glow.
+    const Vec3i n{12, 6, 6};
+    std::vector<float> step(size_t(n.x) * n.y * n.z, 0.0f), coefficients;
+    for (size_t c = 0; c < step.size(); ++c)
+        if (c % size_t(n.x) < 4) step[c] = 2.0f;
+    bsplineCoefficients(step.data(), n, coefficients);
+    ShadingGrid grid;
+    grid.resize(n, 1);
+    grid.setCoefficients(coefficients.data(), nullptr, nullptr);
+    float lowest = 0.0f, highest = 0.0f;
+    for (float x = 0.0f; x <= 12.0f; x += 0.05f) {
+        const Vec3f p(x, 3.3f, 2.7f);
+        lowest = std::min(lowest, bsplineSample(coefficients.data(), n, p));
+        highest = std::max(highest, grid.cubicDensity(p));
+        EXPECT_GE(grid.cubicDensity(p), 0.0f) << x;
+    }
+    EXPECT_LT(lowest, -0.15f);  // there is ringing to clamp
+    EXPECT_LT(highest, 2.0f * 1.12f);
+
+    // A frame of it: no pixel more transparent than clear air, none with
+    // negative light.
+    Scene scene = closeUpScene(RenderFilter::Sharp);
+    scene.render.width = scene.render.height = 48;
+    ScalarGrid density(n.x, n.y, n.z, Vec3f(0.5f), 0.0f);
+    std::copy(step.begin(), step.end(), density.data());
+    Renderer renderer(scene);
+    const LinearImage& image = renderer.trace({&density, nullptr, {0, 0, 0}, 0.05f}, 1);
+    for (float t : image.transmittance) EXPECT_LE(t, 1.0f);
+    for (float c : image.rgb) EXPECT_GE(c, 0.0f);
+}
+
+TEST(RenderFilter, EmptySpaceSkipsOnlyTheRingingsTail) {
+    // Empty-space skipping reads density as the grid holds it: a lookup
+    // whose 4x4x4 cells hold none is skipped. The interpolating spline rings
+    // further out (a coefficient's weight falls by 0.27 a cell); what is
+    // skipped is the ring's tail beyond two cells of the smoke, at worst (a
+    // cube with sharp faces) a few hundredths of the smoke's density, and 0
+    // along the axis where the skipping starts.
+    const Vec3i n{24, 24, 24};
+    ScalarGrid density(n.x, n.y, n.z, Vec3f(0.5f), 0.0f);
+    for (int k = 8; k < 16; ++k)
+        for (int j = 8; j < 16; ++j)
+            for (int i = 8; i < 16; ++i) density(i, j, k) = 1.0f;
+    std::vector<float> coefficients;
+    bsplineCoefficients(density.data(), n, coefficients);
+    ShadingGrid grid;
+    grid.resize(n, 1);
+    grid.setCoefficients(coefficients.data(), nullptr, nullptr);
+    EmptySpace empty;
+    empty.build(density, 3);
+    float skipped = 0.0f, seen = 0.0f;
+    for (float z = 0.1f; z < 24.0f; z += 0.25f)
+        for (float y = 0.1f; y < 24.0f; y += 0.25f)
+            for (float x = 0.1f; x < 24.0f; x += 0.25f) {
+                const GridPoint g = grid.gridPoint({x, y, z});
+                const float rho = grid.cubicDensity(g);
+                (empty.cubicSeesDensity(g) ? seen : skipped) =
+                    std::max(empty.cubicSeesDensity(g) ? seen : skipped, rho);
+            }
+    std::printf("sharp cube of density 1: largest density skipped %.4f, seen %.4f\n", skipped,
+                seen);
+    EXPECT_LT(skipped, 0.04f);
+    EXPECT_GT(seen, 1.0f);
+}
+
 TEST(RenderFilter, BsplineWeightsArePositiveAndSumToOne) {
     for (float t : {0.0f, 0.25f, 0.5f, 0.999f}) {
         float w[4];
@@ -137,7 +334,7 @@ TEST(RenderFilter, FourWideLookupMatchesOneAxisAtATimeBitForBit) {
     for (size_t c = 0; c < data.size(); ++c) data[c] = std::sin(0.37f * float(c)) + 1.1f;
     ShadingGrid grid;
     grid.resize(n, 3);
-    grid.setDensity(data.data());
+    grid.setCoefficients(data.data(), nullptr, nullptr);  // all positive: no clamp
     std::vector<Vec3f> points;
     for (float x : {-1.0f, 0.2f, 0.5f, 1.3f, 2.75f, 4.5f, 7.9f, 8.5f, 9.0f, 11.0f})
         for (float y : {0.0f, 1.6f, 3.5f, 6.5f, 6.99f})
@@ -221,6 +418,7 @@ TEST(RenderFilter, AutoPicksCubicCloseUpAndLinearFarAway) {
     EXPECT_NEAR(pixelsPerVoxel(camera, 720, volume), 7.7f, 0.1f);
     EXPECT_TRUE(useCubicFilter(RenderFilter::Auto, camera, 720, volume));
     EXPECT_FALSE(useCubicFilter(RenderFilter::Linear, camera, 720, volume));
+    EXPECT_TRUE(useCubicFilter(RenderFilter::Sharp, camera, 720, volume));
     EXPECT_FALSE(useCubicFilter(RenderFilter::Auto, camera, 120, volume));  // a small image
     camera.position = {1, -30, 1};  // 31 m away: a voxel is under one pixel
     EXPECT_FALSE(useCubicFilter(RenderFilter::Auto, camera, 720, volume));
@@ -388,23 +586,27 @@ TEST(RenderFilter, CubicCloseUpHasNoVoxelCreases) {
     // So the creases are measured apart from it: the Laplacian less its mean
     // over 9x9 bins (a voxel is about 9 bins). Cubic over linear, 0.30 with
     // the light through the B-spline (what is left is the jitter's noise:
-    // 0.06 with it fixed); 0.96 with the light blended trilinearly.
+    // 0.06 with it fixed); 0.96 with the light blended trilinearly. The
+    // sharp filter (density through every voxel's value): 0.72 and 0.28.
     const ScalarGrid density = rippledPuff();
-    const CloseUp cubic = closeUp(RenderFilter::Cubic, density);
     const CloseUp linear = closeUp(RenderFilter::Linear, density);
-    const int w = cubic.width, h = cubic.height;
-    const std::vector<double> lapCubic = laplacian(cubic), lapLinear = laplacian(linear);
-    const auto [all, allLinear] = meanAbsWhereSmoke(cubic, linear, lapCubic, lapLinear);
-    constexpr int kVoxelRadius = 4;
-    const auto [creases, creasesLinear] =
-        meanAbsWhereSmoke(cubic, linear, withoutSlowCurvature(lapCubic, w, h, kVoxelRadius),
-                          withoutSlowCurvature(lapLinear, w, h, kVoxelRadius));
-    std::printf("mean |Laplacian| of luminance: cubic %.4g, linear %.4g, ratio %.3f\n", all,
-                allLinear, all / allLinear);
-    std::printf("less its mean over a voxel: cubic %.4g, linear %.4g, ratio %.3f\n", creases,
-                creasesLinear, creases / creasesLinear);
-    EXPECT_LT(all / allLinear, 0.8);
-    EXPECT_LT(creases / creasesLinear, 0.4);
+    for (RenderFilter filter : {RenderFilter::Cubic, RenderFilter::Sharp}) {
+        const char* name = filter == RenderFilter::Cubic ? "cubic" : "sharp";
+        const CloseUp cubic = closeUp(filter, density);
+        const int w = cubic.width, h = cubic.height;
+        const std::vector<double> lapCubic = laplacian(cubic), lapLinear = laplacian(linear);
+        const auto [all, allLinear] = meanAbsWhereSmoke(cubic, linear, lapCubic, lapLinear);
+        constexpr int kVoxelRadius = 4;
+        const auto [creases, creasesLinear] =
+            meanAbsWhereSmoke(cubic, linear, withoutSlowCurvature(lapCubic, w, h, kVoxelRadius),
+                              withoutSlowCurvature(lapLinear, w, h, kVoxelRadius));
+        std::printf("mean |Laplacian| of luminance: %s %.4g, linear %.4g, ratio %.3f\n", name,
+                    all, allLinear, all / allLinear);
+        std::printf("less its mean over a voxel: %s %.4g, linear %.4g, ratio %.3f\n", name,
+                    creases, creasesLinear, creases / creasesLinear);
+        EXPECT_LT(all / allLinear, 0.8) << name;
+        EXPECT_LT(creases / creasesLinear, 0.4) << name;
+    }
 }
 
 TEST(RenderFilter, CubicLightAroundTheSmokeIsThisFramesOwn) {

@@ -242,7 +242,7 @@ TEST(Render, FramesIgnoreTheThreadCount) {
     point.position = {0.5f, 0.5f, 0.5f};  // inside the smoke: the other method
     scene.lights.push_back(point);
     VolumeView view{&density, &temperature, {0, 0, 0}, 1.0f / 32};
-    for (RenderFilter filter : {RenderFilter::Linear, RenderFilter::Cubic}) {
+    for (RenderFilter filter : {RenderFilter::Linear, RenderFilter::Cubic, RenderFilter::Sharp}) {
         scene.render.filter = filter;
         Renderer renderer(scene);
         std::vector<std::vector<float>> frames;
@@ -273,7 +273,7 @@ TEST(Render, MarchConvergesWithTheStep) {
     scene.render.albedo = 0.9f;
     ScalarGrid density = puffs(32, {{{0.45f, 0.5f, 0.45f}, 0.18f}, {{0.6f, 0.45f, 0.6f}, 0.15f}});
     VolumeView view{&density, nullptr, {0, 0, 0}, 1.0f / 32};
-    for (RenderFilter filter : {RenderFilter::Linear, RenderFilter::Cubic}) {
+    for (RenderFilter filter : {RenderFilter::Linear, RenderFilter::Cubic, RenderFilter::Sharp}) {
         scene.render.filter = filter;
         scene.render.step = 0.5f;
         std::vector<float> coarse = Renderer(scene).renderLinear(view, 2);

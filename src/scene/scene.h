@@ -180,7 +180,9 @@ struct GroundSettings {
     bool shadowCatcher = false;     // only the shadow, into alpha
 };
 
-enum class RenderFilter { Auto, Linear, Cubic };
+// How a frame reads density between voxels (render.filter, render/filter.h):
+// Sharp is the B-spline through every voxel's value (render/cubic.h).
+enum class RenderFilter { Auto, Linear, Cubic, Sharp };
 
 struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};

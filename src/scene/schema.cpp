@@ -430,9 +430,10 @@ std::vector<KeySpec> buildKeys() {
         key("render", "motion_blur", renderPart, &RenderSettings::motionBlur, {0, 1},
             "shutter as a fraction of a frame: smoke and solids blur along their motion"),
         key("render", "filter", renderPart, &RenderSettings::filter, kAny,
-            "density reconstruction: cubic (smooth at any magnification) or linear; auto "
-            "picks cubic when a voxel spans more than two pixels",
-            {"auto", "linear", "cubic"}),
+            "density reconstruction: cubic (smooth at any magnification, a little soft, as "
+            "Cycles' Cubic), sharp (smooth, through every voxel's value) or linear; auto picks "
+            "cubic when a voxel spans more than two pixels",
+            {"auto", "linear", "cubic", "sharp"}),
         key("render", "grid", renderPart, &RenderSettings::grid, kAny,
             "grid that render-vdb renders as density"),
 

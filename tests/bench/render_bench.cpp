@@ -18,7 +18,7 @@ namespace plume {
 namespace {
 
 // The default scene, simulated 48 frames, rendered at 720p; filter: 1 linear,
-// 2 cubic (RenderFilter).
+// 2 cubic, 3 sharp (RenderFilter).
 void BM_RenderPlume(benchmark::State& state) {
     Scene scene = loadScene(std::string(PLUME_SOURCE_DIR) + "/scenes/plume.toml",
                             {"domain.resolution=" + std::to_string(state.range(0))});
@@ -30,7 +30,8 @@ void BM_RenderPlume(benchmark::State& state) {
     for (auto _ : state) benchmark::DoNotOptimize(renderer.trace(solver.fields().view(), ++frame));
 }
 BENCHMARK(BM_RenderPlume)
-    ->ArgsProduct({{64, 128}, {int(RenderFilter::Linear), int(RenderFilter::Cubic)}})
+    ->ArgsProduct({{64, 128},
+                   {int(RenderFilter::Linear), int(RenderFilter::Cubic), int(RenderFilter::Sharp)}})
     ->ArgNames({"res", "filter"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();

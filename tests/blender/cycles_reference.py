@@ -5,6 +5,7 @@
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 --python cycles_reference.py -- \
 #            VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR [samples=N] [shift=S] [fov_scale=F] [reference=EXR]
+#            [interpolation=CUBIC|LINEAR|CLOSEST]
 #
 # RESOLVED_TOML is `plume check SCENE` with the same --set as plume's render
 # (camera, lights, render.*). Optional: samples (Cycles samples, default 100);
@@ -13,7 +14,9 @@
 # OpenVDB's cell-centre convention that plume writes; see README.md);
 # fov_scale (multiplies the Cycles camera's fov, 1; only to see the test fail);
 # reference (a Cycles EXR of this scene rendered before, e.g. with more
-# samples, compared instead of rendering one).
+# samples, compared instead of rendering one); interpolation (the volume
+# material's, default CUBIC as plume's render.filter=cubic; LINEAR goes through
+# every voxel's value, as render.filter=sharp and linear do: tests/blender/README.md).
 #
 # Writes OUT_DIR/cycles.exr (Cycles, linear premultiplied RGBA),
 # OUT_DIR/error.png (signed relative luminance error: red where plume is
@@ -79,12 +82,13 @@ args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 options = dict(a.split("=", 1) for a in args[4:] if "=" in a)
 if len(args) < 4 or len(options) != len(args) - 4:
     sys.exit("usage: ... cycles_reference.py -- VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR "
-             "[samples=N] [shift=S] [fov_scale=F] [reference=EXR]")
+             "[samples=N] [shift=S] [fov_scale=F] [reference=EXR] [interpolation=I]")
 vdb_file, plume_exr, resolved_toml, out_dir = (os.path.abspath(a) for a in args[:4])
 samples = int(options.pop("samples", 100))
 reference = options.pop("reference", None)
 shift_voxels = float(options.pop("shift", -0.5))
 fov_scale = float(options.pop("fov_scale", 1.0))
+interpolation = options.pop("interpolation", None)
 if options:
     sys.exit(f"unknown options: {sorted(options)}")
 os.makedirs(out_dir, exist_ok=True)
@@ -132,7 +136,7 @@ obj.location = Vector((shift_voxels * voxel,) * 3)
 # --- Medium: scattering albedo*sigma_t*density (HG g), absorption the rest ----
 mat = bpy.data.materials.new("PlumeMedium")
 mat.use_nodes = True
-mat.cycles.volume_interpolation = "CUBIC"  # plume reads density through a cubic B-spline (render.filter = cubic, forced by run_test.sh)
+mat.cycles.volume_interpolation = interpolation or "CUBIC"  # plume reads density through a cubic B-spline (render.filter = cubic, forced by run_test.sh)
 nt = mat.node_tree
 nt.nodes.clear()
 attr = nt.nodes.new("ShaderNodeAttribute")
