@@ -84,7 +84,7 @@ const char* const kChartScript = R"JS(
         plugins: { legend: { display: false },
                    title: { display: true, text: column.title, font: { size: 14 } } },
         scales: {
-          x: { title: { display: true, text: 'frame' } },
+          x: { title: { display: true, text: 'frame' }, ticks: { maxRotation: 0, autoSkipPadding: 8 } },
           y: { type: column.log ? 'logarithmic' : 'linear', beginAtZero: !column.log,
                title: { display: true, text: column.unit } },
         },
