@@ -84,8 +84,8 @@ std::string encodePngFor(const Image& image, const std::string& what) {
         image.pixels.size() != size_t(image.width) * image.height * image.channels)
         throw RunError("cannot write " + what + ": the image is empty or malformed");
     auto failed = [&](int error) {
-        return RunError("cannot write " + what + ": PNG encoding failed (" +
-                        spng_strerror(error) + ")");
+        return RunError("cannot write " + what + ": PNG encoding failed (" + spng_strerror(error) +
+                        ")");
     };
     std::unique_ptr<spng_ctx, SpngFree> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
     if (!ctx) throw failed(SPNG_EMEM);

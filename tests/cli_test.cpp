@@ -226,9 +226,8 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_EQ(r.out.rfind("plume ", 0), 0u);
     r = runPlume("render --help", dir);
     EXPECT_EQ(r.status, 0);
-    for (const char* option :
-         {"--vdb", "--png", "--exr", "--frames", "--set", "--threads", "--stats", "--report",
-          "--quiet"})
+    for (const char* option : {"--vdb", "--png", "--exr", "--frames", "--set", "--threads",
+                               "--stats", "--report", "--quiet"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 

@@ -158,10 +158,10 @@ TEST(Interrupt, ResumeRefusesAChangedScene) {
 
 TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
     fs::path dir = test::scratchDir("sigint");
-    pid_t pid = spawnPlume({"render", kGolden + "rising.toml", "-o", "out.mp4", "--png", "frames",
-                            "--report", "report.html", "--set", "domain.resolution=40", "--set",
-                            "time.frames=40", "-q"},
-                           dir);
+    pid_t pid = spawnPlume(
+        {"render", kGolden + "rising.toml", "-o", "out.mp4", "--png", "frames", "--report",
+         "report.html", "--set", "domain.resolution=40", "--set", "time.frames=40", "-q"},
+        dir);
     ASSERT_TRUE(waitFor(dir / "frames" / "rising_0003.png"));
     kill(pid, SIGINT);
     EXPECT_EQ(waitStatus(pid), 130);

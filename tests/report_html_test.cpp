@@ -2,6 +2,8 @@
 // page with one chart per --stats column, the scene, the command line and a
 // contact sheet; refused in one line, before any work, without Chart.js.
 // tests/browser/check_report.mjs opens such a page in Chromium.
+#include "cli/report_html.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +11,6 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/report_html.h"
 #include "cli/stats_table.h"
 #include "support/run.h"
 
@@ -94,9 +95,8 @@ TEST(ReportHtml, RenderPageIsSelfContainedWithAChartPerStatsColumn) {
     for (const char* frame : {"alt=\"frame 1\"", "alt=\"frame 11\"", "alt=\"frame 12\""})
         EXPECT_EQ(count(html, frame), 1) << frame;
     EXPECT_NE(html.find("The rendered frames"), std::string::npos);
-    EXPECT_EQ(test::listDir(dir),
-              (std::vector<std::string>{"out.mp4", "report.html", "stats.csv", "stderr.txt",
-                                        "stdout.txt"}));
+    EXPECT_EQ(test::listDir(dir), (std::vector<std::string>{"out.mp4", "report.html", "stats.csv",
+                                                            "stderr.txt", "stdout.txt"}));
 }
 
 TEST(ReportHtml, BakeSheetShowsTheDensity) {
@@ -118,9 +118,9 @@ TEST(ReportHtml, BakeSheetShowsTheDensity) {
 
 TEST(ReportHtml, WithoutChartJsNothingRuns) {
     const fs::path dir = scratchDir("report_no_chartjs");
-    const auto r = runPlume("bake " + kGolden +
-                                "rising.toml --vdb cache --stats s.csv --report r.html",
-                            dir, "PLUME_CHART_JS=" + (dir / "missing.js").string());
+    const auto r =
+        runPlume("bake " + kGolden + "rising.toml --vdb cache --stats s.csv --report r.html", dir,
+                 "PLUME_CHART_JS=" + (dir / "missing.js").string());
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(count(r.err, "\n"), 1) << r.err;
     EXPECT_NE(r.err.find("Chart.js"), std::string::npos) << r.err;

@@ -63,7 +63,7 @@ std::vector<std::pair<std::string, std::string>> machineInfo(int threads) {
 
 std::string utcNow() {
     const std::time_t now = std::time(nullptr);
-    std::tm tm {};
+    std::tm tm{};
     gmtime_r(&now, &tm);
     char text[64];
     std::strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", &tm);

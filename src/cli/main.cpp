@@ -44,9 +44,10 @@ std::string quotedCommandLine(int argc, char** argv) {
     std::string line;
     for (int i = 0; i < argc; ++i) {
         std::string word = i == 0 ? "plume" : argv[i];
-        const bool plain = !word.empty() && word.find_first_not_of(
-                                                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                                "0123456789-_./=:,+@%") == std::string::npos;
+        const bool plain =
+            !word.empty() && word.find_first_not_of(
+                                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789-_./=:,+@%") == std::string::npos;
         if (!plain) {
             std::string quoted = "'";
             for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);

@@ -144,9 +144,7 @@ std::string VideoSink::wrote() const {
     return videoWrote(path_, video_ ? video_->frames() : 0, width_, height_);
 }
 
-StatsSink::StatsSink(std::string path)
-    : path_(std::move(path)),
-      rows_(statsCsvHeader()) {
+StatsSink::StatsSink(std::string path) : path_(std::move(path)), rows_(statsCsvHeader()) {
     ensureWritableFile(path_);
 }
 

@@ -118,11 +118,20 @@ std::string htmlEscape(const std::string& text) {
     out.reserve(text.size());
     for (char c : text) {
         switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
+            case '&':
+                out += "&amp;";
+                break;
+            case '<':
+                out += "&lt;";
+                break;
+            case '>':
+                out += "&gt;";
+                break;
+            case '"':
+                out += "&quot;";
+                break;
+            default:
+                out += c;
         }
     }
     return out;
@@ -192,7 +201,8 @@ std::string reportHtml(const ReportPage& page, const std::string& chartJs) {
         const char* color = kColors[(c - 1) % (sizeof kColors / sizeof kColors[0])];
         h += std::string("<div class=\"chart\"><canvas id=\"chart-") + columns[c].name +
              "\" data-column=\"" + columns[c].name + "\" data-color=\"" + color +
-             "\" role=\"img\" aria-label=\"" + htmlEscape(columns[c].title) + " per frame\"></canvas></div>\n";
+             "\" role=\"img\" aria-label=\"" + htmlEscape(columns[c].title) +
+             " per frame\"></canvas></div>\n";
     }
     h += "</div>\n";
     h += "<script type=\"application/json\" id=\"plume-stats\">" + scriptSafe(statsJson(page)) +

@@ -24,8 +24,8 @@ struct ReportPage {
     std::string outcome;            // "12 frames simulated", "interrupted after frame 6 ..."
     std::vector<std::pair<std::string, std::string>> machine;  // machineInfo()
     std::string scene;                                         // as plume check prints it
-    std::vector<std::vector<double>> rows;  // statsValues() per simulated frame
-    std::string sheetNote;                  // what the contact sheet's pictures are
+    std::vector<std::vector<double>> rows;                     // statsValues() per simulated frame
+    std::string sheetNote;  // what the contact sheet's pictures are
     std::vector<ReportThumbnail> sheet;
 };
 

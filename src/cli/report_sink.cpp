@@ -75,8 +75,8 @@ std::vector<ReportThumbnail> ContactSheet::pictures() const {
 }
 
 Image thumbnail(const Image& image, int maxWidth, int maxHeight) {
-    const double scale = std::min({1.0, double(maxWidth) / image.width,
-                                   double(maxHeight) / image.height});
+    const double scale =
+        std::min({1.0, double(maxWidth) / image.width, double(maxHeight) / image.height});
     const int w = std::max(1, int(std::lround(image.width * scale)));
     const int h = std::max(1, int(std::lround(image.height * scale)));
     Image out(w, h, 3);
@@ -119,7 +119,8 @@ Image densityThumbnail(const std::vector<const Fields*>& islands, float extincti
             const double opacity = 1.0 - std::exp(-depth[size_t(z) * n.x + x / up]);
             const uint8_t ground[3] = {24, 28, 36};
             for (int c = 0; c < 3; ++c)
-                image.pixel(x, y)[c] = uint8_t(std::lround(ground[c] + (235 - ground[c]) * opacity));
+                image.pixel(x, y)[c] =
+                    uint8_t(std::lround(ground[c] + (235 - ground[c]) * opacity));
         }
     return image.width > maxSize || image.height > maxSize ? thumbnail(image, maxSize, maxSize)
                                                            : image;
@@ -155,9 +156,8 @@ void ReportSink::consume(const Frame& frame) {
     // Every written frame's picture is made: the run may stop after any of
     // them, and the sheet ends with the last.
     if (!rendered_ && frame.written && frame.solver)
-        sheet_->add(thumbnailOf(
-            frame.number,
-            densityThumbnail(frame.solver->islandFields(), extinction_, kThumbHeight)));
+        sheet_->add(thumbnailOf(frame.number, densityThumbnail(frame.solver->islandFields(),
+                                                               extinction_, kThumbHeight)));
 }
 
 void ReportSink::finish() {

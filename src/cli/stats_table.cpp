@@ -43,7 +43,8 @@ std::vector<double> statsValues(const Frame& frame) {
 
 std::string statsCsvHeader() {
     std::string line;
-    for (const StatsColumn& c : statsColumns()) line += (line.empty() ? "" : ",") + std::string(c.name);
+    for (const StatsColumn& c : statsColumns())
+        line += (line.empty() ? "" : ",") + std::string(c.name);
     return line + "\n";
 }
 
@@ -54,7 +55,8 @@ std::string statsCsvLine(const std::vector<double>& values) {
         char text[64];
         switch (columns[i].format) {
             case StatsColumn::Format::Integer:
-                std::snprintf(text, sizeof text, "%llu", static_cast<unsigned long long>(values[i]));
+                std::snprintf(text, sizeof text, "%llu",
+                              static_cast<unsigned long long>(values[i]));
                 break;
             case StatsColumn::Format::Seconds:
                 std::snprintf(text, sizeof text, "%.4f", values[i]);

@@ -28,8 +28,8 @@ inline RunResult runPlume(const std::string& args, const std::filesystem::path& 
     std::filesystem::create_directories(dir);
     std::filesystem::path outFile = dir / "stdout.txt", errFile = dir / "stderr.txt";
     std::string cmd = "cd '" + dir.string() + "' && " + (env.empty() ? "" : "env " + env + " ") +
-                      "'" PLUME_BINARY "' " + args + " > '" +
-                      outFile.string() + "' 2> '" + errFile.string() + "' < /dev/null";
+                      "'" PLUME_BINARY "' " + args + " > '" + outFile.string() + "' 2> '" +
+                      errFile.string() + "' < /dev/null";
     int raw = std::system(cmd.c_str());
     RunResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
