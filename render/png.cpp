@@ -78,18 +78,15 @@ struct SpngFree {
     void operator()(spng_ctx* ctx) const { spng_ctx_free(ctx); }
 };
 
-}  // namespace
-
-void writePng(const std::string& path, const Image& image) {
+// The bytes of image as a PNG; `what` names it in an error ("cannot write 'x.png'").
+std::string encodePngFor(const Image& image, const std::string& what) {
     if (image.width <= 0 || image.height <= 0 || (image.channels != 3 && image.channels != 4) ||
         image.pixels.size() != size_t(image.width) * image.height * image.channels)
-        throw RunError("cannot write '" + path + "': the image is empty or malformed");
+        throw RunError("cannot write " + what + ": the image is empty or malformed");
     auto failed = [&](int error) {
-        return RunError("cannot write '" + path + "': PNG encoding failed (" +
-                        spng_strerror(error) + ")");
+        return RunError("cannot write " + what + ": PNG encoding failed (" + spng_strerror(error) +
+                        ")");
     };
-    // Encode in memory, then write with every call checked, through a
-    // temporary and a rename.
     std::unique_ptr<spng_ctx, SpngFree> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
     if (!ctx) throw failed(SPNG_EMEM);
     spng_ihdr ihdr{};
@@ -109,9 +106,19 @@ void writePng(const std::string& path, const Image& image) {
     size_t size = 0;
     void* buffer = error ? nullptr : spng_get_png_buffer(ctx.get(), &size, &error);
     if (!buffer) throw failed(error ? error : SPNG_EMEM);
-    const std::string png(static_cast<const char*>(buffer), size);
+    std::string png(static_cast<const char*>(buffer), size);
     std::free(buffer);  // spng_get_png_buffer hands the caller a malloc'd buffer
-    writeFileAtomically(path, png);
+    return png;
+}
+
+}  // namespace
+
+std::string encodePng(const Image& image) { return encodePngFor(image, "a PNG image"); }
+
+void writePng(const std::string& path, const Image& image) {
+    // Encode in memory, then write with every call checked, through a
+    // temporary and a rename.
+    writeFileAtomically(path, encodePngFor(image, "'" + path + "'"));
 }
 
 Image readPng(const std::string& path) {

@@ -12,6 +12,10 @@ namespace plume {
 // file. Throws RunError naming the path on failure.
 void writePng(const std::string& path, const Image& image);
 
+// The PNG file's bytes for an 8-bit RGB or RGBA image, in memory (the
+// --report page embeds its thumbnails). Throws RunError on failure.
+std::string encodePng(const Image& image);
+
 // Reads an 8-bit PNG as RGB (an alpha channel is dropped: the colour is kept as
 // stored). Throws RunError naming the path when it cannot be read or decoded.
 Image readPng(const std::string& path);

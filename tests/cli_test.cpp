@@ -39,14 +39,28 @@ TEST(Cli, BakeWritesABlenderStyleSequence) {
     std::getline(csv, header);
     EXPECT_EQ(header.rfind("frame,substeps,pressure_iterations,", 0), 0u) << header;
     EXPECT_NE(header.find("sim_s,render_s"), std::string::npos);
-    EXPECT_TRUE(header.ends_with(",cells")) << header;
+    // The cells the solver held, the eighth column (before the field totals).
+    EXPECT_NE(header.find(",write_s,cells,"), std::string::npos) << header;
+    auto column = [](const std::string& line, int index) {
+        size_t at = 0;
+        for (int c = 0; c < index; ++c) at = line.find(',', at) + 1;
+        return line.substr(at, line.find(',', at) - at);
+    };
     int rows = 0;
     for (std::string line; std::getline(csv, line);) {
         ++rows;
         // The cells the solver held: some, at most the domain's.
-        const long long cells = std::stoll(line.substr(line.rfind(',') + 1));
+        const long long cells = std::stoll(column(line, 7));
         EXPECT_GT(cells, 0) << line;
         EXPECT_LE(cells, 16LL * 16 * 24) << line;  // rising.toml: 16x16x24
+        // Smoke in the domain (density x m^3: the emitter's sphere holds at
+        // most 4/3 pi 0.15^3 = 0.014 a frame), no fuel, and a flow that moves.
+        EXPECT_TRUE(header.ends_with(",smoke,fuel,peak_speed")) << header;
+        const double smoke = std::stod(column(line, 8));
+        EXPECT_GT(smoke, 0.0) << line;
+        EXPECT_LT(smoke, 0.1) << line;
+        EXPECT_EQ(column(line, 9), "0") << line;
+        EXPECT_GT(std::stod(column(line, 10)), 0.0) << line;
     }
     EXPECT_EQ(rows, 4);  // frames 1-4 were simulated
 }
@@ -212,8 +226,8 @@ TEST(Cli, VersionAndHelp) {
     EXPECT_EQ(r.out.rfind("plume ", 0), 0u);
     r = runPlume("render --help", dir);
     EXPECT_EQ(r.status, 0);
-    for (const char* option :
-         {"--vdb", "--png", "--exr", "--frames", "--set", "--threads", "--stats", "--quiet"})
+    for (const char* option : {"--vdb", "--png", "--exr", "--frames", "--set", "--threads",
+                               "--stats", "--report", "--quiet"})
         EXPECT_NE(r.out.find(option), std::string::npos) << option;
 }
 

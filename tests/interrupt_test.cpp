@@ -158,9 +158,10 @@ TEST(Interrupt, ResumeRefusesAChangedScene) {
 
 TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
     fs::path dir = test::scratchDir("sigint");
-    pid_t pid = spawnPlume({"render", kGolden + "rising.toml", "-o", "out.mp4", "--png", "frames",
-                            "--set", "domain.resolution=40", "--set", "time.frames=40", "-q"},
-                           dir);
+    pid_t pid = spawnPlume(
+        {"render", kGolden + "rising.toml", "-o", "out.mp4", "--png", "frames", "--report",
+         "report.html", "--set", "domain.resolution=40", "--set", "time.frames=40", "-q"},
+        dir);
     ASSERT_TRUE(waitFor(dir / "frames" / "rising_0003.png"));
     kill(pid, SIGINT);
     EXPECT_EQ(waitStatus(pid), 130);
@@ -177,6 +178,11 @@ TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
         frames += e.path().extension() == ".png";
     EXPECT_NE(probe.find("nb_read_frames=" + std::to_string(frames)), std::string::npos)
         << probe << " (expected " << frames << " frames)";
+    // The report too, with the frames done: the last of them ends its contact sheet.
+    const std::string report = slurp(dir / "report.html");
+    EXPECT_NE(report.find("Interrupted (signal 2) after frame " + std::to_string(frames) + ":"),
+              std::string::npos);
+    EXPECT_NE(report.find("alt=\"frame " + std::to_string(frames) + "\""), std::string::npos);
 }
 
 TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {

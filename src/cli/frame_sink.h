@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "render/image.h"
+#include "sim/field_totals.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
 
@@ -26,6 +27,9 @@ struct Frame {
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
     const std::vector<float>* rgba = nullptr;
     FrameStats sim;            // the solver's numbers (zero when rendering a cache)
+    // What the fields hold at the frame's end (smoke, fuel, peak speed):
+    // summed once for --stats and --report, zero when neither asked.
+    FieldTotals totals;
     double renderSeconds = 0;  // wall time rendering it (and reading it, from a cache)
     double writeSeconds = 0;   // wall time in the sinks that wrote it
 };

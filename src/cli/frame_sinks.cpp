@@ -4,6 +4,7 @@
 
 #include "cli/interrupt.h"
 #include "cli/output_sinks.h"
+#include "cli/report_sink.h"
 #include "cli/resume.h"
 #include "core/error.h"
 #include "render/renderer.h"
@@ -29,6 +30,16 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
       progress_(firstFrame, lastFrame, quiet, scene.time.frameNumber(0)),
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
     // Each sink's constructor checks its path; none creates a file before open().
+    // The report first: without Chart.js it is refused before any folder is made.
+    if (!out.reportPath.empty()) {
+        auto sheet = std::make_shared<ContactSheet>(firstFrame);
+        // A run that renders fills the sheet with its frames, scaled down.
+        const bool renders = !out.videoPath.empty() || !out.pngDir.empty() || !out.exrDir.empty();
+        sinks_.push_back(
+            std::make_unique<ReportSink>(out.reportPath, scene, out.commandLine, sheet, renders));
+        if (renders) sinks_.push_back(std::make_unique<ContactSheetSink>(sheet));
+    }
+    totals_ = !out.reportPath.empty() || !out.statsPath.empty();
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
     if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene));
     if (!out.exrDir.empty()) sinks_.push_back(std::make_unique<ExrSink>(out.exrDir, scene));
@@ -104,7 +115,8 @@ void FrameSinks::writePictures(Frame& frame) {
     frame.writeSeconds += secondsSince(t);
 }
 
-void FrameSinks::frameDone(const Frame& frame) {
+void FrameSinks::frameDone(Frame& frame) {
+    if (totals_ && frame.solver) frame.totals = fieldTotals(frame.solver->islandFields());
     feed(FrameSink::Takes::EveryFrame, frame);
     progress_.frameDone(frame.index, frame.sim.substeps, frame.sim.pressureIterations,
                         frame.sim.simSeconds, frame.renderSeconds);

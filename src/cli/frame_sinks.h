@@ -54,7 +54,8 @@ class FrameSinks {
     // once they have.
     void writePictures(Frame& frame);
     // To the sinks that take every frame (stats, resume state); then the progress.
-    void frameDone(const Frame& frame);
+    // The field totals (Frame::totals) are summed here when a sink reports them.
+    void frameDone(Frame& frame);
 
     // What the outputs keep when the run stops early ("" when nothing):
     // "cache/x.resume holds frame 6; ...".
@@ -80,6 +81,7 @@ class FrameSinks {
     bool skipExisting_;
     bool quiet_;
     int skippedFrames_ = 0;
+    bool totals_ = false;  // --stats or --report: sum Frame::totals
     Progress progress_;
     ScopedWarningSink warnings_;  // library warnings beside the progress display
     std::vector<std::unique_ptr<FrameSink>> sinks_;

@@ -32,7 +32,30 @@ void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
         ->capture_default_str();
     cmd->add_option("--stats", o.outputs.statsPath,
                     "Write per-frame timings and solver statistics to a CSV file");
+    cmd->add_option("--report", o.outputs.reportPath,
+                    "Write an HTML page: charts of the statistics, the scene, the machine, "
+                    "a contact sheet (self-contained, needs libjs-chart.js)");
     cmd->add_flag("-q,--quiet", o.quiet, "Print nothing but errors");
+}
+
+// The command line as a shell would take it back: each word quoted when it
+// holds anything but letters, digits and -_./=:,+@% (for the --report page).
+std::string quotedCommandLine(int argc, char** argv) {
+    std::string line;
+    for (int i = 0; i < argc; ++i) {
+        std::string word = i == 0 ? "plume" : argv[i];
+        const bool plain =
+            !word.empty() && word.find_first_not_of(
+                                 "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789-_./=:,+@%") == std::string::npos;
+        if (!plain) {
+            std::string quoted = "'";
+            for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+            word = quoted + "'";
+        }
+        line += (i ? " " : "") + word;
+    }
+    return line;
 }
 
 // The options of the commands that write frames (render, render-vdb) for a
@@ -237,6 +260,7 @@ int main(int argc, char** argv) {
         return 2;
     }
 
+    options.run.outputs.commandLine = quotedCommandLine(argc, argv);
     plume::installInterruptHandlers();
     try {
         for (const Command& c : kCommands)

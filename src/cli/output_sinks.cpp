@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "cli/output_paths.h"
+#include "cli/stats_table.h"
 #include "core/atomic_file.h"
 #include "core/report.h"
 #include "io/exr_file.h"
@@ -145,21 +146,11 @@ std::string VideoSink::wrote() const {
     return videoWrote(path_, video_ ? video_->frames() : 0, width_, height_);
 }
 
-StatsSink::StatsSink(std::string path)
-    : path_(std::move(path)),
-      rows_("frame,substeps,pressure_iterations,pressure_residual,sim_s,render_s,write_s,cells\n") {
+StatsSink::StatsSink(std::string path) : path_(std::move(path)), rows_(statsCsvHeader()) {
     ensureWritableFile(path_);
 }
 
-void StatsSink::consume(const Frame& frame) {
-    const FrameStats& s = frame.sim;
-    char line[256];
-    std::snprintf(line, sizeof line, "%d,%d,%d,%.3g,%.4f,%.4f,%.4f,%llu\n", frame.number,
-                  s.substeps, s.pressureIterations, double(s.pressureResidual), s.simSeconds,
-                  frame.renderSeconds, frame.writeSeconds,
-                  static_cast<unsigned long long>(s.cells));
-    rows_ += line;
-}
+void StatsSink::consume(const Frame& frame) { rows_ += statsCsvLine(statsValues(frame)); }
 
 void StatsSink::finish() { writeFileAtomically(path_, rows_); }
 

@@ -97,8 +97,8 @@ class VideoSink : public FrameSink {
     std::unique_ptr<VideoEncoder> video_;
 };
 
-// --stats FILE.csv: one row per simulated frame, written when the run finishes
-// or is interrupted.
+// --stats FILE.csv: one row per simulated frame (the columns of
+// cli/stats_table.h), written when the run finishes or is interrupted.
 class StatsSink : public FrameSink {
   public:
     explicit StatsSink(std::string path);

@@ -15,6 +15,8 @@ struct RunOutputs {
     std::string exrDir;     // EXR frames: DIR/NAME_0001.exr ...
     std::string videoPath;  // the MP4
     std::string statsPath;  // per-frame CSV (--stats)
+    std::string reportPath;   // the HTML report (--report)
+    std::string commandLine;  // the command as typed, for the report
     std::string statePath;  // resume state, rewritten after every frame (bake)
     // Frames whose every per-frame file (VDB, PNG, EXR) exists are not written
     // again; a re-run job redoes only what is missing. No video then.

@@ -9,43 +9,11 @@
 # $CHROMIUM picks another Chromium binary (default: chromium on PATH).
 set -euo pipefail
 
-say() { echo "browser-test: $*"; }
-fail() { say "FAIL: $*" >&2; exit 1; }
-skip() {
-  [[ ${PLUME_REQUIRE_ALL:-} != 1 ]] || fail "$* (PLUME_REQUIRE_ALL=1: nothing may be skipped)"
-  say "SKIP: $*"
-  exit 77
-}
 [[ $# -eq 3 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 plume=$1 src=$2 work=$3
-here=$src/tests/browser
-
-for tool in node npm; do
-  command -v "$tool" >/dev/null || skip "no $tool on PATH (apt-get install nodejs npm)"
-done
-chromium=$(command -v "${CHROMIUM:-chromium}") || skip "no Chromium on PATH (apt-get install chromium)"
+test_name=browser-test
+source "$src/tests/browser/common.sh"
 [[ -x $plume ]] || fail "no plume binary at $plume"
-say "node $(node --version), npm $(npm --version 2>/dev/null), $("$chromium" --version 2>/dev/null | head -n 1)"
-
-# playwright-core from the lockfile, installed into tests/browser/node_modules
-# when it is missing or not the locked version. One installer at a time (other
-# build trees run this test from the same source tree); readers share the lock.
-exec 9<"$here/package-lock.json"
-flock -x -w 200 9 || fail "timed out waiting for the lock on $here/package-lock.json"
-installed_version() {
-  node -e 'try { console.log(require(process.argv[1] + "/node_modules/playwright-core/package.json").version) } catch { console.log("none") }' "$here"
-}
-locked=$(node -e 'console.log(require(process.argv[1] + "/package-lock.json").packages["node_modules/playwright-core"].version)' "$here")
-have=$(installed_version)
-if [[ $have != "$locked" ]]; then
-  say "playwright-core $have in node_modules, lockfile wants $locked: npm ci in $here"
-  (cd "$here" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 timeout 150 \
-     npm ci --ignore-scripts --no-audit --no-fund --loglevel=error) || fail "npm ci in $here exited with $?"
-  have=$(installed_version)
-  [[ $have == "$locked" ]] || fail "after npm ci, node_modules has playwright-core $have, not $locked"
-fi
-flock -s 9
-say "playwright-core $have"
 
 rm -rf "$work"
 mkdir -p "$work"

@@ -21,12 +21,15 @@ struct RunResult {
 };
 
 // Runs `args` (shell words, already quoted as needed) with the plume binary,
-// in `dir`. stderr and stdout are captured to files beside the test.
-inline RunResult runPlume(const std::string& args, const std::filesystem::path& dir) {
+// in `dir`, with `env` ("NAME=value ...") added to its environment. stderr
+// and stdout are captured to files beside the test.
+inline RunResult runPlume(const std::string& args, const std::filesystem::path& dir,
+                          const std::string& env = "") {
     std::filesystem::create_directories(dir);
     std::filesystem::path outFile = dir / "stdout.txt", errFile = dir / "stderr.txt";
-    std::string cmd = "cd '" + dir.string() + "' && '" PLUME_BINARY "' " + args + " > '" +
-                      outFile.string() + "' 2> '" + errFile.string() + "' < /dev/null";
+    std::string cmd = "cd '" + dir.string() + "' && " + (env.empty() ? "" : "env " + env + " ") +
+                      "'" PLUME_BINARY "' " + args + " > '" + outFile.string() + "' 2> '" +
+                      errFile.string() + "' < /dev/null";
     int raw = std::system(cmd.c_str());
     RunResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

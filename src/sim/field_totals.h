@@ -1,0 +1,26 @@
+// What a frame's fields hold in all, for --stats and --report: how much smoke
+// and fuel there is and the fastest flow. One pass over each grid, a small
+// cost beside a substep's dozens: 1.3% of the simulation time of the default
+// scene's first 60 frames (0.046 s of 3.44 s, 2026-11-26), paid only when
+// --stats or --report asks.
+#pragma once
+
+#include <vector>
+
+#include "sim/fields.h"
+
+namespace plume {
+
+struct FieldTotals {
+    // Density (and fuel) summed over the cells times the cell volume: the
+    // "mass" in density units times m^3. Falls as smoke dissipates or leaves
+    // through an open side, rises while an emitter runs.
+    double smoke = 0, fuel = 0;
+    float peakSpeed = 0;  // the largest face speed, m/s (what the CFL rule counts)
+};
+
+// Over a solve's islands (Solver::islandFields), added in a fixed order so
+// the totals are the same bits for any thread count.
+FieldTotals fieldTotals(const std::vector<const Fields*>& islands);
+
+}  // namespace plume
