@@ -75,9 +75,10 @@ void expectInlineBits(const std::string& scene, const std::string& name, const s
             EXPECT_TRUE(sameBits(a.fuel, c.fuel));
             EXPECT_TRUE(sameBits(a.flame, c.flame));
             // By the last frame the fire has caught: the flames are compared too.
-            if (frame == frames)
+            if (frame == frames) {
                 EXPECT_GT(*std::max_element(c.flame.data(), c.flame.data() + c.flame.size()),
                           0.0f);
+            }
         }
     }
 }
