@@ -8,11 +8,11 @@
 //            [--chromium /usr/bin/chromium] [--timeout-ms 30000]
 // Exit: 0 pass, 1 fail, 2 usage, 77 skip (no Chromium; a failure with PLUME_REQUIRE_ALL=1).
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const SKIP = 77;
+import { findChromium, launch, newProfile } from './chromium.mjs';
+
 const say = (msg) => console.log(`check_report: ${msg}`);
 const fail = (msg) => { console.error(`check_report: FAIL: ${msg}`); process.exitCode = 1; };
 
@@ -66,35 +66,17 @@ async function main() {
     console.error('usage: node check_report.mjs REPORT.html --charts N --pictures M [--chromium PATH]');
     return 2;
   }
-  if (!fs.existsSync(opt.chromium)) {
-    const why = `no Chromium at ${opt.chromium} (apt-get install chromium)`;
-    if (process.env.PLUME_REQUIRE_ALL === '1') { fail(`${why} (PLUME_REQUIRE_ALL=1: nothing may be skipped)`); return 1; }
-    say(`SKIP: ${why}`);
-    return SKIP;
-  }
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    fail(`cannot import playwright-core (run: cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci): ${e.code || e.message}`);
-    return 1;
-  }
+  const { chromium, code } = await findChromium(opt.chromium, say, fail);
+  if (!chromium) return code;
   if (!fs.existsSync(opt.report)) { fail(`no report at ${opt.report}`); return 1; }
 
   const pageUrl = pathToFileURL(opt.report).href;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plume-chromium-'));
+  const profile = newProfile();
   let context;
   const t0 = Date.now();
   try {
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: opt.chromium,
-      headless: true,
-      timeout: 30000,
-      offline: true,
-      viewport: { width: 1280, height: 900 },
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-             '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    context = await launch(chromium, opt.chromium, profile,
+      { offline: true, viewport: { width: 1280, height: 900 } });
     const page = context.pages()[0] || await context.newPage();
     // The page itself is the one request allowed; anything else is refused
     // and counted (data: URIs are not requests).

@@ -12,10 +12,10 @@
 // (random port, Range requests, video/mp4) and every other request is aborted.
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
 import path from 'node:path';
 
-const SKIP = 77;
+import { findChromium, launch, newProfile } from './chromium.mjs';
+
 const say = (msg) => console.log(`play_video: ${msg}`);
 const fail = (msg) => { console.error(`play_video: FAIL: ${msg}`); process.exitCode = 1; };
 
@@ -108,36 +108,19 @@ async function main() {
     console.error('usage: node play_video.mjs VIDEO.mp4 --width W --height H --frames N --fps F [--chromium PATH]');
     return 2;
   }
-  if (!fs.existsSync(opt.chromium)) {
-    const why = `no Chromium at ${opt.chromium} (apt-get install chromium)`;
-    if (process.env.PLUME_REQUIRE_ALL === '1') { fail(`${why} (PLUME_REQUIRE_ALL=1: nothing may be skipped)`); return 1; }
-    say(`SKIP: ${why}`);
-    return SKIP;
-  }
-  let chromium;
-  try {
-    ({ chromium } = await import('playwright-core'));
-  } catch (e) {
-    fail(`cannot import playwright-core (run: cd tests/browser && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci): ${e.code || e.message}`);
-    return 1;
-  }
+  const { chromium, code } = await findChromium(opt.chromium, say, fail);
+  if (!chromium) return code;
   if (!fs.existsSync(opt.video)) { fail(`no video at ${opt.video}`); return 1; }
 
   const server = await serve(opt.video);
   const port = server.address().port;
   const origin = `http://127.0.0.1:${port}`;
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'plume-chromium-'));
+  const profile = newProfile();
   let context;
   const t0 = Date.now();
   try {
-    context = await withTimeout(chromium.launchPersistentContext(profile, {
-      executablePath: opt.chromium,
-      headless: true,
-      timeout: 30000,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-             '--disable-background-networking', '--disable-component-update', '--disable-sync',
-             '--autoplay-policy=no-user-gesture-required'],
-    }), 45000, 'launching Chromium');
+    context = await withTimeout(launch(chromium, opt.chromium, profile, {},
+      ['--autoplay-policy=no-user-gesture-required']), 45000, 'launching Chromium');
     const page = context.pages()[0] || await context.newPage();
     // Loopback only: anything not on our server is refused.
     await page.route('**/*', (route) =>
