@@ -13,6 +13,7 @@
 #include "render/renderer.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
+#include "support/render_scene.h"
 
 namespace plume {
 namespace {
@@ -29,15 +30,7 @@ std::string sceneWith(const std::string& lens, int width, int height) {
 }
 
 std::vector<Image> render(const std::string& text) {
-    const Scene scene = parseScene(text, "lens.toml");
-    Solver solver(scene);
-    Renderer renderer(scene);
-    std::vector<Image> frames;
-    for (int frame = 1; frame <= scene.time.frames; ++frame) {
-        solver.advanceFrame(frame);
-        frames.push_back(renderer.render(solver.fields().view(), frame));
-    }
-    return frames;
+    return test::renderEveryFrame(parseScene(text, "lens.toml"));
 }
 
 // The focal length (mm) whose sensor fit Auto gives the vertical fov `degrees`.

@@ -23,6 +23,7 @@
 #include "render/renderer.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
+#include "support/render_scene.h"
 #include "support/sha256.h"
 
 namespace plume {
@@ -33,15 +34,7 @@ const fs::path kGoldenDir = fs::path(PLUME_SOURCE_DIR) / "tests" / "golden";
 
 // Simulates and renders every frame of a golden scene.
 std::vector<Image> renderScene(const std::string& name) {
-    Scene scene = loadScene((kGoldenDir / "scenes" / (name + ".toml")).string());
-    Solver solver(scene);
-    Renderer renderer(scene);
-    std::vector<Image> frames;
-    for (int frame = 1; frame <= scene.time.frames; ++frame) {
-        solver.advanceFrame(frame);
-        frames.push_back(renderer.render(solver.fields().view(), frame));
-    }
-    return frames;
+    return test::renderEveryFrame(loadScene((kGoldenDir / "scenes" / (name + ".toml")).string()));
 }
 
 std::map<int, std::string> readHashes(const fs::path& path) {
