@@ -52,6 +52,14 @@ std::array<Boundary, 6> boxBoundary(const Box3i& box, Vec3i cells,
     return sides;
 }
 
+unsigned stillAirSides(const Box3i& box, Vec3i cells, const std::array<Boundary, 6>& domain) {
+    const std::array<Boundary, 6> sides = boxBoundary(box, cells, domain);
+    unsigned open = 0;
+    for (int s = 0; s < 6; ++s)
+        if (sides[s] != Boundary::Wall) open |= 1u << s;
+    return open;
+}
+
 // Boxes within a tile of each other (tile-aligned boxes: touching or
 // overlapping) become the box around both, until none are; in the order of
 // their min corners (z, y, x), so the islands' order is the same whatever

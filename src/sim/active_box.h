@@ -60,6 +60,10 @@ void copyFieldsOverlap(const Fields& from, Vec3i fromOffset, Fields& to, Vec3i t
 std::array<Boundary, 6> boxBoundary(const Box3i& box, Vec3i cells,
                                     const std::array<Boundary, 6>& domain);
 
+// The sides of the box (bit s for Side s) beyond which lies still air, for
+// Advector::advect's scalars: all but the domain's walls.
+unsigned stillAirSides(const Box3i& box, Vec3i cells, const std::array<Boundary, 6>& domain);
+
 // Copies the samples of `from` (a grid of a box at `fromOffset`, in domain
 // cells) that the grid `to` (at `toOffset`) also covers. Both grids sample the
 // same points of their cells (two cell grids, or two face grids of one axis).

@@ -15,7 +15,8 @@ Advector::Advector() : regions_(std::make_unique<AdvectionRegions>()) {}
 Advector::~Advector() = default;
 
 void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
-                      int count, float dt, Limiter limiter, const float* background) {
+                      int count, float dt, Limiter limiter, const float* background,
+                      unsigned openSides) {
     const ScalarGrid& g = *src[0];
     const Vec3i dims{g.nx(), g.ny(), g.nz()};
     const float s = dt / dx_;
@@ -59,17 +60,18 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     const Centred displacement(displacement_, n_, g.offset());
     if (mac || inPlace) takeSteps(inPlace ? 1 : count, g.size());
 
-    const AdvectionPasses passes(displacement, g.layout(), mac, inPlace, limiter == Limiter::Revert,
-                                 hat_, rangeLo_, rangeHi_);
+    AdvectionPasses passes(displacement, g.layout(), mac, inPlace, limiter == Limiter::Revert, hat_,
+                           rangeLo_, rangeHi_);
+    if (background) passes.letStillAirIn(openSides);
     const Region* firsts = background ? regions.firsts.data() : nullptr;
     const Region* results = background ? regions.results.data() : nullptr;
     if (inPlace) {
         for (int c = 0; c < count; ++c)
             passes.run({src + c, dst + c, 1, firsts ? firsts + c : nullptr,
                         results ? results + c : nullptr, firsts ? firsts[c].bounds : first,
-                        results ? results[c].bounds : result});
+                        results ? results[c].bounds : result, background ? background + c : nullptr});
     } else {
-        passes.run({src, dst, count, firsts, results, first, result});
+        passes.run({src, dst, count, firsts, results, first, result, background});
     }
 
     // In place, a cell outside a field's result region already holds its

@@ -74,9 +74,13 @@ class Advector {
     // background, grown by the farthest a trace can reach (row by row: the
     // hull of each x row's span over the rows that near); every other cell
     // gets the background, which is exactly what advecting it would give.
+    // `openSides` (bit s for Side s; with a background) are the sides beyond
+    // which lies still air holding the background: a trace that departs
+    // from beyond one brings it in, where the grid's edge would otherwise
+    // repeat (advection_kernels.cpp says why).
     void advect(AdvectionScheme scheme, const ScalarGrid* const* src, ScalarGrid* const* dst,
                 int count, float dt, Limiter limiter = Limiter::Clamp,
-                const float* background = nullptr);
+                const float* background = nullptr, unsigned openSides = 0);
 
     // Bytes of scratch one lease takes: advecting a velocity component (one
     // field a call, `fields` = 1), `fields` cell-centred scalars in one call,

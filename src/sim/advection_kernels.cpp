@@ -106,23 +106,81 @@ template <typename T>
         return blendN<T>(base, st, lo, hi);
 }
 
-// Stencils of points i.. of row (j, k) moved back (sign -1) or forward (+1)
-// by their displacement; the sign flip is exact, and so are the lane
+// Points i.. of row (j, k) moved back (sign -1) or forward (+1) by their
+// displacement, in grid units; the sign flip is exact, and so are the lane
 // positions (small integers).
 template <typename T>
-[[gnu::always_inline]] inline StencilOf<T> moved(const PassFields& f, int i, int j, int k,
-                                                 float sign) {
+struct Moved {
+    T x, y, z;
+};
+template <typename T>
+[[gnu::always_inline]] inline Moved<T> movedPoints(const PassFields& f, int i, int j, int k,
+                                                   float sign) {
     const Vec3f off = f.shape.offset;
     if constexpr (kOnePoint<T>) {
-        const Vec3f pGrid{i + off.x, j + off.y, k + off.z};
-        return f.shape.stencil(pGrid + f.displacement->at(i, j, k) * sign);
+        const Vec3f p = Vec3f{i + off.x, j + off.y, k + off.z} + f.displacement->at(i, j, k) * sign;
+        return {p.x, p.y, p.z};
     } else {
         T dx, dy, dz;
         f.displacement->atN(i, j, k, dx, dy, dz);
-        return stencilN(f.shape, rowX<T>(i, off.x) + dx * sign,
-                        simd::broadcast<T>(j + off.y) + dy * sign,
-                        simd::broadcast<T>(k + off.z) + dz * sign);
+        return {rowX<T>(i, off.x) + dx * sign, simd::broadcast<T>(j + off.y) + dy * sign,
+                simd::broadcast<T>(k + off.z) + dz * sign};
     }
+}
+
+template <typename T>
+[[gnu::always_inline]] inline StencilOf<T> stencilAt(const PassFields& f, const Moved<T>& p) {
+    if constexpr (kOnePoint<T>)
+        return f.shape.stencil(Vec3f{p.x, p.y, p.z});
+    else
+        return stencilN(f.shape, p.x, p.y, p.z);
+}
+
+template <typename T>
+[[gnu::always_inline]] inline StencilOf<T> moved(const PassFields& f, int i, int j, int k,
+                                                 float sign) {
+    return stencilAt<T>(f, movedPoints<T>(f, i, j, k, sign));
+}
+
+// ---- still air beyond the open sides ----------------------------------------------
+// A blend clamps its stencil to the grid: past the last sample it repeats the
+// edge's values. Through an open side that is wrong where the air flows in:
+// it brings the still air's background, not the edge's smoke back. Left to
+// the clamp, smoke that reached an open ceiling came back in wherever the
+// head's vortex ring drew air down through it, and its heat lifted it again:
+// bench.toml at 128^3 held 14% of its smoke in a disc in the top five rows,
+// five times the width of the column (Mantaflow, whose outflow cells it
+// empties each step, 5%).
+
+// How much of a point's blend is the grid's (1) rather than the still air
+// beyond an open side (0): the trilinear weight of the samples inside, with
+// a sample of background past the last one on each open side.
+template <typename T>
+[[gnu::always_inline]] inline T insideWeight(const PassFields& f, const Moved<T>& p) {
+    const SampleLayout& g = f.shape;
+    T weight = T{} + 1.0f;
+    auto axis = [&](T q, int samples, int lowSide) {
+        const T below = -q, above = q - float(samples - 1);
+        if (f.openSides >> lowSide & 1) {
+            const T over = below < 1.0f ? below : T{} + 1.0f;
+            weight = below > 0.0f ? weight * (1.0f - over) : weight;
+        }
+        if (f.openSides >> (lowSide + 1) & 1) {
+            const T over = above < 1.0f ? above : T{} + 1.0f;
+            weight = above > 0.0f ? weight * (1.0f - over) : weight;
+        }
+    };
+    axis(p.x - g.offset.x, g.nx, kXMin);
+    axis(p.y - g.offset.y, g.ny, kYMin);
+    axis(p.z - g.offset.z, g.nz, kZMin);
+    return weight;
+}
+
+// A blend with the still air beyond the open sides mixed in by `inside`; the
+// blend itself, to the bit, where the point reads the grid alone.
+template <typename T>
+[[gnu::always_inline]] inline T withStillAir(T blended, T inside, float background) {
+    return inside < 1.0f ? background + (blended - background) * inside : blended;
 }
 
 // MacCormack's correction: the semi-Lagrangian `step` less half the error
@@ -150,15 +208,20 @@ struct SemiLagrangian {
     template <typename T, bool kBounds>
     [[gnu::always_inline]] static void at(const PassFields& f, unsigned fields, int i, int j, int k,
                                           size_t row) {
-        const StencilOf<T> st = moved<T>(f, i, j, k, -1.0f);
+        const Moved<T> from = movedPoints<T>(f, i, j, k, -1.0f);
+        const StencilOf<T> st = stencilAt<T>(f, from);
+        const T inside = f.openSides ? insideWeight<T>(f, from) : T{} + 1.0f;
         if constexpr (kBounds) {
             T lo, hi;
-            store<T>(f.step[0] + row + i, blendAt<T>(f.src[0], st, &lo, &hi));
+            const T value = blendAt<T>(f.src[0], st, &lo, &hi);
+            store<T>(f.step[0] + row + i, withStillAir(value, inside, f.background[0]));
             store<T>(f.lo + row + i, lo);
             store<T>(f.hi + row + i, hi);
         } else {
             for (int c = 0; c < f.count; ++c)
-                if (fields >> c & 1) store<T>(f.step[c] + row + i, blendAt<T>(f.src[c], st));
+                if (fields >> c & 1)
+                    store<T>(f.step[c] + row + i,
+                             withStillAir(blendAt<T>(f.src[c], st), inside, f.background[c]));
         }
     }
 };
@@ -168,20 +231,32 @@ struct SemiLagrangian {
 // step mirrors the backtrace (x + displacement) instead of tracing again: the
 // same reversal to first order in the velocity gradient, exact for a uniform
 // flow, for a third of the pass's work.
+//
+// Where the backward or the forward point reads still air beyond an open side,
+// the step stands, uncorrected: the correction would weigh the still air
+// against the grid's edge (Mantaflow reverts where either point leaves its
+// grid, for the same reason).
 struct Correct {
     template <typename T, bool kBounds>
     [[gnu::always_inline]] static void at(const PassFields& f, unsigned fields, int i, int j, int k,
                                           size_t row) {
-        const StencilOf<T> forward = moved<T>(f, i, j, k, 1.0f);
+        const Moved<T> ahead = movedPoints<T>(f, i, j, k, 1.0f);
+        const StencilOf<T> forward = stencilAt<T>(f, ahead);
+        T air = T{};  // > 0 where a point reads still air
+        if (f.openSides) {
+            air = 1.0f - insideWeight<T>(f, ahead);
+            air = air + (1.0f - insideWeight<T>(f, movedPoints<T>(f, i, j, k, -1.0f)));
+        }
         if constexpr (kBounds) {
-            field<T>(f, 0, row + i, forward, load<T>(f.lo + row + i), load<T>(f.hi + row + i));
+            field<T>(f, 0, row + i, forward, load<T>(f.lo + row + i), load<T>(f.hi + row + i),
+                     air);
         } else {
             const StencilOf<T> back = moved<T>(f, i, j, k, -1.0f);
             for (int c = 0; c < f.count; ++c) {
                 if (!(fields >> c & 1)) continue;
                 T lo, hi;
                 blendAt<T>(f.src[c], back, &lo, &hi);
-                field<T>(f, c, row + i, forward, lo, hi);
+                field<T>(f, c, row + i, forward, lo, hi, air);
             }
         }
     }
@@ -191,10 +266,11 @@ struct Correct {
     // ASan build did: garbage in every lane).
     template <typename T>
     [[gnu::always_inline]] static void field(const PassFields& f, int c, size_t at,
-                                             const StencilOf<T>& forward, T lo, T hi) {
+                                             const StencilOf<T>& forward, T lo, T hi, T air) {
         const T step = load<T>(f.step[c] + at);
         const T value = corrected(step, load<T>(f.src[c] + at), blendAt<T>(f.step[c], forward));
-        store<T>(f.dst[c] + at, limited(value, step, lo, hi, f.revert));
+        const T kept = limited(value, step, lo, hi, f.revert);
+        store<T>(f.dst[c] + at, air > 0.0f ? step : kept);
     }
 };
 

@@ -31,6 +31,10 @@ struct PassFields {
     float* lo = nullptr;
     float* hi = nullptr;
     bool revert = false;  // the limiter falls back to the step (else clamps)
+    // Sides (bit s for Side s) beyond which lies still air: each field's
+    // background, a sample beyond the last (see advection.h).
+    unsigned openSides = 0;
+    float background[Advector::kMaxFields] = {};
 
     // The index of row (j, k)'s first value.
     size_t rowStart(int j, int k) const { return size_t(k) * shape.sz + size_t(j) * shape.sy; }

@@ -38,6 +38,10 @@ PassFields AdvectionPasses::fieldsOf(const Block& b) const {
     }
     if (macCormack_ && b.count == 1) f.lo = lo_, f.hi = hi_;
     f.revert = revert_;
+    if (b.background) {
+        f.openSides = openSides_;
+        for (int c = 0; c < b.count; ++c) f.background[c] = b.background[c];
+    }
     return f;
 }
 

@@ -40,8 +40,12 @@ class AdvectionPasses {
         const Region* firstRegions;
         const Region* resultRegions;
         Box3i firstBox, resultBox;
+        const float* background = nullptr;  // of each field, for the still air
     };
     void run(const Block& b) const;
+    // Still air beyond each side in `openSides`, holding each field's
+    // background (Block::background; Advector::advect).
+    void letStillAirIn(unsigned openSides) { openSides_ = openSides; }
 
   private:
     using RowPass = void (*)(const PassFields&, const RowParts&, int j, int k);
@@ -59,6 +63,7 @@ class AdvectionPasses {
     bool macCormack_, inPlace_, revert_;
     float* const* steps_;
     float *lo_, *hi_;
+    unsigned openSides_ = 0;
 };
 
 }  // namespace plume

@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "sim/active_box.h"
 #include "sim/advection.h"
 #include "sim/combustion.h"
 #include "sim/diffusion.h"
@@ -126,7 +127,7 @@ SolveStats Solver::substep(float dt) {
         burnFuel(f, dt);
         const SolveStats s =
             reflects ? advanceVelocityReflected(island, dt) : advanceVelocity(island, dt);
-        advectScalars(f, dt);
+        advectScalars(island, dt);
         diffuseScalars(f, dt);
         dissipate(f, dt);
         stats.iterations = std::max(stats.iterations, s.iterations);
@@ -264,8 +265,9 @@ SolveStats Solver::project(Island& island, float dt) {
                                      scene_.solver.maxIterations);
 }
 
-void Solver::advectScalars(Fields& f, float dt) {
+void Solver::advectScalars(Island& island, float dt) {
     ScopedTimer t(times_.advectScalars);
+    Fields& f = island.f;
     // Density and temperature (and fuel and flame, in a fire) share their
     // departure points and advect in place, one after another; away from the
     // smoke and the fire every field holds its background and is left to it.
@@ -277,7 +279,8 @@ void Solver::advectScalars(Fields& f, float dt) {
         ScratchArena::Lease scratch(*scratch_);
         advector_.setVelocity(f, f.dx, &scratch);
         advector_.advect(scene_.solver.advection, fields, fields, count, dt,
-                         Advector::Limiter::Clamp, background);
+                         Advector::Limiter::Clamp, background,
+                         stillAirSides(island.box, scene_.domain.cells(), scene_.domain.boundary));
     }
     clearSolidScalars(f, ambient);
 }

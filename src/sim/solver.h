@@ -166,7 +166,7 @@ class Solver {
     void addVorticityConfinement(Fields& f, float dt);
     void diffuseVelocity(Fields& f, float dt);  // viscosity
     SolveStats project(Island& island, float dt);
-    void advectScalars(Fields& f, float dt);
+    void advectScalars(Island& island, float dt);
     void diffuseScalars(Fields& f, float dt);
     void dissipate(Fields& f, float dt);
     double time() const { return islands_.front().f.time; }

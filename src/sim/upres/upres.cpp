@@ -9,6 +9,7 @@
 #include "core/interpolation.h"
 #include "core/noise.h"
 #include "core/parallel.h"
+#include "sim/active_box.h"
 #include "sim/combustion.h"
 #include "sim/diffusion.h"
 #include "sim/dissipation.h"
@@ -286,7 +287,8 @@ void Upres::substep(int frame, float dt) {
     const float background[Advector::kMaxFields] = {0.0f, ambient_, 0.0f, 0.0f};
     // Anew each substep: the smoke, and so the cells to trace, moved.
     advector_.setVelocity(fineVelocity_, fine_.dx);
-    advector_.advect(scheme_, fields, fields, count, dt, Advector::Limiter::Clamp, background);
+    advector_.advect(scheme_, fields, fields, count, dt, Advector::Limiter::Clamp, background,
+                     stillAirSides(box_, scene_.domain.cells(), scene_.domain.boundary));
     if (!scene_.obstacles.empty()) clearSolidScalars(fine_, ambient_);
     diffuseImplicit(fine_.density, scene_.physics.diffusion, dt, fine_.dx);
     diffuseImplicit(fine_.temperature, scene_.physics.diffusion, dt, fine_.dx);
