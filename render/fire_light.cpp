@@ -63,7 +63,7 @@ struct Blocks {
 // The glow of every cell of `box`, summed in blocks of two cells per axis.
 Blocks glowingBlocks(const ShadingGrid& grid, const float* density, const Box3i& box,
                      int temperatureChannel, int flameChannel, const RenderSettings& settings,
-                     float sigmaPerVoxel) {
+                     float voxelMetres) {
     Blocks blocks;
     blocks.size = 2;
     blocks.count = Vec3i{(box.hi.x - box.lo.x + 1) / 2, (box.hi.y - box.lo.y + 1) / 2,
@@ -87,11 +87,11 @@ Blocks glowingBlocks(const ShadingGrid& grid, const float* density, const Box3i&
                             const float rho = density[c];
                             if (rho > 0.0f) g.mass += rho;
                             if (!(glow > 0.0f) || !(rho > 0.0f)) continue;
-                            // What the ray marcher's source gives off per voxel.
+                            // What the ray marcher's flame gives off per voxel
+                            // (per grid unit of path, through a voxel's cross-section).
                             const Vec3f light =
-                                blackbody(cell[temperatureChannel] * settings.fireTemperature) *
-                                (settings.emission * settings.fireLight * glow * rho *
-                                 sigmaPerVoxel);
+                                flameRadiance(cell[temperatureChannel] * settings.fireTemperature) *
+                                (settings.emission * settings.fireLight * glow * voxelMetres);
                             const float lum = luminance(light);
                             if (!(lum > 0.0f)) continue;
                             g.light += light;
@@ -135,7 +135,7 @@ std::uint64_t FireLight::bytesFor(Vec3i n) {
 
 void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChannel,
                       int flameChannel, const RenderSettings& settings, float sigmaPerVoxel,
-                      int outChannel, const Box3i& lampBox) {
+                      float voxelMetres, int outChannel, const Box3i& lampBox) {
     lamps_.clear();
     color_ = Vec3f(0.0f);
     if (box.empty() || temperatureChannel < 0 || outChannel < 0 ||
@@ -144,7 +144,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
 
     // The lamps: blocks of glowing cells, as few as kMaxFireLamps.
     Blocks blocks = glowingBlocks(grid, grid.densityValues(), lampBox.empty() ? box : lampBox,
-                                  temperatureChannel, flameChannel, settings, sigmaPerVoxel);
+                                  temperatureChannel, flameChannel, settings, voxelMetres);
     float total = 0.0f;
     Vec3f light(0.0f);
     for (const Glow& g : blocks.glow) total += g.luminance, light += g.light;

@@ -82,6 +82,18 @@ Vec3f blackbody(float kelvin) {
     return tab.rgb[size_t(i)] * (1.0f - t) + tab.rgb[size_t(i) + 1] * t;
 }
 
+Vec3f flameRadiance(float kelvin) {
+    if (!(kelvin > 0.0f)) return Vec3f(0.0f);
+    // Below 800 K the colour is 800 K's, as Cycles' (and OSL's) blackbody
+    // colour is: the light is dim there, and the visible part of Planck's
+    // curve so small that its colour, divided by its luminance, would not
+    // fit a float.
+    const Vec3f c = blackbody(std::max(kelvin, 800.0f));
+    const float y = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
+    const float r = std::min(kelvin, kMaxKelvin) / kReferenceKelvin;
+    return c * (r * r * r * r / y);
+}
+
 Vec3f blackbodyColor(float kelvin) {
     const Vec3f c = blackbody(kelvin);
     const float m = std::max({c.x, c.y, c.z});

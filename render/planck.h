@@ -19,4 +19,13 @@ Vec3f blackbody(float kelvin);
 // The colour alone, scaled so its largest channel is 1.
 Vec3f blackbodyColor(float kelvin);
 
+// A flame's light per metre of flame, per unit of render.emission, at
+// `kelvin`: the blackbody's colour (luminance 1) times Stefan and Boltzmann's
+// T^4, relative to 1500 K. This is Cycles' Principled Volume's blackbody
+// emission, sigma T^4 / pi * 1e-6 per unit of Blackbody Intensity, over its
+// value at 1500 K (0.0914): a flame of 1 with render.emission e is Blackbody
+// Intensity kCyclesBlackbodyPerEmission * e in Blender.
+Vec3f flameRadiance(float kelvin);
+constexpr float kCyclesBlackbodyPerEmission = 10.944f;
+
 }  // namespace plume

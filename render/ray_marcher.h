@@ -101,6 +101,7 @@ struct RayMarcher {
     // The fire's light per unit of the source's fourth lane (its colour times
     // the smoke's), where fillSource put it apart; else 0.
     Vec3f fireLight{0.0f};
+    float voxelMetres = 0.0f;  // dx: a flame's light is per metre
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
     // jittered offset inside it, until the smoke hides whatever is left.
@@ -165,6 +166,16 @@ struct RayMarcher {
     }
 
     // One part of length ds with density rho, read through weights w.
+    //
+    // Two kinds of light leave it. The light the smoke scatters (and the
+    // glow of hot smoke in a scene that burns nothing) is a source function:
+    // so much per unit of the smoke's extinction, so thick smoke shows its
+    // surface. A flame is an emitter of its own, thin (its own extinction,
+    // kFlameDensity, is small): so much light per metre of flame, whatever
+    // the soot around it, which only absorbs it on the way out, as Cycles'
+    // Principled Volume emits (README "Fire"). Shaded as a source function
+    // too, a flame came out only at the surface of its soot: a smooth,
+    // evenly lit blob.
     void addPart(const Weights& w, float rho, float ds, RaySum& sum) const {
         // Light the sample scatters and emits toward the camera.
         const float* data = shading.data();
@@ -172,21 +183,31 @@ struct RayMarcher {
         Vec3f source(scattered[0], scattered[1], scattered[2]);
         // Catmull-Rom overshoots below 0 beside a lone peak.
         source += fireLight * std::max(scattered[3], 0.0f);
+        Vec3f emitted(0.0f);  // per grid unit of path
         if (temperatureChannel >= 0) {
-            // Blackbody light at the gas's temperature in kelvin; in a fire
-            // only where the flame burns, so cooled smoke stops glowing.
-            const float glow =
-                flameChannel >= 0 ? w.glow(shading.flameCoefficients(), data + flameChannel) : 1.0f;
-            if (glow > 0.0f)
-                source += blackbody(w.glow(shading.temperatureCoefficients(),
-                                           data + temperatureChannel) *
-                                    settings.fireTemperature) *
-                          (settings.emission * glow);
+            const float kelvin =
+                w.glow(shading.temperatureCoefficients(), data + temperatureChannel) *
+                settings.fireTemperature;
+            if (flameChannel < 0) {
+                // Hot smoke's glow, without a flame.
+                source += blackbody(kelvin) * settings.emission;
+            } else {
+                // Only where the flame burns, so cooled smoke stops glowing.
+                const float flame = w.glow(shading.flameCoefficients(), data + flameChannel);
+                if (flame > 0.0f)
+                    emitted = flameRadiance(kelvin) * (settings.emission * flame * voxelMetres);
+            }
         }
 
-        // Exact integral of a constant source over the part.
-        const float stepTransmittance = std::exp(-rho * sigmaPerVoxel * ds);
+        // Exact integrals over the part: of a constant source, and of a
+        // constant emission seen through the part's own smoke.
+        const float depth = rho * sigmaPerVoxel * ds;
+        const float stepTransmittance = std::exp(-depth);
         sum.radiance += source * (sum.transmittance * (1.0f - stepTransmittance));
+        if (emitted.x > 0.0f || emitted.y > 0.0f || emitted.z > 0.0f) {
+            const float through = depth > 1e-4f ? (1.0f - stepTransmittance) / depth * ds : ds;
+            sum.radiance += emitted * (sum.transmittance * through);
+        }
         sum.transmittance *= stepTransmittance;
     }
 };

@@ -25,8 +25,10 @@ namespace plume {
 namespace {
 
 // Density a flame of 1 adds to what the renderer sees (render.extinction
-// times this is its extinction per metre): a thin, glowing gas.
-constexpr float kFlameDensity = 0.15f;
+// times this is its extinction per metre): a thin gas, which the march finds
+// (its light is its own, render/ray_marcher.h) and which hardly dims what
+// lies behind it. In Blender: Density = density + 0.02 flame.
+constexpr float kFlameDensity = 0.02f;
 
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
@@ -234,7 +236,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
     if (active_.empty() && solidBox.empty()) {
-        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, -1);  // no fire either
+        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, -1);  // no fire either
         return;
     }
 
@@ -263,7 +265,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // dimmer (tests/golden/fire.png).
     const Box3i lampBox = active_.empty() ? Box3i{} : grow(active_, lightApron(false), n);
     fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
-                fireChannel_, lampBox);
+                volume.dx, fireChannel_, lampBox);
     if (solids) solidsInSweep_.remove(shading_);
 }
 
@@ -281,8 +283,7 @@ VolumeView Renderer::seenVolume(const VolumeView& given) {
                                                       blurDensity_, blurTemperature_, blurFlame_)
                                   : given;
     // A flame is hot gas with little smoke in it: it gets a thin density of
-    // its own, so the march finds it and its glow (a source function, like
-    // the light it scatters) shows where no smoke was made yet.
+    // its own, so the march finds it where no smoke was made yet.
     if (volume.flame && volume.temperature && settings_.emission > 0.0f) {
         flameDensity_ = *volume.density;
         const std::vector<float>& flame = volume.flame->values();
@@ -360,12 +361,14 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (cubic_)
         traceFrame(rays,
                    RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                           temperatureChannel_, flameChannel_, fireLight},
+                                           temperatureChannel_, flameChannel_, fireLight,
+                                           volume.dx},
                    frame_, hitIds_);
     else
         traceFrame(rays,
                    RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                            temperatureChannel_, flameChannel_},
+                                            temperatureChannel_, flameChannel_, Vec3f(0.0f),
+                                            volume.dx},
                    frame_, hitIds_);
 }
 

@@ -17,6 +17,7 @@ namespace {
 constexpr float kPi = std::numbers::pi_v<float>;
 constexpr int kN = 32;
 constexpr float kSigmaPerVoxel = 0.5f;
+constexpr float kVoxelMetres = 0.5f;
 
 float luminance(Vec3f c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
 
@@ -39,15 +40,16 @@ struct Cells {
     float light(int i, int j, int k) { return grid.cell(grid.cellIndex(i, j, k))[3]; }
     void build(FireLight& fire) {
         grid.setDensity(density.data());
-        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, 1, 2, settings, kSigmaPerVoxel, 3);
+        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, 1, 2, settings, kSigmaPerVoxel, kVoxelMetres, 3);
     }
 };
 
-// One glowing cell at (8, 16, 16) gives off sigma * density * blackbody,
-// less what its own smoke holds back across its lamp's block of 2^3 cells
-// (optical depth 1 x 0.5 / 4 across it).
+// One glowing cell at (8, 16, 16) gives off dx * flame * its flame's
+// radiance (luminance 1 at the reference temperature), less what its own
+// smoke holds back across its lamp's block of 2^3 cells (optical depth
+// 1 x 0.5 / 4 across it).
 const float kEscape = (1.0f - std::exp(-0.125f)) / 0.125f;
-const float kGlow = kSigmaPerVoxel * 1.0f * luminance(blackbody(kReferenceKelvin)) * kEscape;
+const float kGlow = kVoxelMetres * 1.0f * luminance(flameRadiance(kReferenceKelvin)) * kEscape;
 // The smallest lamp is a coarse cell wide (two voxels at 32^3): d^2 + 4.
 constexpr float kSoft2 = 4.0f;
 // Light on the smoke from an unshadowed lamp: all four octaves at full
@@ -135,20 +137,20 @@ TEST(FireLight, ManyGlowingCellsMakeAtMostSixtyFourLamps) {
     EXPECT_LE(fire.lamps(), kMaxFireLamps);
     // The lamps carry all the fire's light: at a far-off point facing the
     // fire, the sum of 24^3 cells' light as one lamp at the centre.
-    const float all = 24.0f * 24.0f * 24.0f * rho * kSigmaPerVoxel *
-                      luminance(blackbody(kReferenceKelvin));
+    const float all = 24.0f * 24.0f * 24.0f * kVoxelMetres * luminance(flameRadiance(kReferenceKelvin));
     const Vec3f far(16.0f, 16.0f, 16.0f + 400.0f);
     EXPECT_NEAR(luminance(fire.irradiance(far, {0, 0, -1}, false)), all / (400.0f * 400.0f),
                 0.01f * all / (400.0f * 400.0f));
 }
 
 TEST(FireLight, AThickFlameGivesOffWhatItsSurfaceDoes) {
-    // Twice the glowing gas: twice the light when it is thin, hardly more
-    // when it is opaque (only its surface layer's light gets out).
+    // A flame's light is its own, whatever the soot in it: the same through
+    // thin soot, twice as thin; but half when the soot is opaque and twice
+    // as thick (only its surface layer's light gets out).
     const Vec3f far(16.0f, 16.0f, 416.0f), down(0, 0, -1);
     auto light = [&](float rho) { return luminance(glowingCube(rho).irradiance(far, down, false)); };
-    EXPECT_NEAR(light(0.004f) / light(0.002f), 2.0f, 0.02f);
-    EXPECT_LT(light(40.0f) / light(20.0f), 1.1f);
+    EXPECT_NEAR(light(0.004f) / light(0.002f), 1.0f, 0.02f);
+    EXPECT_NEAR(light(40.0f) / light(20.0f), 0.5f, 0.05f);
 }
 
 // A flame under a layer of smoke, seen from below and from above; no other light.
@@ -223,6 +225,51 @@ TEST(FireLight, AFireLightsTheUndersideOfItsSmokeOrange) {
     // No flame: the layer is black (nothing else lights it).
     EXPECT_LT(luminance(layerColour(campfireScene(0.2f), fire.view(false))),
               0.01f * luminance(below));
+}
+
+// A flame is a thin emitter (render/ray_marcher.h): a metre of flame at the
+// reference temperature gives off luminance emission x flame per metre,
+// dimmed only by the smoke in the way, ∫ e^(-sigma s) ds over the metre.
+// Seen straight through a cube of flame (1 m, no lights, no sky, black
+// smoke), the pixel at the centre is (1 - e^(-sigma)) / sigma: 0.69 with no
+// soot (the flame's own 0.02 of density), 0.21 in soot of density 0.1
+// (sigma 40 x 0.12). Shaded as a source function (the light a share of the
+// smoke's opacity), it came out 0.55 and 0.99: brighter the more soot hid it.
+TEST(FireLight, AFlameGlowsThroughItsOwnSootAsAThinEmitter) {
+    constexpr int n = 16;
+    auto centre = [&](float soot) {
+        ScalarGrid density(n, n, n), temperature(n, n, n), flame(n, n, n);
+        density.fill(soot);
+        temperature.fill(1.0f);
+        flame.fill(1.0f);
+        VolumeView view{&density, &temperature, {0, 0, 0}, 1.0f / n};
+        view.flame = &flame;
+        Scene scene;
+        scene.render.width = scene.render.height = 33;
+        scene.camera.position = {0.5f, 0.5f, 3.0f};
+        scene.camera.lookAt = {0.5f, 0.5f, 0.0f};
+        scene.camera.up = {0.0f, 1.0f, 0.0f};
+        scene.camera.fov = 10.0f;
+        scene.camera.given = true;
+        scene.lights.clear();
+        scene.render.ambient = {0, 0, 0};
+        scene.render.albedo = 0.0f;
+        scene.render.fireLight = 0.0f;
+        scene.render.extinction = 40.0f;
+        scene.render.filter = RenderFilter::Linear;
+        scene.render.emission = 1.0f;
+        scene.render.fireTemperature = kReferenceKelvin;
+        Renderer renderer(scene);
+        const LinearImage& image = renderer.trace(view, 1);
+        const size_t c = size_t(16) * 33 + 16;
+        return luminance(Vec3f(image.rgb[c * 3], image.rgb[c * 3 + 1], image.rgb[c * 3 + 2]));
+    };
+    auto expected = [](float soot) {
+        const float sigma = 40.0f * (soot + 0.02f);
+        return (1.0f - std::exp(-sigma)) / sigma;
+    };
+    EXPECT_NEAR(centre(0.0f), expected(0.0f), 0.03f * expected(0.0f));
+    EXPECT_NEAR(centre(0.1f), expected(0.1f), 0.03f * expected(0.1f));
 }
 
 TEST(FireLight, FramesIgnoreTheThreadCount) {
