@@ -15,6 +15,9 @@ namespace {
 
 constexpr float kFourPi = 4.0f * std::numbers::pi_v<float>;
 
+// render.albedo's default, at which the octaves were fitted.
+constexpr float kDefaultAlbedo = 0.9f;
+
 // The coarse grid has at most this many cells per axis: every cell sees every
 // lamp, so its cost is cells x lamps x the march between them.
 constexpr int kMaxCoarseCells = 32;
@@ -135,7 +138,7 @@ std::uint64_t FireLight::bytesFor(Vec3i n) {
 
 void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChannel,
                       int flameChannel, const RenderSettings& settings, float sigmaPerVoxel,
-                      float voxelMetres, int outChannel, const Box3i& lampBox) {
+                      float voxelMetres, float albedo, int outChannel, const Box3i& lampBox) {
     lamps_.clear();
     color_ = Vec3f(0.0f);
     if (box.empty() || temperatureChannel < 0 || outChannel < 0 ||
@@ -158,6 +161,11 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
             {g.weighted / g.luminance, g.light * out, g.luminance * out, half * half, half});
     }
     color_ = light / total;
+
+    // What each further octave keeps: kOctaveEnergy at the default albedo,
+    // less in darker smoke, as InScattering's octaves (soot hardly scatters
+    // twice).
+    const float octaveEnergy = kOctaveEnergy * std::min(1.0f, albedo / kDefaultAlbedo);
 
     // The coarse grid: mean density (solids included) of its cells.
     const Vec3i n = grid.n();
@@ -216,7 +224,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                     const float falloff = lamp.luminance / (d2 + lamp.soft2);
                     const OctaveTransmittance t(tau);
                     float octaves = 0.0f, energy = 1.0f;
-                    for (int o = 0; o < kOctaves; ++o, energy *= kOctaveEnergy)
+                    for (int o = 0; o < kOctaves; ++o, energy *= octaveEnergy)
                         octaves += energy * t.t[o];
                     onSmoke += falloff * octaves;
                     open += falloff;

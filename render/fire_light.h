@@ -37,13 +37,14 @@ class FireLight {
     // every cell of the box, per unit albedo, as a multiple of color().
     // Channel 0 is the density the light passes through: call it while the
     // solids are in it. sigmaPerVoxel = extinction per unit density times dx,
-    // voxelMetres = dx (a flame's light is per metre).
+    // voxelMetres = dx (a flame's light is per metre), albedo the smoke's
+    // (averaged over colour: what each further octave of scattering keeps).
     // lampBox (inside box; box when empty): the cells the lamps are gathered
     // from, in blocks from its min corner, so the lamps stay where they are
     // when box takes a wider apron.
     void build(ShadingGrid& grid, const Box3i& box, int temperatureChannel, int flameChannel,
                const RenderSettings& settings, float sigmaPerVoxel, float voxelMetres,
-               int outChannel, const Box3i& lampBox = Box3i{});
+               float albedo, int outChannel, const Box3i& lampBox = Box3i{});
 
     // No lamp this frame: nothing glows.
     bool empty() const { return lamps_.empty(); }

@@ -1,5 +1,7 @@
 #include "render/in_scattering.h"
 
+#include <algorithm>
+
 #include "core/parallel.h"
 #include "render/light_transmittance.h"
 
@@ -71,6 +73,7 @@ InScattering::InScattering(std::span<const LightSettings> directional,
       albedo_(albedo),
       g_(settings.phase),
       dx_(volume.dx),
+      octaveEnergy_(std::min(kLightOctaveEnergy, albedo)),
       octavePhase_(directional.size() * kOctaves) {
     for (const LightSettings& light : point_)
         pointGrid_.push_back((light.position - volume.origin) / volume.dx);
@@ -85,7 +88,7 @@ void InScattering::startRay(Vec3f d) {
         for (int o = 0; o < kOctaves; ++o) {
             octavePhase_[l * kOctaves + o] =
                 light.color * (light.intensity * energy * henyeyGreenstein(cosTheta, gi));
-            energy *= kLightOctaveEnergy;
+            energy *= octaveEnergy_;
             gi *= kOctavePhase;
         }
     }

@@ -53,15 +53,22 @@ constexpr float kStepKelvin = 25.0f;
 constexpr int kEntries = int(kMaxKelvin / kStepKelvin) + 1;
 
 // Radiance in linear sRGB per kStepKelvin, relative to the reference's
-// luminance; out-of-gamut (negative) channels clipped, as a display would.
+// luminance: with out-of-gamut (negative) channels clipped, as a display
+// would; and the colour as it is, outside the gamut too, at luminance 1 (a
+// blackbody redder than Rec. 709's red primary, below about 1400 K, has
+// negative green and blue; Cycles keeps them, and so must a flame's light
+// that is to add up as Cycles' does).
 struct Table {
     std::array<Vec3f, kEntries> rgb;
+    std::array<Vec3f, kEntries> colour;
     Table() {
         const float reference = xyzOf(kReferenceKelvin).y;
-        rgb[0] = Vec3f(0.0f);
+        rgb[0] = colour[0] = Vec3f(0.0f);
         for (int i = 1; i < kEntries; ++i) {
-            const Vec3f c = toSrgb(xyzOf(double(i) * kStepKelvin)) / reference;
-            rgb[size_t(i)] = vmax(c, Vec3f(0.0f));
+            const Vec3f xyz = xyzOf(double(i) * kStepKelvin);
+            const Vec3f c = toSrgb(xyz);
+            rgb[size_t(i)] = vmax(c / reference, Vec3f(0.0f));
+            colour[size_t(i)] = xyz.y > 0.0f ? c / xyz.y : Vec3f(0.0f);
         }
     }
 };
@@ -88,10 +95,13 @@ Vec3f flameRadiance(float kelvin) {
     // colour is: the light is dim there, and the visible part of Planck's
     // curve so small that its colour, divided by its luminance, would not
     // fit a float.
-    const Vec3f c = blackbody(std::max(kelvin, 800.0f));
-    const float y = 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z;
+    const float f = std::min(std::max(kelvin, 800.0f), kMaxKelvin) / kStepKelvin;
+    const int i = std::min(int(f), kEntries - 2);
+    const float t = f - float(i);
+    const Table& tab = table();
+    const Vec3f c = tab.colour[size_t(i)] * (1.0f - t) + tab.colour[size_t(i) + 1] * t;
     const float r = std::min(kelvin, kMaxKelvin) / kReferenceKelvin;
-    return c * (r * r * r * r / y);
+    return c * (r * r * r * r);
 }
 
 Vec3f blackbodyColor(float kelvin) {

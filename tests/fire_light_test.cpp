@@ -40,7 +40,7 @@ struct Cells {
     float light(int i, int j, int k) { return grid.cell(grid.cellIndex(i, j, k))[3]; }
     void build(FireLight& fire) {
         grid.setDensity(density.data());
-        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, 1, 2, settings, kSigmaPerVoxel, kVoxelMetres, 3);
+        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, 1, 2, settings, kSigmaPerVoxel, kVoxelMetres, 0.9f, 3);
     }
 };
 

@@ -130,7 +130,10 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
 // Volume defaults to 1000 K per unit, which puts most of a Mantaflow flame
 // near 2900 K, the colour of a light bulb. At 700 K per unit plume's own
 // flames, cooler in plume's units, hardly glow.)
-constexpr float kFireCacheEmission = 0.03f;
+// 0.4: a metre of Mantaflow's flame at its 2100 K core gives off luminance
+// 1.5 (render/planck.h's T^4 law); the 32^3 hand-off fire's brightest pixels
+// come out orange, not white (tests/blender, mantaflow_fire).
+constexpr float kFireCacheEmission = 0.4f;
 constexpr float kForeignFireKelvin = 700.0f;
 
 void applyFireCacheDefaults(Scene& scene, const std::string& path, const std::string& grid) {

@@ -29,10 +29,13 @@ import math
 import os
 import sys
 import time
-import tomllib  # Python 3.11, as Debian's Blender 3.4 has; blender.org's 3.4 bundles 3.10
 
 import bpy
-from mathutils import Matrix, Vector
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cycles_common import (add_camera, add_lights_and_sky, box3, die, load_rgba,  # noqa: E402
+                           load_volume, read_resolved, save_png, say, set_up_cycles,
+                           side_by_side, srgb)
 
 # Regression limits, measured 2026-11-23 (scenes/plume.toml, 64 cells, frame
 # 72, 320x180, Cycles 100 samples): mean |L_plume - L_cycles| / L_cycles over
@@ -93,21 +96,7 @@ if options:
     sys.exit(f"unknown options: {sorted(options)}")
 os.makedirs(out_dir, exist_ok=True)
 
-
-def say(msg):
-    print(f"plume-test: {msg}", flush=True)
-
-
-def die(msg):
-    say(f"FAIL {msg}")
-    sys.stderr.write(f"plume-test: FAIL {msg}\n")
-    sys.exit(1)
-
-
-with open(resolved_toml, "rb") as f:
-    resolved = tomllib.load(f)
-with open(resolved_toml) as f:
-    dx = next(float(line.split("dx = ")[1].split()[0]) for line in f if line.startswith("# grid "))
+resolved, dx = read_resolved(resolved_toml)
 cam_cfg, render_cfg = resolved["camera"], resolved["render"]
 width, height = render_cfg["width"], render_cfg["height"]
 sigma_t = render_cfg["extinction"]  # per metre per unit density
@@ -117,21 +106,7 @@ say(f"medium: extinction {sigma_t}/m, albedo {albedo}, phase g {render_cfg['phas
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
-
-# --- The volume, shifted onto plume's voxel centres --------------------------
-vol = bpy.data.volumes.new("Smoke")
-vol.filepath = vdb_file
-obj = bpy.data.objects.new("Smoke", vol)
-scene.collection.objects.link(obj)
-vol.grids.load()
-if not vol.grids.is_loaded or "density" not in [g.name for g in vol.grids]:
-    die(f"{vdb_file}: no density grid ({vol.grids.error_message})")
-# The shift is in the density grid's own voxels: an upres'd cache holds its
-# scalars at a finer voxel than the scene's dx.
-voxel = vol.grids["density"].matrix_object.col[0].length
-if abs(voxel - dx) > 1e-6:
-    say(f"density voxel {voxel:.6g} m (the scene's dx is {dx} m)")
-obj.location = Vector((shift_voxels * voxel,) * 3)
+vol = load_volume(scene, vdb_file, dx, shift_voxels)
 
 # --- Medium: scattering albedo*sigma_t*density (HG g), absorption the rest ----
 mat = bpy.data.materials.new("PlumeMedium")
@@ -165,69 +140,14 @@ out = nt.nodes.new("ShaderNodeOutputMaterial")
 nt.links.new(add.outputs[0], out.inputs["Volume"])
 vol.materials.append(mat)
 
-# --- Lights: a sun per directional light, the sky as a constant world --------
-for n, light in enumerate(resolved.get("light", [])):
-    if light["type"] != "directional":
-        die(f"light {n + 1} is {light['type']}; only directional lights are mapped")
-    data = bpy.data.lights.new(f"Light{n + 1}", "SUN")
-    data.energy = light["intensity"]  # irradiance, as plume's intensity
-    data.color = light["color"]
-    data.angle = math.radians(0.5)
-    sun = bpy.data.objects.new(f"Light{n + 1}", data)
-    scene.collection.objects.link(sun)
-    sun.rotation_euler = Vector(light["direction"]).to_track_quat("-Z", "Y").to_euler()  # a sun shines along -Z
-world = bpy.data.worlds.new("Sky")
-world.use_nodes = True
-bg = world.node_tree.nodes["Background"]
-bg.inputs["Color"].default_value = (*render_cfg["ambient"], 1.0)
-bg.inputs["Strength"].default_value = 1.0
-scene.world = world
-
-# --- Camera: plume's pinhole, vertical fov, looking from position to look_at --
-position, look_at, up = (Vector(cam_cfg[k]) for k in ("position", "look_at", "up"))
-forward = (look_at - position).normalized()
-right = forward.cross(up).normalized()
-cam_up = right.cross(forward)
-cam_data = bpy.data.cameras.new("Camera")
-cam_data.sensor_fit = "VERTICAL"
-cam_data.lens = 0.5 * cam_data.sensor_height / math.tan(0.5 * math.radians(cam_cfg["fov"] * fov_scale))
-cam = bpy.data.objects.new("Camera", cam_data)
-scene.collection.objects.link(cam)
-cam.matrix_world = Matrix((
-    (right.x, cam_up.x, -forward.x, position.x),
-    (right.y, cam_up.y, -forward.y, position.y),
-    (right.z, cam_up.z, -forward.z, position.z),
-    (0.0, 0.0, 0.0, 1.0)))
-scene.camera = cam
+# --- Lights, sky and camera as plume's ---------------------------------------
+add_lights_and_sky(scene, resolved)
+position, look_at = add_camera(scene, cam_cfg, fov_scale)
 
 # --- Cycles: converged enough, point-sampled pixels (plume: one ray at each
 # pixel's centre), transparent film, linear float EXR -------------------------
-scene.render.engine = "CYCLES"
-scene.cycles.device = "CPU"
-scene.cycles.samples = samples
-scene.cycles.use_adaptive_sampling = False
-scene.cycles.use_denoising = False
-scene.cycles.seed = 1
-scene.cycles.max_bounces = 32
-scene.cycles.volume_bounces = 32
-scene.cycles.diffuse_bounces = scene.cycles.glossy_bounces = scene.cycles.transmission_bounces = 0
-scene.cycles.sample_clamp_direct = scene.cycles.sample_clamp_indirect = 0.0
-scene.cycles.pixel_filter_type = "BOX"
-scene.cycles.filter_width = 0.01
-scene.render.film_transparent = True
-scene.render.threads_mode = "FIXED"
-scene.render.threads = 2
-scene.render.resolution_x, scene.render.resolution_y = width, height
-scene.render.resolution_percentage = 100
-scene.view_settings.view_transform = "Standard"
-scene.view_settings.look = "None"
-scene.view_settings.exposure = 0.0
-scene.view_settings.gamma = 1.0
-scene.render.image_settings.file_format = "OPEN_EXR"
-scene.render.image_settings.color_mode = "RGBA"
-scene.render.image_settings.color_depth = "32"
 cycles_exr = os.path.join(out_dir, "cycles.exr")
-scene.render.filepath = cycles_exr
+set_up_cycles(scene, samples, width, height, cycles_exr)
 if reference:
     cycles_exr = os.path.abspath(reference)
     say(f"comparing with {cycles_exr}, rendered before")
@@ -239,19 +159,7 @@ else:
 
 
 # --- Both frames as premultiplied linear RGBA, bottom row first ---------------
-def load(path):
-    img = bpy.data.images.load(path)
-    img.colorspace_settings.name = "Non-Color"  # the numbers as stored
-    img.alpha_mode = "PREMUL"
-    w, h = img.size
-    px = list(img.pixels)
-    bpy.data.images.remove(img)
-    if (w, h) != (width, height):
-        die(f"{path} is {w}x{h}, expected {width}x{height}")
-    return px
-
-
-plume_px, cycles_px = load(plume_exr), load(cycles_exr)
+plume_px, cycles_px = load_rgba(plume_exr, width, height), load_rgba(cycles_exr, width, height)
 n_px = width * height
 
 
@@ -306,20 +214,6 @@ for i in body:
     regions["lit" if lc[i] >= median else "shadowed"].append(i)
 
 
-def box3(v):
-    """Mean over each pixel's 3x3 neighbourhood (clipped at the frame's border)."""
-    rows = []
-    for y in range(height):
-        r = v[y * width:(y + 1) * width]
-        rows.append([sum(r[max(0, x - 1):x + 2]) / len(r[max(0, x - 1):x + 2]) for x in range(width)])
-    out = [0.0] * n_px
-    for y in range(height):
-        near = rows[max(0, y - 1):y + 2]
-        for x in range(width):
-            out[y * width + x] = sum(r[x] for r in near) / len(near)
-    return out
-
-
 def stats(pixels, lp, lc):
     rel = [(lp[i] - lc[i]) / lc[i] for i in pixels]
     n = max(1, len(rel))
@@ -338,7 +232,7 @@ def error_table(lp, lc):
 # table measures plume's error with a ninth of Cycles' noise variance (2.2%,
 # edges 3.8%).
 table = error_table(lp, lc)
-table3 = error_table(box3(lp), box3(lc))
+table3 = error_table(box3(lp, width, height), box3(lc, width, height))
 say(f"smoke screen box x {x0}..{x1}, y {y0}..{y1} (from the bottom); body median Cycles luminance {median:.4f}")
 for title, t in (("per pixel", table), ("3x3 neighbourhoods", table3)):
     say(f"{title}:")
@@ -356,38 +250,6 @@ say(f"alpha centroid (pixels from the bottom left): plume ({cpx:.2f}, {cpy:.2f})
 
 
 # --- Pictures ------------------------------------------------------------------
-def srgb(v):
-    v = min(max(v, 0.0), 1.0)
-    return 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
-
-
-def save_png(path, w, h, pixels):
-    img = bpy.data.images.new(os.path.basename(path), w, h, alpha=False)
-    img.pixels = pixels
-    img.filepath_raw = path
-    img.file_format = "PNG"
-    img.save()
-    bpy.data.images.remove(img)
-    say(f"wrote {path}")
-
-
-backdrop = 0.02  # linear grey behind the smoke in the side-by-side picture
-gap = 4
-sbs_w = 2 * width + gap
-sbs = [0.0] * (4 * sbs_w * height)
-for y in range(height):
-    for x in range(width):
-        i = y * width + x
-        for px, x_off in ((plume_px, 0), (cycles_px, width + gap)):
-            o = 4 * (y * sbs_w + x + x_off)
-            a = px[4 * i + 3]
-            for c in range(3):
-                sbs[o + c] = srgb(px[4 * i + c] + backdrop * (1.0 - a))
-            sbs[o + 3] = 1.0
-for y in range(height):
-    for x in range(width, width + gap):
-        sbs[4 * (y * sbs_w + x):4 * (y * sbs_w + x) + 4] = [1.0, 1.0, 1.0, 1.0]
-
 err = [0.0] * (4 * n_px)
 in_smoke = set(smoke)
 for i in range(n_px):
@@ -398,7 +260,7 @@ for i in range(n_px):
         err[4 * i:4 * i + 4] = [0.25, 0.25, 0.25, 1.0]
     else:
         err[4 * i + 3] = 1.0
-save_png(os.path.join(out_dir, "side_by_side.png"), sbs_w, height, sbs)
+side_by_side(os.path.join(out_dir, "side_by_side.png"), width, height, plume_px, cycles_px)
 save_png(os.path.join(out_dir, "error.png"), width, height, err)
 
 # --- Regression guard ----------------------------------------------------------

@@ -204,6 +204,39 @@ cycles)
   ((status == 0)) || exit $status
   say "PASS"
   ;;
+cycles_fire)
+  # The fireball, small: a frame with bright flame and dark soot, drawn by plume
+  # (with its flame's light and without) and by Cycles' Principled Volume set
+  # up as README "Fire" says.
+  scene=$src/scenes/fireball.toml frame=24
+  look=(--set domain.resolution=32 --set upres.factor=1 --set ground.enabled=false
+        --set render.width=192 --set render.height=108 --set render.transparent=true
+        --set render.filter=cubic)
+  "$plume" check "$scene" "${look[@]}" >resolved.toml || fail "plume check $scene exited with $?"
+  timeout 120 "$plume" bake "$scene" --vdb "$work/cache" --frames $frame "${look[@]}" --quiet ||
+    fail "plume bake exited with $?"
+  cache=$work/cache/fireball_$(printf %04d $frame).vdb
+  [[ -s $cache ]] || fail "plume bake wrote no $cache"
+  for variant in fire dark; do
+    extra=()
+    [[ $variant == fire ]] || extra=(--set render.emission=0)
+    timeout 60 "$plume" render-vdb "$cache" --scene "$scene" --exr "$work/$variant" --no-video \
+      "${look[@]}" "${extra[@]}" --quiet || fail "plume render-vdb $cache ($variant) exited with $?"
+  done
+  exr=fireball_$(printf %04d $frame).exr
+  status=0
+  (run_blender "$here/cycles_fire.py" "$cache" "$work/fire/$exr" "$work/dark/$exr" resolved.toml \
+    "$work/compare") || status=$?
+  crops=${PLUME_CROPS_DIR-/work/crops}
+  if [[ -n $crops && -s $work/compare/side_by_side.png ]]; then
+    if mkdir -p "$crops/cycles_fire" &&
+      cp "$work/compare/side_by_side.png" "$work/compare/error.png" "$crops/cycles_fire/"; then
+      say "copied side_by_side.png and error.png to $crops/cycles_fire/"
+    fi
+  fi
+  ((status == 0)) || exit $status
+  say "PASS"
+  ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire)" >&2; exit 2 ;;
 esac
