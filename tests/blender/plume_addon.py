@@ -21,7 +21,8 @@
 #   surface by ray parity), while the column under it is smoke (the control);
 # - a small Cycles frame with the smoke differs clearly from one without it;
 # - SIGINT (the modal operator's Esc) stops a bake after a frame, its frames
-#   kept, and plume.bake(resume=True) bakes the rest.
+#   kept, and plume.bake(resume=True) bakes the rest;
+# - plume.render writes plume's MP4 beside the .blend, one frame per scene frame.
 import math
 import os
 import subprocess
@@ -387,6 +388,14 @@ result = bpy.ops.plume.bake(resume=True)
 kept = sorted(f for f in os.listdir(stop_dir) if f.endswith(".vdb"))
 check(result == {"FINISHED"} and len(kept) == LAST - FIRST + 1, "Resume bakes the rest", f"{len(kept)} frames")
 gate("stop and resume")
+
+# --- Render with plume: plume's own MP4 beside the .blend ------------------------
+result = bpy.ops.plume.render()
+video = os.path.join(work, "Domain.mp4")
+probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                        "stream=nb_read_frames", "-of", "default=nw=1:nk=1", video], capture_output=True, text=True)
+check(result == {"FINISHED"} and probe.stdout.strip() == str(LAST - FIRST + 1),
+      "plume.render writes //Domain.mp4 of every frame", f"{result}, {probe.stdout.strip() or probe.stderr.strip()}")
 
 if failures:
     die(f"{failures} check(s) failed")
