@@ -157,6 +157,14 @@ sun_data.energy = 4.0
 sun = bpy.data.objects.new("Sun", sun_data)
 scene.collection.objects.link(sun)
 sun.rotation_euler = (math.radians(40), 0.0, math.radians(-30))
+# The sun turns with a keyed parent: no F-curve of its own, so its keys are
+# sampled on every frame.
+rig = bpy.data.objects.new("Rig", None)
+scene.collection.objects.link(rig)
+sun.parent = rig
+rig.keyframe_insert("rotation_euler", index=2, frame=FIRST)
+rig.rotation_euler.z = math.radians(60.0)
+rig.keyframe_insert("rotation_euler", index=2, frame=LAST)
 
 blend = os.path.join(work, "addon.blend")
 bpy.ops.wm.save_as_mainfile(filepath=blend)
@@ -229,8 +237,17 @@ check(keys != [] and worst < 1e-4, "keyed center and rotation read back equal at
 cam_keys = resolved.get("camera", {}).get("key", [])
 check([(k["frame"], round(k["focal_length"], 4)) for k in cam_keys] == [(FIRST, 30.0), (LAST, 35.0)],
       "the camera's focal length keys read back", str([(k.get("frame"), k.get("focal_length")) for k in cam_keys]))
-check(len(resolved.get("light", [])) == 1 and resolved["light"][0]["type"] == "directional",
-      "the sun is a directional light")
+lights = resolved.get("light", [])
+check(len(lights) == 1 and lights[0]["type"] == "directional", "the sun is a directional light")
+sun_keys = lights[0].get("key", []) if lights else []
+check([k["frame"] for k in sun_keys] == list(range(FIRST, LAST + 1)),
+      "the parented sun is keyed on every frame", str([k.get("frame") for k in sun_keys]))
+worst = 0.0
+for k in sun_keys:
+    scene.frame_set(int(k["frame"]))
+    want = (sun.matrix_world.to_3x3() @ Vector((0.0, 0.0, -1.0))).normalized()
+    worst = max([worst] + [abs(a - b) for a, b in zip(Vector(k["direction"]).normalized(), want)])
+check(sun_keys != [] and worst < 1e-5, "its direction reads back equal on every frame", f"worst {worst:.2e}")
 gate("round trip")
 
 # --- Bake and import through the operator ------------------------------------
