@@ -157,6 +157,10 @@ sun_data.energy = 4.0
 sun = bpy.data.objects.new("Sun", sun_data)
 scene.collection.objects.link(sun)
 sun.rotation_euler = (math.radians(40), 0.0, math.radians(-30))
+lamp = bpy.data.objects.new("Lamp", bpy.data.lights.new("Lamp", "POINT"))
+lamp.data.energy = 100.0
+lamp.location = (centre_xy.x + 1.0, DOMAIN_MIN.y - 0.5, DOMAIN_MIN.z + 1.0)
+scene.collection.objects.link(lamp)
 # The sun turns with a keyed parent: no F-curve of its own, so its keys are
 # sampled on every frame.
 rig = bpy.data.objects.new("Rig", None)
@@ -238,7 +242,13 @@ cam_keys = resolved.get("camera", {}).get("key", [])
 check([(k["frame"], round(k["focal_length"], 4)) for k in cam_keys] == [(FIRST, 30.0), (LAST, 35.0)],
       "the camera's focal length keys read back", str([(k.get("frame"), k.get("focal_length")) for k in cam_keys]))
 lights = resolved.get("light", [])
-check(len(lights) == 1 and lights[0]["type"] == "directional", "the sun is a directional light")
+check([l["type"] for l in lights] == ["point", "directional"], "the point light and the sun (sorted by name)",
+      str([l.get("type") for l in lights]))
+point = lights[0] if lights else {}
+check(all(abs(a - b) < 1e-5 for a, b in zip(point.get("position", []), lamp.location))
+      and abs(point.get("intensity", 0) - 100.0 / (4 * math.pi)) < 1e-4,
+      "the point light at its place, intensity = watts / 4 pi", str(point))
+lights = lights[1:]
 sun_keys = lights[0].get("key", []) if lights else []
 check([k["frame"] for k in sun_keys] == list(range(FIRST, LAST + 1)),
       "the parented sun is keyed on every frame", str([k.get("frame") for k in sun_keys]))
