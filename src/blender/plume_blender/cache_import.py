@@ -95,6 +95,11 @@ def import_sequence(context, domain, cache_dir, name, first, last):
         voxel = vol.grids["density"].matrix_object.col[0].length
     obj.location = Vector((-0.5 * voxel,) * 3)
     obj["plume_voxel"] = voxel
+    # The viewport's smoke: at Blender's default display density of 1 plume's
+    # smoke (density about 1, drawn at render.extinction = 40 per metre in
+    # renders) is a faint haze in Solid view; 10 reads as the render does (by
+    # eye, against 1 and 40).
+    vol.display.density = 10.0
     ds = domain.plume
     vol.materials.clear()
     vol.materials.append(material(obj_name, ds.render_extinction, ds.render_fire_temperature,

@@ -122,7 +122,7 @@ class _PlumeRun:
         status = self.proc.finish()
         for line in self.proc.poll_lines():
             print(line, flush=True)
-        return self.done(context, self.ex, self.folder, status, self.proc.cancelled)
+        return self.finished(context, status)
 
     def _pump(self, context, echo=False):
         for line in self.proc.poll_lines():
@@ -159,7 +159,19 @@ class _PlumeRun:
         wm.progress_end()
         context.workspace.status_text_set(None)
         status = self.proc.finish()
-        return self.done(context, self.ex, self.folder, status, self.proc.cancelled)
+        return self.finished(context, status)
+
+    def finished(self, context, status):
+        early = self.stopped_early()
+        if self.proc.cancelled and not early:
+            status = 0  # every frame was written before the signal landed
+        return self.done(context, self.ex, self.folder, status, early)
+
+    def stopped_early(self):
+        """Cancelled, and plume did stop before the last frame (an Esc as it
+        finished leaves a whole bake)."""
+        p = self.proc
+        return p.cancelled and (p.done_frame is None or p.done_frame < p.last)
 
     def failed(self, status):
         self.report({"ERROR"}, runner.error_line(self.proc.lines, status))
