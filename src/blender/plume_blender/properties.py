@@ -37,7 +37,9 @@ def _bounds(k, integer):
 
 def make_property(k):
     """The bpy property for one schema key."""
-    name = k.key.replace("_", " ").replace(".", " ").capitalize()
+    # A dotted key's field sits under a heading of its table (ui.py): "X min"
+    # under "Boundary", short enough for the panel's label column.
+    name = k.key.split(".")[-1].replace("_", " ").capitalize()
     desc = f"{k.dotted}: {k.doc}"
     if k.type == "integer":
         return IntProperty(name=name, description=desc, default=int(k.default), **_bounds(k, True))

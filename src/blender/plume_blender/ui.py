@@ -59,7 +59,11 @@ class PHYSICS_PT_plume(bpy.types.Panel):
                          emboss=False)
                 if not shown:
                     continue
+            table = None
             for k in keys:
+                if "." in k.key and k.key.split(".")[0] != table:
+                    table = k.key.split(".")[0]
+                    box.label(text=table.replace("_", " ").capitalize())
                 box.prop(settings, k.prop)
         if role == "DOMAIN":
             layout.prop(settings, "cache_dir")
