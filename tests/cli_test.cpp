@@ -157,6 +157,29 @@ TEST(Cli, BadSceneIsOneLineExitTwoAndWritesNothing) {
     EXPECT_FALSE(fs::exists(dir / "cache"));
 }
 
+// The schema as JSON, for the Blender add-on (src/blender/): every key of the
+// Markdown reference, with its default and range as numbers.
+TEST(Cli, ReferenceAsJsonHasEveryKey) {
+    fs::path dir = scratchDir("cli_reference_json");
+    auto markdown = runPlume("check --reference", dir);
+    auto json = runPlume("check --reference --reference-format json", dir);
+    ASSERT_EQ(json.status, 0) << json.err;
+    EXPECT_EQ(json.out.rfind("{\n  \"sections\": [", 0), 0u) << json.out.substr(0, 80);
+    EXPECT_NE(json.out.find("{\"section\": \"domain\", \"key\": \"resolution\", \"type\": "
+                            "\"integer\", \"default\": 64, \"min\": 8, \"max\": 1024"),
+              std::string::npos);
+    EXPECT_NE(json.out.find("\"key\": \"boundary.z_min\", \"type\": \"choice\", \"default\": "
+                            "\"wall\", \"min\": null, \"max\": null"),
+              std::string::npos);
+    std::size_t rows = 0, keys = 0;
+    for (std::size_t p = 0; (p = markdown.out.find("\n| `", p)) != std::string::npos; ++p) ++rows;
+    for (std::size_t p = 0; (p = json.out.find("\"key\": ", p)) != std::string::npos; ++p) ++keys;
+    EXPECT_GT(rows, 100u);
+    EXPECT_EQ(keys, rows);
+    auto bad = runPlume("check --reference --reference-format yaml", dir);
+    EXPECT_NE(bad.status, 0);
+}
+
 TEST(Cli, MissingSceneNamesItsPath) {
     fs::path dir = scratchDir("cli_missing");
     auto r = runPlume("render nowhere.toml", dir);

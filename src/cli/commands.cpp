@@ -22,6 +22,7 @@
 #include "render/camera.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
+#include "scene/schema.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
 
@@ -201,7 +202,7 @@ int runBake(const RunOptions& opt) {
 
 int runCheck(const RunOptions& opt) {
     if (opt.reference) {
-        printOutput(sceneReference());
+        printOutput(opt.referenceFormat == "json" ? sceneReferenceJson() : sceneReference());
         return 0;
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");

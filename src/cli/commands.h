@@ -18,15 +18,16 @@ struct RunOptions {
     std::string frames;  // --frames A-B
     int threads = 0;     // --threads N (0: all cores)
     bool quiet = false;
-    bool resume = false;              // bake --resume
-    std::string pattern;              // render-vdb input
-    std::vector<std::string> inputs;  // encode: one sequence, or several to tile
-    std::vector<std::string> labels;  // encode --label: one per tiled sequence
-    std::string grid;                 // render-vdb --grid
-    bool reference = false;           // check --reference
-    double fps = 0;                   // encode --fps (0: from the scene)
-    bool noVideo = false;             // --no-video: per-frame outputs only
-    int factor = 0;                   // upres --factor (0: the scene's, else 2)
+    bool resume = false;                       // bake --resume
+    std::string pattern;                       // render-vdb input
+    std::vector<std::string> inputs;           // encode: one sequence, or several to tile
+    std::vector<std::string> labels;           // encode --label: one per tiled sequence
+    std::string grid;                          // render-vdb --grid
+    bool reference = false;                    // check --reference
+    std::string referenceFormat = "markdown";  // check --reference-format markdown|json
+    double fps = 0;                            // encode --fps (0: from the scene)
+    bool noVideo = false;                      // --no-video: per-frame outputs only
+    int factor = 0;                            // upres --factor (0: the scene's, else 2)
 };
 
 int runRender(const RunOptions& options);

@@ -178,6 +178,10 @@ void addCheckOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--set", opt.overrides, "Override a scene key");
     cmd->add_flag("--reference", opt.reference,
                   "Print the scene-file reference (every key, type, default, range)");
+    cmd->add_option("--reference-format", opt.referenceFormat,
+                    "The reference as markdown (the README's tables) or json (for tools)")
+        ->check(CLI::IsMember({"markdown", "json"}))
+        ->capture_default_str();
 }
 
 // The subcommands, one row each (ninja's ChooseTool): the name, the line of

@@ -656,6 +656,96 @@ std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
     return {};
 }
 
+namespace {
+
+std::string jsonString(std::string_view s) {
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
+            out += buf;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+// A bound as JSON: infinities as null (JSON has no inf).
+std::string jsonBound(double v) { return std::isfinite(v) ? formatNumber(v) : "null"; }
+
+const char* kindName(ValueKind kind) {
+    switch (kind) {
+        case ValueKind::Integer:
+            return "integer";
+        case ValueKind::Real:
+            return "float";
+        case ValueKind::Vec3:
+            return "vec3";
+        case ValueKind::Scale:
+            return "scale";
+        case ValueKind::FrameRange:
+            return "frame_range";
+        case ValueKind::Text:
+            return "string";
+        case ValueKind::Bool:
+            return "boolean";
+        case ValueKind::Choice:
+            return "choice";
+    }
+    return "";
+}
+
+// The default as JSON: TOML's numbers, arrays, strings and booleans are JSON's too.
+std::string jsonDefault(const KeySpec& spec, const SchemaValue& value) {
+    if (spec.kind == ValueKind::Text || spec.kind == ValueKind::Choice)
+        return jsonString(std::get<std::string>(value));
+    std::string s = formatTomlValue(spec, value);
+    return s.find_first_of("in") == std::string::npos || s == "true" ? s : "null";
+}
+
+}  // namespace
+
+std::string sceneReferenceJson() {
+    // Defaults come from a default Scene, with one default element per array.
+    Scene defaults;
+    for (const SectionSpec& section : sceneSections())
+        if (section.isArray) appendElement(defaults, section.name);
+
+    std::string out = "{\n  \"sections\": [";
+    bool first = true;
+    for (const SectionSpec& section : sceneSections()) {
+        out += first ? "\n" : ",\n";
+        first = false;
+        out += "    {\"name\": " + jsonString(section.name) +
+               ", \"array\": " + (section.isArray ? "true" : "false") +
+               ", \"doc\": " + jsonString(section.doc) + "}";
+    }
+    out += "\n  ],\n  \"keys\": [";
+    first = true;
+    for (const KeySpec& spec : sceneKeys()) {
+        out += first ? "\n" : ",\n";
+        first = false;
+        out += "    {\"section\": " + jsonString(spec.section) +
+               ", \"key\": " + jsonString(spec.key) + ", \"type\": \"" + kindName(spec.kind) + "\"";
+        out += ", \"default\": " + (spec.get ? jsonDefault(spec, spec.get(defaults, 0)) : "null");
+        out += ", \"min\": " + jsonBound(spec.range.lo) + ", \"max\": " + jsonBound(spec.range.hi);
+        out += std::string(", \"min_open\": ") + (spec.range.loOpen ? "true" : "false") +
+               ", \"max_open\": " + (spec.range.hiOpen ? "true" : "false");
+        out += ", \"choices\": [";
+        for (std::size_t i = 0; i < spec.choices.size(); ++i)
+            out += (i ? ", " : "") + jsonString(spec.choices[i]);
+        out += std::string("], \"animatable\": ") + (spec.animatable ? "true" : "false") +
+               ", \"alias\": " + (spec.alias ? "true" : "false") +
+               ", \"doc\": " + jsonString(spec.doc) + "}";
+    }
+    return out + "\n  ]\n}\n";
+}
+
 std::size_t editDistance(std::string_view a, std::string_view b) {
     std::vector<std::size_t> row(b.size() + 1);
     for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;

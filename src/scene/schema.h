@@ -105,6 +105,11 @@ std::string formatFloat(float v);
 // As TOML: "0.3" prints as 0.3, integral floats keep a ".0", strings are quoted.
 std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value);
 
+// Every section and key as one JSON document (`plume check --reference
+// --reference-format json`): type, default, range, choices, animatable and
+// meaning, for tools that build their own UI from the schema (the Blender add-on).
+std::string sceneReferenceJson();
+
 // Levenshtein distance, for "did you mean".
 std::size_t editDistance(std::string_view a, std::string_view b);
 // The candidate nearest to name when it is close enough to be a plausible typo; else "".

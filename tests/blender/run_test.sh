@@ -26,6 +26,12 @@
 #            (cycles_reference.py), which compares the two in luminance.
 #            error.png and side_by_side.png are also copied to
 #            $PLUME_CROPS_DIR/cycles (default /work/crops; empty: no copy).
+#        run_test.sh addon     PLUME SOURCE_DIR WORK_DIR
+#            Blender installs the add-on (plume_blender.zip beside PLUME), builds
+#            a scene (domain, sphere emitter, moving collider), exports, bakes
+#            and imports through the add-on's operators, and checks the volume,
+#            the collider's empty inside, keys read back and refusals, and a
+#            small Cycles frame (plume_addon.py).
 #
 # Exit: 0 pass, 1 fail, 77 skip (no Blender: apt-get install blender); with
 # PLUME_REQUIRE_ALL=1 (CI), no Blender fails instead of skipping.
@@ -39,7 +45,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|addon PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -237,6 +243,14 @@ cycles_fire)
   ((status == 0)) || exit $status
   say "PASS"
   ;;
+addon)
+  zip=$(dirname "$plume")/plume_blender.zip
+  [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
+  # The add-on installs into this folder, not the user's Blender config.
+  export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
+  run_blender "$here/plume_addon.py" "$zip" "$plume" "$work"
+  say "PASS"
+  ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon)" >&2; exit 2 ;;
 esac

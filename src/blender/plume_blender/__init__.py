@@ -1,0 +1,40 @@
+"""plume inside Blender: mark a domain, emitters and colliders in Physics
+properties, bake with plume (a fast offline smoke and fire solver) and get the
+smoke back as a Volume object; or render the shot with plume's own renderer."""
+
+bl_info = {
+    "name": "plume",
+    "author": "plume",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "Properties > Physics > plume",
+    "description": "Bake smoke and fire with plume and import the OpenVDB cache",
+    "category": "Physics",
+}
+
+import bpy
+from bpy.props import BoolProperty, PointerProperty
+
+from . import operators, properties, ui
+
+_classes = []
+
+
+def register():
+    settings = properties.make_settings_class()
+    _classes[:] = [ui.PlumePreferences, settings, *operators.classes, ui.PHYSICS_PT_plume]
+    for cls in _classes:
+        bpy.utils.register_class(cls)
+    bpy.types.Object.plume = PointerProperty(type=settings)
+    for flag in ui.fold_flags():
+        setattr(bpy.types.WindowManager, flag, BoolProperty(default=False))
+
+
+def unregister():
+    for flag in ui.fold_flags():
+        if hasattr(bpy.types.WindowManager, flag):
+            delattr(bpy.types.WindowManager, flag)
+    del bpy.types.Object.plume
+    for cls in reversed(_classes):
+        bpy.utils.unregister_class(cls)
+    _classes.clear()

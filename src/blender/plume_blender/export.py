@@ -1,0 +1,457 @@
+"""A Blender scene as a plume scene file: the domain, emitters and colliders
+(meshes in object space, OBJ), their keyframes, the camera and lights, frames
+and fps. Anything plume cannot take is refused in one line naming the object,
+before anything is written."""
+import math
+import os
+import re
+
+import bmesh
+import bpy
+from mathutils import Euler, Vector
+
+from . import properties, schema
+
+
+class ExportError(Exception):
+    """One line for Blender's report: what is wrong and which object."""
+
+
+class Exported:
+    """What a bake or render needs to know about the written scene."""
+
+    def __init__(self, domain, name, toml_path, first, last, fps):
+        self.domain, self.name, self.toml_path = domain, name, toml_path
+        self.first, self.last, self.fps = first, last, fps
+
+
+def scene_name(domain):
+    """plume's scene (and cache) name: the domain's name, in letters plume and file systems take."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", domain.name).strip("._") or "plume"
+
+
+def find_domain(scene):
+    domains = [o for o in scene.objects if o.plume.role == "DOMAIN"]
+    if not domains:
+        raise ExportError("plume: the scene has no domain (Physics properties > plume: "
+                          "set an object's role to Domain)")
+    if len(domains) > 1:
+        raise ExportError("plume: the scene has " + str(len(domains)) + " domains ("
+                          + ", ".join(f"'{o.name}'" for o in domains) + "); plume bakes one")
+    return domains[0]
+
+
+# --- Values as TOML ---------------------------------------------------------
+
+def fmt(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ExportError(f"plume: a value is not finite ({v})")
+        r = repr(round(v, 7))
+        return r if ("." in r or "e" in r) else r + ".0"
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return "[" + ", ".join(fmt(x) for x in v) + "]"
+
+
+def prop_value(settings, k):
+    """The property's value as plume's key takes it."""
+    v = getattr(settings, k.prop)
+    if k.type in ("vec3",):
+        return [float(x) for x in v]
+    if k.type == "frame_range":
+        return [int(x) for x in v]
+    if k.type == "float":
+        return float(v)
+    return v
+
+
+def same_as_default(k, v):
+    d = k.default
+    if d is None:
+        return False
+    if isinstance(v, list):
+        return all(abs(a - b) <= 1e-6 * max(1.0, abs(b)) for a, b in zip(v, d))
+    if isinstance(v, float):
+        return abs(v - d) <= 1e-6 * max(1.0, abs(d))
+    return v == d
+
+
+def settings_lines(settings, role, section, skip_defaults=True):
+    """`key = value` lines of a section's keys shown for this role."""
+    lines = []
+    for k in properties.shown_keys(role):
+        if k.section != section:
+            continue
+        v = prop_value(settings, k)
+        if skip_defaults and same_as_default(k, v) and k.key != "resolution":
+            continue
+        lines.append(f"{k.key} = {fmt(v)}")
+    return lines
+
+
+# --- Checks before anything is written --------------------------------------
+
+def evaluated_mesh(obj, depsgraph):
+    ev = obj.evaluated_get(depsgraph)
+    return ev, ev.to_mesh()
+
+
+def check_closed(obj, depsgraph, what):
+    """A mesh plume takes as a solid or a volume emitter must be closed."""
+    if obj.type != "MESH":
+        raise ExportError(f"plume: {what} '{obj.name}' is a {obj.type.lower()}, not a mesh; "
+                          "plume takes mesh objects")
+    ev, me = evaluated_mesh(obj, depsgraph)
+    try:
+        bm = bmesh.new()
+        bm.from_mesh(me)
+        faces = len(bm.faces)
+        bad = sum(1 for e in bm.edges if not e.is_manifold)
+        bm.free()
+    finally:
+        ev.to_mesh_clear()
+    if faces == 0:
+        raise ExportError(f"plume: {what} '{obj.name}' has no faces; plume needs a closed surface")
+    if bad:
+        raise ExportError(f"plume: {what} '{obj.name}' is not a closed mesh ({bad} non-manifold "
+                          "or open edges); plume needs a closed surface to tell its inside")
+
+
+LIGHT_TYPES = {"SUN": "directional", "POINT": "point"}
+
+
+def check_scene(scene, depsgraph):
+    domain = find_domain(scene)
+    if domain.type != "MESH":
+        raise ExportError(f"plume: domain '{domain.name}' is a {domain.type.lower()}, not a mesh")
+    for obj in scene.objects:
+        role = obj.plume.role
+        if role == "COLLIDER":
+            check_closed(obj, depsgraph, "collider")
+        elif role == "EMITTER" and obj.plume.emitter_kind == "MESH":
+            if obj.plume.emitter_mode == "volume":
+                check_closed(obj, depsgraph, "emitter")
+            elif obj.type != "MESH":
+                raise ExportError(f"plume: emitter '{obj.name}' is a {obj.type.lower()}, not a "
+                                  "mesh; plume takes mesh objects (or set its shape to Sphere)")
+        elif obj.type == "LIGHT" and not obj.hide_render and obj.data.type not in LIGHT_TYPES:
+            kind = obj.data.type.lower()
+            raise ExportError(f"plume: light '{obj.name}' is {'an' if kind[0] in 'aeiou' else 'a'} {kind} light; plume "
+                              "takes sun and point lights (change its type or hide it from renders)")
+    cam = scene.camera
+    if cam is not None and (cam.type != "CAMERA" or cam.data.type != "PERSP"):
+        raise ExportError(f"plume: camera '{cam.name}' is not a perspective camera; plume's camera is "
+                          "a pinhole")
+    return domain
+
+
+# --- Meshes -----------------------------------------------------------------
+
+def write_obj(obj, depsgraph, path):
+    """The evaluated mesh (modifiers applied) in object space, as triangles."""
+    ev, me = evaluated_mesh(obj, depsgraph)
+    try:
+        me.calc_loop_triangles()
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(f"# {obj.name}, object space, written by plume's Blender add-on\n")
+            for v in me.vertices:
+                f.write("v %.7g %.7g %.7g\n" % tuple(v.co))
+            for t in me.loop_triangles:
+                a, b, c = t.vertices
+                f.write(f"f {a + 1} {b + 1} {c + 1}\n")
+    finally:
+        ev.to_mesh_clear()
+
+
+# --- Animation --------------------------------------------------------------
+
+TRANSFORM_PATHS = ("location", "rotation_euler", "scale", "delta_location",
+                   "delta_rotation_euler", "delta_scale", "rotation_quaternion",
+                   "rotation_axis_angle")
+
+
+def fcurves(id_data):
+    ad = getattr(id_data, "animation_data", None)
+    if ad is None or ad.action is None:
+        return []
+    return list(ad.action.fcurves)
+
+
+def has_drivers(id_data):
+    ad = getattr(id_data, "animation_data", None)
+    return ad is not None and len(ad.drivers) > 0
+
+
+def moves_by_itself(obj):
+    """True when the object's world transform may change with time other than
+    through its own F-curves: a parent, constraints, drivers."""
+    if obj.constraints and any(c.enabled if hasattr(c, "enabled") else not c.mute
+                               for c in obj.constraints):
+        return True
+    if has_drivers(obj):
+        return True
+    p = obj.parent
+    while p is not None:
+        if fcurves(p) or p.constraints or has_drivers(p) or p.parent is not None:
+            return True
+        p = p.parent
+    return False
+
+
+def key_plan(obj, scene, extra_paths=(), data=None):
+    """(frames, interpolation) for an object's keys: the frames its F-curves
+    have keys at (linear keys: linear; Bezier: plume's smooth cubic), or every
+    frame of the range when it moves otherwise or its keys mix kinds; ([], _)
+    when nothing is animated."""
+    first, last = scene.frame_start, scene.frame_end
+    curves = [c for c in fcurves(obj)
+              if c.data_path in TRANSFORM_PATHS or c.data_path in extra_paths]
+    if data is not None:
+        curves += fcurves(data)
+    if moves_by_itself(obj) or (data is not None and has_drivers(data)):
+        return list(range(first, last + 1)), "linear"
+    if not curves:
+        return [], "linear"
+    kinds = {k.interpolation for c in curves for k in c.keyframe_points}
+    frames = sorted({round(k.co.x, 4) for c in curves for k in c.keyframe_points})
+    has_modifiers = any(len(c.modifiers) for c in curves)
+    if kinds <= {"LINEAR"} and not has_modifiers and frames[0] >= 0:
+        return frames, "linear"
+    if kinds <= {"BEZIER"} and not has_modifiers and frames[0] >= 0:
+        return frames, "smooth"
+    return list(range(first, last + 1)), "linear"
+
+
+def set_frame(scene, f):
+    whole = math.floor(f)
+    scene.frame_set(int(whole), subframe=float(f - whole))
+
+
+def placement(obj, previous=None):
+    """World center, XYZ Euler rotation in degrees and scale of an object."""
+    loc, rot, scale = obj.matrix_world.decompose()
+    if obj.parent is None and obj.rotation_mode == "XYZ" and not obj.constraints:
+        # The F-curves' own angles, whole turns and all (a matrix keeps none).
+        e = Euler(obj.rotation_euler[:], "XYZ")
+        d = obj.delta_rotation_euler
+        e = Euler((e.x + d.x, e.y + d.y, e.z + d.z), "XYZ")
+    else:
+        e = rot.to_euler("XYZ", previous) if previous is not None else rot.to_euler("XYZ")
+    return list(loc), e, list(scale)
+
+
+def degrees(e):
+    return [math.degrees(a) for a in e]
+
+
+# --- Camera and lights ------------------------------------------------------
+
+def camera_values(cam, scene):
+    m = cam.matrix_world
+    pos = m.translation
+    forward = (m.to_3x3() @ Vector((0, 0, -1))).normalized()
+    up = (m.to_3x3() @ Vector((0, 1, 0))).normalized()
+    d = cam.data
+    w = scene.render.resolution_x * scene.render.pixel_aspect_x
+    h = scene.render.resolution_y * scene.render.pixel_aspect_y
+    # plume's sensor width spans the image's larger side (Blender's fit Auto).
+    fit = d.sensor_fit
+    if fit == "AUTO":
+        sensor = d.sensor_width
+    elif fit == "HORIZONTAL":
+        sensor = d.sensor_width * (max(w, h) / w)
+    else:
+        sensor = d.sensor_height * (max(w, h) / h)
+    return {"position": list(pos), "look_at": list(pos + forward), "up": list(up),
+            "focal_length": float(d.lens), "sensor_width": float(sensor)}
+
+
+def light_values(obj):
+    d = obj.data
+    if d.type == "SUN":
+        direction = (obj.matrix_world.to_3x3() @ Vector((0, 0, -1))).normalized()
+        # A sun's strength is irradiance in W/m^2, as plume's intensity.
+        return {"direction": list(direction), "color": list(d.color), "intensity": float(d.energy)}
+    # A point light of P watts sends P / (4 pi) per steradian; plume's point
+    # intensity is irradiance at one metre (render/in_scattering.h: intensity / d^2).
+    return {"position": list(obj.matrix_world.translation), "color": list(d.color),
+            "intensity": float(d.energy) / (4.0 * math.pi)}
+
+
+# --- The scene file ---------------------------------------------------------
+
+class Writer:
+    def __init__(self):
+        self.lines = []
+
+    def table(self, header, values):
+        self.lines.append("")
+        self.lines.append(header)
+        for k, v in values.items():
+            self.lines.append(f"{k} = {fmt(v)}")
+
+    def raw(self, header, lines):
+        self.lines.append("")
+        self.lines.append(header)
+        self.lines.extend(lines)
+
+    def text(self):
+        return "\n".join(self.lines).lstrip("\n") + "\n"
+
+
+def animated_props(obj, role):
+    """Schema keys of the role whose obj.plume property has an F-curve."""
+    paths = {c.data_path for c in fcurves(obj)}
+    return [k for k in properties.shown_keys(role) if k.animatable and f"plume.{k.prop}" in paths]
+
+
+def element_keys(obj, scene, role, frames, static):
+    """[[...key]] tables' values, one dict per frame, for the shape's placement
+    and its animated plume properties."""
+    keys, prev = [], None
+    props = animated_props(obj, role)
+    for f in frames:
+        set_frame(scene, f)
+        center, rot, scale = placement(obj, prev)
+        prev = rot
+        v = {"frame": float(f) if f != int(f) else int(f), "center": center,
+             "rotation": degrees(rot), "scale": scale}
+        for k in props:
+            v[k.key] = prop_value(obj.plume, k)
+        keys.append(v)
+    return keys
+
+
+def write_scene(context, toml_path):
+    """Writes the scene file and its meshes; returns Exported. Raises
+    ExportError, with nothing written, for anything plume cannot take."""
+    scene = context.scene
+    depsgraph = context.evaluated_depsgraph_get()
+    frame_now, subframe_now = scene.frame_current, scene.frame_subframe
+    first, last = scene.frame_start, scene.frame_end
+    if first < 0:
+        raise ExportError(f"plume: the scene starts at frame {first}; plume's frames start at 0 or later")
+    set_frame(scene, first)
+    depsgraph = context.evaluated_depsgraph_get()
+    domain = check_scene(scene, depsgraph)
+    name = os.path.splitext(os.path.basename(toml_path))[0]
+    out_dir = os.path.dirname(os.path.abspath(toml_path))
+    mesh_dir_name = f"{name}_meshes"
+    mesh_dir = os.path.join(out_dir, mesh_dir_name)
+    try:
+        return _write(context, scene, depsgraph, domain, name, toml_path, out_dir,
+                      mesh_dir, mesh_dir_name, first, last)
+    finally:
+        scene.frame_set(frame_now, subframe=subframe_now)
+
+
+def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir, mesh_dir_name,
+           first, last):
+    fps = scene.render.fps / scene.render.fps_base
+    w = Writer()
+    w.lines.append(f"# plume scene written by plume's Blender add-on from '{bpy.data.filepath or 'unsaved'}'")
+    ds = domain.plume
+
+    # Domain: the world bounding box of the domain object at the first frame.
+    corners = [domain.matrix_world @ Vector(c) for c in domain.bound_box]
+    lo = Vector([min(c[i] for c in corners) for i in range(3)])
+    hi = Vector([max(c[i] for c in corners) for i in range(3)])
+    size = hi - lo
+    if min(size) <= 0:
+        raise ExportError(f"plume: domain '{domain.name}' is flat ({size.x:.3g} x {size.y:.3g} x "
+                          f"{size.z:.3g} m); its bounding box is the domain")
+    lines = [f"origin = {fmt(list(lo))}", f"size = {fmt(list(size))}"]
+    lines += settings_lines(ds, "DOMAIN", "domain")
+    w.raw("[domain]", lines)
+    w.raw("[time]", [f"fps = {fmt(float(fps))}", f"frames = {last - first + 1}",
+                     f"start_frame = {first}"] + settings_lines(ds, "DOMAIN", "time"))
+    for section in ("physics", "solver", "upres"):
+        lines = settings_lines(ds, "DOMAIN", section)
+        if lines:
+            w.raw(f"[{section}]", lines)
+    pct = scene.render.resolution_percentage / 100.0
+    even = lambda n: max(16, int(round(n * pct / 2.0)) * 2)
+    w.raw("[render]", [f"width = {even(scene.render.resolution_x)}",
+                       f"height = {even(scene.render.resolution_y)}"]
+          + settings_lines(ds, "DOMAIN", "render"))
+    lines = settings_lines(ds, "DOMAIN", "output")
+    if lines:
+        w.raw("[output]", lines)
+
+    # Emitters and colliders, in the scene's order of names (stable files).
+    elements = sorted((o for o in scene.objects if o.plume.role in ("EMITTER", "COLLIDER")),
+                      key=lambda o: o.name)
+    os.makedirs(out_dir, exist_ok=True)
+    if any(o.plume.role == "COLLIDER" or o.plume.emitter_kind == "MESH" for o in elements):
+        os.makedirs(mesh_dir, exist_ok=True)
+    set_frame(scene, first)
+    for obj in elements:
+        role = obj.plume.role
+        section = "emitter" if role == "EMITTER" else "obstacle"
+        lines = [f"# Blender object '{obj.name}'"]
+        if role == "EMITTER" and obj.plume.emitter_kind == "SPHERE":
+            # The sphere's radius in object space: half the largest side of its local box.
+            box = [Vector(c) for c in obj.bound_box]
+            ext = [max(c[i] for c in box) - min(c[i] for c in box) for i in range(3)]
+            radius = max(ext) / 2 if max(ext) > 0 else 1.0
+            lines += ['shape = "sphere"', f"radius = {fmt(radius)}"]
+        else:
+            fname = re.sub(r"[^A-Za-z0-9_.-]+", "_", obj.name) + ".obj"
+            write_obj(obj, depsgraph, os.path.join(mesh_dir, fname))
+            lines += ['shape = "mesh"', f"file = {fmt(mesh_dir_name + '/' + fname)}"]
+        frames, interp = key_plan(obj, scene,
+                                  extra_paths=tuple(f"plume.{k.prop}" for k in properties.shown_keys(role)))
+        set_frame(scene, first)
+        center, rot, scale = placement(obj)
+        lines += [f"center = {fmt(center)}", f"rotation = {fmt(degrees(rot))}",
+                  f"scale = {fmt(scale)}"]
+        if frames:
+            lines.append(f"interpolation = {fmt(interp)}")
+        lines += settings_lines(obj.plume, role, section, skip_defaults=False)
+        w.raw(f"[[{section}]]", lines)
+        for key in element_keys(obj, scene, role, frames, static=False):
+            w.table(f"[[{section}.key]]", key)
+        set_frame(scene, first)
+
+    # Camera.
+    cam = scene.camera
+    if cam is not None:
+        w.table("[camera]", camera_values(cam, scene))
+        frames, interp = key_plan(cam, scene, data=cam.data)
+        if frames:
+            w.lines.append(f"interpolation = {fmt(interp)}")
+            for f in frames:
+                set_frame(scene, f)
+                v = {"frame": float(f) if f != int(f) else int(f)}
+                v.update(camera_values(cam, scene))
+                del v["sensor_width"]  # not animatable in plume
+                w.table("[[camera.key]]", v)
+            set_frame(scene, first)
+
+    # Lights: sun -> directional, point -> point.
+    for obj in sorted((o for o in scene.objects if o.type == "LIGHT" and not o.hide_render),
+                      key=lambda o: o.name):
+        vals = {"type": LIGHT_TYPES[obj.data.type]}
+        vals.update(light_values(obj))
+        w.table("[[light]]", vals)
+        w.lines.insert(len(w.lines) - len(vals), f"# Blender light '{obj.name}'")
+        frames, interp = key_plan(obj, scene, data=obj.data)
+        if frames:
+            w.lines.append(f"interpolation = {fmt(interp)}")
+            for f in frames:
+                set_frame(scene, f)
+                v = {"frame": float(f) if f != int(f) else int(f)}
+                v.update(light_values(obj))
+                w.table("[[light.key]]", v)
+            set_frame(scene, first)
+
+    tmp = toml_path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(w.text())
+    os.replace(tmp, toml_path)
+    return Exported(domain, name, toml_path, first, last, fps)
