@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scene/loader_reader.h"
+#include "scene/slice_spec.h"
 
 namespace plume::loader {
 
@@ -75,6 +76,25 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
             fail(later.second, "'" + later.first + "' and '" + earlier.first +
                                    "' both set the field of view: give fov or focal_length, "
                                    "not both");
+        }
+    }
+
+    // A slice view's plane: an axis and metres (where it lies against the
+    // volume is the renderer's check: render-vdb's cache may lie anywhere)
+    if (!scene.render.slice.empty()) {
+        std::string why;
+        const std::optional<SliceSpec> slice = parseSlice(scene.render.slice, &why);
+        const auto where = whereGiven({"render.slice"}, root.get("render"));
+        const std::string shown = "'render.slice' = \"" + scene.render.slice + "\": ";
+        if (!slice) {
+            fail(where, shown + why);
+        } else if (path_ != "<defaults>") {  // render-vdb without a scene has no domain
+            const float lo = scene.domain.origin[slice->axis];
+            const float hi = lo + scene.domain.size[slice->axis];
+            if (slice->position < lo || slice->position > hi)
+                fail(where, shown + "the plane lies outside the domain, which spans " +
+                                std::string(1, char('x' + slice->axis)) + " = " + formatFloat(lo) +
+                                " to " + formatFloat(hi) + " m");
         }
     }
 

@@ -113,6 +113,7 @@ FrameStats Solver::advanceFrame(int frame) {
 }
 
 SolveStats Solver::substep(float dt) {
+    lastDt_ = dt;
     assembled_ = Fields();  // what fields() assembled is out of date from here
     assembledStale_ = true;
     fitIslands();

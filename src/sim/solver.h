@@ -111,6 +111,10 @@ class Solver {
     SolverSnapshot snapshot() const;
     void restore(const SolverSnapshot& snapshot);
 
+    // The last substep's length in seconds: the warm start's pressure is
+    // p * dt / dx (Projection::warmStart), so the pressure view needs it.
+    float lastSubstepDt() const { return lastDt_; }
+
     // Largest face speed in m/s.
     float maxSpeed() const;
 
@@ -183,6 +187,7 @@ class Solver {
     mutable bool assembledStale_ = true;
     Advector advector_;
     int frame_ = 0;
+    float lastDt_ = 0.0f;  // lastSubstepDt
     StageTimes times_;
     // Keyframed scenes: the emitters where they are this substep, and the
     // fastest moving solid's speed (m/s), which the CFL rule counts.

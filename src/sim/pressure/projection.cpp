@@ -377,4 +377,21 @@ float Projection::maxDivergence(const Fields& f) {
     return deterministicReduce(f.n.z, 0.0f, slabMaxDivergence, maxOf<float>);
 }
 
+void Projection::divergence(const Fields& f, ScalarGrid& out) {
+    const bool hasSolid = f.solid.size() == f.cellCount();
+    out = ScalarGrid(f.n.x, f.n.y, f.n.z);
+    const float perMetre = 1.0f / f.dx;
+    parallelForSlabs(f.n.z, [&](int k) {
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                if (hasSolid && f.solid(i, j, k)) continue;
+                // The sum maxDivergence takes, in the same order.
+                const float div = (f.u(i + 1, j, k) - f.u(i, j, k)) +
+                                  (f.v(i, j + 1, k) - f.v(i, j, k)) +
+                                  (f.w(i, j, k + 1) - f.w(i, j, k));
+                out(i, j, k) = div * perMetre;
+            }
+    });
+}
+
 }  // namespace plume

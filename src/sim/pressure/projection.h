@@ -63,6 +63,9 @@ class Projection {
 
     // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
     static float maxDivergence(const Fields& f);
+    // div u per cell in 1/s (0 in solid cells), for the divergence view;
+    // out takes the fields' size.
+    static void divergence(const Fields& f, ScalarGrid& out);
 
   private:
     Vec3i n_;
