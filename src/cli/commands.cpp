@@ -84,7 +84,7 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         std::optional<Upres> upres;
         if (scene.upres.on()) upres.emplace(scene);
         std::optional<SolverSliceGrids> slice;  // render.view other than shaded
-        if (scene.render.view != RenderView::Shaded) slice.emplace(scene);
+        if (scene.render.view != RenderView::Shaded) slice.emplace(scene, solver);
         stage = "reading the resume state";
         const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
         if (upres && done > 0) restoreUpres(outputs.statePath, scene, done, solver, *upres);

@@ -5,12 +5,17 @@
 
 namespace plume {
 
+SolverSliceGrids::SolverSliceGrids(const Scene& scene, Solver& solver)
+    : view_(scene.render.view) {
+    if (view_ == RenderView::Pressure) solver.keepPressure();
+}
+
 VolumeView SolverSliceGrids::view(const Solver& solver) {
     const Fields& f = solver.fields();
     VolumeView v = f.view();
     if (view_ == RenderView::Pressure) {
-        // The warm start holds p * dt / dx (m/s) per cell over fields()'s box.
-        const Grid3<double> q = solver.warmStart();
+        // The substep's pressure, p * dt / dx (m/s) per cell over fields()'s box.
+        const Grid3<double> q = solver.substepPressure();
         const float dt = solver.lastSubstepDt();
         const double toPascal = dt > 0.0f ? double(kAirDensity) * f.dx / dt : 0.0;
         pressure_ = ScalarGrid(q.nx(), q.ny(), q.nz());

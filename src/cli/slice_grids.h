@@ -16,11 +16,12 @@ constexpr float kAirDensity = 1.2f;
 
 class SolverSliceGrids {
   public:
-    explicit SolverSliceGrids(const Scene& scene) : view_(scene.render.view) {}
+    // Asks the solver to keep each substep's pressure when the view shows it.
+    SolverSliceGrids(const Scene& scene, Solver& solver);
 
     // The solver's own grid (not upres's finer smoke: the velocity the view
     // and its streamlines read lives on it), with the pressure after the
-    // frame's last projection in pascals and the divergence of its face
+    // frame's last substep in pascals and the divergence of its face
     // velocities in 1/s when the view shows them. Valid until the next call.
     VolumeView view(const Solver& solver);
 
