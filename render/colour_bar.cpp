@@ -25,8 +25,9 @@ void drawColourBar(Image& image, ColourMap map, float lo, float hi, const std::s
     const int barX = right - barW;
     const int barY = margin + textHeight(scale) + 3 * gap;
 
-    // The title right-aligned above the bar.
-    drawLabel(image, right - textWidth(title, scale), margin, title, scale);
+    // The title right-aligned above the bar (from the left edge when the
+    // frame is too narrow for it).
+    drawLabel(image, std::max(scale, right - textWidth(title, scale)), margin, title, scale);
 
     // The bar, top row hi, with a dark frame a font pixel wide.
     for (int y = barY - scale; y < barY + barH + scale; ++y)
@@ -53,8 +54,8 @@ void drawColourBar(Image& image, ColourMap map, float lo, float hi, const std::s
     if (lo < 0.0f && hi > 0.0f) tick(0.0f, barY + barH / 2);
 
     if (!caption.empty())
-        drawLabel(image, right - textWidth(caption, scale), barY + barH + 2 * gap + scale, caption,
-                  scale);
+        drawLabel(image, std::max(scale, right - textWidth(caption, scale)),
+                  barY + barH + 2 * gap + scale, caption, scale);
 }
 
 }  // namespace plume

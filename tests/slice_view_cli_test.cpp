@@ -102,5 +102,40 @@ TEST(SliceViewCli, RenderWritesTheViewOfTheSolversPressure) {
     EXPECT_GT(distinct, 200);
 }
 
+// The farm renders from its cache: a view of what the cache holds goes
+// through its scripts like any render key; pressure is refused up front.
+TEST(SliceViewCli, TheFarmRendersAViewAndRefusesPressure) {
+    const fs::path dir = scratchDir("slice_cli_farm");
+    auto r =
+        runPlume("farm " + kRising +
+                     " --slurm -o out/shot.mp4 --chunk 8 --dry-run --set render.view=vorticity "
+                     "--set render.view_velocity=true",
+                 dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path main = dir / "out" / "shot.farm" / "main";
+    const std::string bake =
+        test::capture("bash '" + (main / "bake.sh").string() + "' 2>&1; echo $?");
+    ASSERT_TRUE(bake.ends_with("\n0\n") || bake == "0\n") << bake;
+    const std::string render =
+        test::capture("cd '" + dir.string() + "' && SLURM_ARRAY_TASK_ID=0 bash '" +
+                      (main / "render.sh").string() + "' 2>&1; echo $?");
+    ASSERT_TRUE(render.ends_with("\n0\n")) << render;
+    const Image image = readPng((main / "frames" / "rising_0008.png").string());
+    ASSERT_EQ(image.width, 96);
+    int distinct = 0;
+    for (size_t n = 3; n < image.pixels.size(); n += 3)
+        distinct += image.pixels[n] != image.pixels[n - 3];
+    EXPECT_GT(distinct, 200);
+
+    r = runPlume(
+        "farm " + kRising + " --slurm -o out2/shot.mp4 --dry-run --set render.view=pressure", dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(countLines(r.err), 1) << r.err;
+    EXPECT_NE(r.err.find("render.view = \"pressure\": the farm renders from its cache"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir / "out2"));
+}
+
 }  // namespace
 }  // namespace plume

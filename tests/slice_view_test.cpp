@@ -247,7 +247,8 @@ view = "pressure"
 class StagnationPressure : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(StagnationPressure, IsTheDynamicPressure) {
-    const Scene scene = parseScene(kTunnel, "tunnel.toml", {"solver.advection=\"" + GetParam() + "\""});
+    const Scene scene =
+        parseScene(kTunnel, "tunnel.toml", {"solver.advection=\"" + GetParam() + "\""});
     Solver solver(scene);
     SolverSliceGrids grids(scene, solver);
     for (int frame = 1; frame <= scene.time.frames; ++frame) solver.advanceFrame(frame);
