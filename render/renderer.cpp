@@ -145,9 +145,17 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // The traced frame: RGB and transmittance (writingBytesFor: what writing
     // it takes on top).
     // A slice view holds, per pixel, its value, whether a solid is there,
-    // the 8-bit frame and the streamlines' coverage; no shading grid.
-    if (scene.render.view != RenderView::Shaded)
-        return pixels * (4 * sizeof(float) + 1 + 3 + sizeof(float)) + 3 * pixels;
+    // the 8-bit frame and the streamlines' coverage; no shading grid. What it
+    // shows of the solver is made for it (cli/slice_grids.h): the pressure
+    // summed over a substep's solves (double) and in pascals, or the
+    // divergence, per cell.
+    if (scene.render.view != RenderView::Shaded) {
+        const std::uint64_t grids =
+            scene.render.view == RenderView::Pressure     ? cells * (sizeof(double) + sizeof(float))
+            : scene.render.view == RenderView::Divergence ? cells * sizeof(float)
+                                                          : 0;
+        return pixels * (4 * sizeof(float) + 1 + 3 + sizeof(float)) + 3 * pixels + grids;
+    }
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
                sizeof(float) +
            3 * pixels + solids + (fire ? FireLight::bytesFor(n) : 0);

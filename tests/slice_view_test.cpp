@@ -178,6 +178,31 @@ TEST(SliceView, DensityIsWhereTheSmokeIsAndTheSameForAnyThreadCount) {
     EXPECT_GT(cold[2], cold[1]);
 }
 
+TEST(SliceView, PressureWithStreamlinesIsTheSameForAnyThreadCount) {
+    // The pressure sums each substep's solves, the streamlines are drawn on
+    // one thread: neither may depend on how many the solver and the pixels use.
+    const Scene scene = sceneWith({"render.view=\"pressure\"", "render.view_velocity=true",
+                                   "render.width=160", "render.height=160"});
+    auto renderWith = [&](int threads) {
+        setThreadCount(threads);
+        Solver solver(scene);
+        SolverSliceGrids grids(scene, solver);
+        Renderer renderer(scene);
+        for (int frame = 1; frame <= scene.time.frames; ++frame) solver.advanceFrame(frame);
+        return renderer.render(grids.view(solver), scene.time.frames);
+    };
+    const Image one = renderWith(1);
+    const Image three = renderWith(3);
+    setThreadCount(0);
+    EXPECT_EQ(one.pixels, three.pixels);
+    // Streamlines were drawn: near-black pixels on the light cool-warm map.
+    int dark = 0;
+    for (size_t n = 0; n < one.pixels.size(); n += 3)
+        dark += one.pixels[n] < 100 && one.pixels[n + 1] < 100 && one.pixels[n + 2] < 100 &&
+                one.pixels[n] > 40;
+    EXPECT_GT(dark, 20);
+}
+
 TEST(SliceView, SolidsAreGreyAndTheDefaultPlaneCrossesTheView) {
     // No render.slice: the camera looks along +y, so the plane is y = 0.5,
     // the domain's middle; the obstacle's centre lies on it.
