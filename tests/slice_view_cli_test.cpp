@@ -33,6 +33,14 @@ TEST(SliceViewCli, AWrongViewNameIsOneLineNamingTheKeyAndTheChoices) {
     EXPECT_NE(r.err.find("'render.view' must be one of \"shaded\", \"density\""), std::string::npos)
         << r.err;
     EXPECT_NE(r.err.find("got \"presure\""), std::string::npos) << r.err;
+
+    // A flame in a scene without fire.
+    const auto flame = runPlume("check " + kRising + " --set render.view=flame", dir);
+    EXPECT_EQ(flame.status, 2) << flame.err;
+    EXPECT_EQ(countLines(flame.err), 1) << flame.err;
+    EXPECT_NE(flame.err.find("'render.view' = \"flame\": the scene burns nothing"),
+              std::string::npos)
+        << flame.err;
 }
 
 TEST(SliceViewCli, ABadSliceIsOneLineAtItsLine) {

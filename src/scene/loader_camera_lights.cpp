@@ -98,6 +98,11 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
         }
     }
 
+    // A flame view needs a fire (render-vdb's cache may hold one: checked there)
+    if (scene.render.view == RenderView::Flame && !scene.burns() && path_ != "<defaults>")
+        fail(whereGiven({"render.view"}, root.get("render")),
+             "'render.view' = \"flame\": the scene burns nothing (no emitter gives fuel)");
+
     // Directional lights need a direction
     for (std::size_t i = 0; i < scene.lights.size(); ++i) {
         const LightSettings& light = scene.lights[i];
