@@ -74,7 +74,8 @@ TEST(SliceViewCli, PressureOfACacheIsAnErrorNamingTheMissingGrid) {
     const fs::path dir = scratchDir("slice_cli_pressure_vdb");
     auto r = runPlume("bake " + kRising + " --vdb cache --frames 1-2 --quiet", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    r = runPlume("render-vdb 'cache/rising_####.vdb' -o p.mp4 --set render.view=pressure", dir);
+    r = runPlume("render-vdb 'cache/rising_####.vdb' -o p.mp4 --png p --set render.view=pressure",
+                 dir);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(countLines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find("render.view = \"pressure\": cache/rising_0001.vdb has no pressure grid "
@@ -82,6 +83,16 @@ TEST(SliceViewCli, PressureOfACacheIsAnErrorNamingTheMissingGrid) {
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(dir / "p.mp4"));
+    EXPECT_FALSE(fs::exists(dir / "p"));  // refused before any output folder is made
+
+    // A flame of a cache without one, the same way.
+    r = runPlume("render-vdb 'cache/rising_####.vdb' --no-video --png f --set render.view=flame",
+                 dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("render.view = \"flame\": cache/rising_0001.vdb has no flame grid"),
+              std::string::npos)
+        << r.err;
+    EXPECT_FALSE(fs::exists(dir / "f"));
 
     // A view of what the cache has renders: speed from its velocity, with
     // streamlines, to PNG and EXR.

@@ -181,6 +181,11 @@ void checkViewGrid(const std::string& path, std::string grid, const Scene& scene
     }
     if ((grid == "pressure" || grid == "divergence") && !holds(grid))
         throw InputError(viewError(scene.render.view, path, grid, names));
+    if (scene.render.view == RenderView::Flame && !holds("flame"))
+        throw InputError(viewError(scene.render.view, path, "flame", names));
+    if (scene.render.view == RenderView::Temperature && !holds("temperature") && !holds("heat") &&
+        !holds("temp") && !holds("flames") && !holds("flame"))
+        throw InputError(viewError(scene.render.view, path, "temperature", names));
 }
 
 // The scene with its mesh shapes turned into SDFs, ready to simulate.
@@ -281,6 +286,13 @@ int runRenderVdb(const RunOptions& opt) {
             checkVolumeMemory(scene, file.path, grid, bounds.back().voxels);
     }
 
+    // A slice view of a grid the cache lacks, refused before any output folder is made.
+    const RenderView view = scene.render.view;
+    const std::string viewGrid = viewGridName(view);
+    const bool viewsVelocity =
+        viewGrid == "velocity" || (view != RenderView::Shaded && scene.render.viewVelocity);
+    if (view != RenderView::Shaded) checkViewGrid(files.front().path, viewGrid, scene);
+
     // The sinks count frames from 1 at the scene's time.start_frame.
     FrameSinks sinks(scene, outputs, scene.time.frameIndex(first), scene.time.frameIndex(last),
                      opt.quiet);
@@ -300,7 +312,6 @@ int runRenderVdb(const RunOptions& opt) {
 
     // A slice view without a plane or a scene: the middle of the sequence's
     // box across the view, whichever frames this run renders.
-    const RenderView view = scene.render.view;
     if (view != RenderView::Shaded && scene.render.slice.empty() && opt.scenePath.empty()) {
         Vec3f lo(1e30f), hi(-1e30f);
         for (const VolumeBounds& b : bounds) {
@@ -309,10 +320,6 @@ int runRenderVdb(const RunOptions& opt) {
         }
         scene.render.slice = sliceText(defaultSlice(scene.camera, lo, hi));
     }
-    const std::string viewGrid = viewGridName(view);
-    const bool viewsVelocity =
-        viewGrid == "velocity" || (view != RenderView::Shaded && scene.render.viewVelocity);
-    if (view != RenderView::Shaded) checkViewGrid(files.front().path, viewGrid, scene);
 
     sinks.open(scene);
     // Motion blur smears the smoke along the cache's velocity, when it has
