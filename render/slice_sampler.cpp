@@ -3,16 +3,14 @@
 #include <string>
 
 #include "core/error.h"
+#include "render/slice_view.h"
 
 namespace plume {
 
 namespace {
 
 std::string missing(RenderView view, const std::string& grid) {
-    static const char* names[] = {"shaded", "density",   "temperature", "flame",
-                                  "speed",  "vorticity", "pressure",    "divergence"};
-    return "render.view = \"" + std::string(names[int(view)]) + "\": the volume has no " + grid +
-           " grid";
+    return "render.view = \"" + viewName(view) + "\": the volume has no " + grid + " grid";
 }
 
 }  // namespace

@@ -133,6 +133,7 @@ void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSetti
     };
 
     // Each pixel's ray meets the plane; the field there, NaN off the plane.
+    const int b = (a + 1) % 3, c = (a + 2) % 3;  // the plane's own axes
     const int w = image.width, h = image.height;
     const float nan = std::numeric_limits<float>::quiet_NaN();
     values_.assign(size_t(w) * h, nan);
@@ -146,7 +147,6 @@ void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSetti
                 if (!(t > 0.0f)) continue;
                 Vec3f p = eye + d * t;
                 p[a] = plane_.position;
-                const int b = (a + 1) % 3, c = (a + 2) % 3;
                 if (p[b] < lo[b] || p[b] > hi[b] || p[c] < lo[c] || p[c] > hi[c]) continue;
                 const size_t n = size_t(y) * w + x;
                 if (insideSolid(p)) {
