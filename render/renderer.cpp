@@ -58,6 +58,11 @@ void marchBounds(const Box3i& active, Vec3i n, int apron, Vec3f& lo, Vec3f& hi) 
                float(std::min(n.z, active.hi.z + apron)));
 }
 
+// 8-bit sRGB back to linear light (the inverse of srgbEncode).
+float srgbDecode(float v) {
+    return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f);
+}
+
 }  // namespace
 
 Renderer::Renderer(const Scene& scene)
@@ -82,6 +87,7 @@ Renderer::Renderer(const Scene& scene)
     if (visibleSolids || ground_.enabled) solids_ = std::make_unique<SolidScene>();
     // A keyed camera, light or solid is placed again for every frame.
     if (scene.viewMoves()) keyed_ = std::make_unique<Scene>(scene);
+    if (scene.render.view != RenderView::Shaded) slice_ = std::make_unique<SliceView>(scene);
 }
 
 Renderer::~Renderer() = default;
@@ -140,6 +146,18 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
         solids += cells * sizeof(float) * (1 + (glows ? 1 : 0) + (fire ? 1 : 0));
     // The traced frame: RGB and transmittance (writingBytesFor: what writing
     // it takes on top).
+    // A slice view holds, per pixel, its value, whether a solid is there,
+    // the 8-bit frame and the streamlines' coverage; no shading grid. What it
+    // shows of the solver is made for it (cli/slice_grids.h): the pressure
+    // summed over a substep's solves (double) and in pascals, or the
+    // divergence, per cell.
+    if (scene.render.view != RenderView::Shaded) {
+        const std::uint64_t grids =
+            scene.render.view == RenderView::Pressure     ? cells * (sizeof(double) + sizeof(float))
+            : scene.render.view == RenderView::Divergence ? cells * sizeof(float)
+                                                          : 0;
+        return pixels * (4 * sizeof(float) + 1 + 3 + sizeof(float)) + 3 * pixels + grids;
+    }
     return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
                sizeof(float) +
            3 * pixels + solids + (fire ? FireLight::bytesFor(n) : 0);
@@ -156,11 +174,26 @@ const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
     return frame_;
 }
 
-std::vector<float> Renderer::composite() const { return plume::composite(frame_, settings_); }
+std::vector<float> Renderer::composite() const {
+    if (slice_) return std::vector<float>(frame_.rgb);
+    return plume::composite(frame_, settings_);
+}
 
-std::vector<float> Renderer::rgba() const { return plume::rgba(frame_, settings_); }
+std::vector<float> Renderer::rgba() const {
+    if (!slice_) return plume::rgba(frame_, settings_);
+    // Opaque, whatever render.transparent says: the view covers the frame.
+    std::vector<float> out(size_t(width_) * height_ * 4);
+    for (size_t n = 0; n < size_t(width_) * height_; ++n) {
+        for (int c = 0; c < 3; ++c) out[n * 4 + c] = frame_.rgb[n * 3 + c];
+        out[n * 4 + 3] = 1.0f;
+    }
+    return out;
+}
 
-Image Renderer::toneMapped() const { return plume::toneMapped(frame_, settings_); }
+Image Renderer::toneMapped() const {
+    if (slice_) return sliceImage_;
+    return plume::toneMapped(frame_, settings_);
+}
 
 Image Renderer::render(const VolumeView& volume, int frame) {
     traceImage(volume, frame);
@@ -302,6 +335,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         placeLights(now.lights);
         obstacles_ = now.obstacles;
     }
+    if (slice_) {
+        traceSlice(given);
+        return;
+    }
     const VolumeView volume = seenVolume(given);
     placeSolids(obstacles_, given);  // placed by the volume as given, blurred or not
 
@@ -370,6 +407,22 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                                             temperatureChannel_, flameChannel_, Vec3f(0.0f),
                                             volume.dx},
                    frame_, hitIds_);
+}
+
+void Renderer::traceSlice(const VolumeView& given) {
+    const CameraSettings cameraSettings =
+        camera_.given
+            ? camera_
+            : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
+    sliceImage_ = Image(width_, height_, 3);
+    slice_->draw(given, cameraSettings, obstacles_, sliceImage_);
+    // The same colours as linear light, for EXR frames (alpha 1: nothing of
+    // the background shows through).
+    float decode[256];
+    for (int v = 0; v < 256; ++v) decode[v] = srgbDecode(float(v) / 255.0f);
+    for (size_t n = 0; n < sliceImage_.pixels.size(); ++n)
+        frame_.rgb[n] = decode[sliceImage_.pixels[n]];
+    std::fill(frame_.transmittance.begin(), frame_.transmittance.end(), 0.0f);
 }
 
 BlurredSolids Renderer::blurSolids(int frame, const VolumeView& given, const VolumeView& volume,

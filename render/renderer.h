@@ -15,6 +15,7 @@
 #include "render/fire_light.h"
 #include "render/image.h"
 #include "render/shading_grid.h"
+#include "render/slice_view.h"
 #include "render/solid_lighting.h"
 #include "render/solid_motion_blur.h"
 #include "render/solid_scene.h"
@@ -48,6 +49,10 @@ class Renderer {
     // The last traced frame over the background as 8-bit sRGB.
     Image toneMapped() const;
 
+    // The slice view that drew the last frame (render.view other than
+    // "shaded"), null for the shaded smoke.
+    const SliceView* sliceView() const { return slice_.get(); }
+
     // trace, then toneMapped / composite.
     Image render(const VolumeView& volume, int frame);
     std::vector<float> renderLinear(const VolumeView& volume, int frame);
@@ -64,6 +69,8 @@ class Renderer {
                              const Camera& camera);
     void prepareVolume(const VolumeView& volume);
     void traceImage(const VolumeView& volume, int frame);
+    // A slice view's frame (render.view), into sliceImage_ and frame_.
+    void traceSlice(const VolumeView& volume);
 
     std::unique_ptr<Scene> keyed_;  // the scene, when its camera, a light or a solid has keys
     CameraSettings camera_;
@@ -81,6 +88,10 @@ class Renderer {
     double fps_;  // frames per second of simulated time: a frame's shutter in seconds
     int width_, height_;
     LinearImage frame_;
+    // A slice view (render.view) draws its frame as 8-bit sRGB directly: a
+    // colour map is exact colours, which no tone curve may bend.
+    std::unique_ptr<SliceView> slice_;
+    Image sliceImage_;
 
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature

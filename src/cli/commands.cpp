@@ -12,6 +12,7 @@
 #include "cli/interrupt.h"
 #include "cli/memory_check.h"
 #include "cli/resume.h"
+#include "cli/slice_grids.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
@@ -20,9 +21,11 @@
 #include "io/solver_state.h"
 #include "io/vdb_cache.h"
 #include "render/camera.h"
+#include "render/slice_view.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
 #include "scene/schema.h"
+#include "scene/slice_spec.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
 
@@ -81,6 +84,8 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         Solver solver(scene);
         std::optional<Upres> upres;
         if (scene.upres.on()) upres.emplace(scene);
+        std::optional<SolverSliceGrids> slice;  // render.view other than shaded
+        if (scene.render.view != RenderView::Shaded) slice.emplace(scene, solver);
         stage = "reading the resume state";
         const int done = opt.resume ? restoreSolver(outputs.statePath, scene, solver, sinks) : 0;
         if (upres && done > 0) restoreUpres(outputs.statePath, scene, done, solver, *upres);
@@ -101,7 +106,10 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
             stage = "writing the fields";
             sinks.writeFields(f, solver);
             stage = "rendering";
-            sinks.render(f, upres ? upres->view() : solver.fields().view(), frame);
+            if (slice)
+                sinks.render(f, slice->view(solver), frame);
+            else
+                sinks.render(f, upres ? upres->view() : solver.fields().view(), frame);
             stage = "writing the pictures";
             sinks.writePictures(f);
             stage = "writing the frame's statistics and state";
@@ -143,6 +151,45 @@ void applyFireCacheDefaults(Scene& scene, const std::string& path, const std::st
     if (!scene.given.count("render.emission")) scene.render.emission = kFireCacheEmission;
     if (!scene.given.count("render.fire_temperature") && !vdbCreator(path).starts_with("plume"))
         scene.render.fireTemperature = kForeignFireKelvin;
+}
+
+// The grid a slice view of a cache needs beyond density: "velocity" for
+// speed, vorticity and streamlines, "pressure", "divergence"; "" for none.
+std::string viewGridName(RenderView view) {
+    if (view == RenderView::Pressure) return "pressure";
+    if (view == RenderView::Divergence) return "divergence";
+    if (view == RenderView::Speed || view == RenderView::Vorticity) return "velocity";
+    return {};
+}
+
+std::string viewError(RenderView view, const std::string& path, const std::string& grid,
+                      const std::vector<std::string>& names) {
+    std::string held;
+    for (const std::string& n : names) held += (held.empty() ? "" : ", ") + n;
+    std::string message = "render.view = \"" + viewName(view) + "\": " + path + " has no " + grid +
+                          " grid (it holds " + held + ")";
+    if (grid == "pressure" || grid == "divergence")
+        message += "; plume render shows the solver's " + grid;
+    return message;
+}
+
+// A view of a grid the cache lacks is refused before anything is written.
+void checkViewGrid(const std::string& path, std::string grid, const Scene& scene) {
+    const std::vector<std::string> names = listGrids(path);
+    auto holds = [&](const std::string& n) {
+        return std::find(names.begin(), names.end(), n) != names.end();
+    };
+    if (grid == "velocity" || scene.render.viewVelocity) {
+        if (!holds(scene.output.velocityName) && !holds("velocity") && !holds("vel") && !holds("v"))
+            throw InputError(viewError(scene.render.view, path, "velocity", names));
+    }
+    if ((grid == "pressure" || grid == "divergence") && !holds(grid))
+        throw InputError(viewError(scene.render.view, path, grid, names));
+    if (scene.render.view == RenderView::Flame && !holds("flame"))
+        throw InputError(viewError(scene.render.view, path, "flame", names));
+    if (scene.render.view == RenderView::Temperature && !holds("temperature") && !holds("heat") &&
+        !holds("temp") && !holds("flames") && !holds("flame"))
+        throw InputError(viewError(scene.render.view, path, "temperature", names));
 }
 
 // The scene with its mesh shapes turned into SDFs, ready to simulate.
@@ -243,6 +290,13 @@ int runRenderVdb(const RunOptions& opt) {
             checkVolumeMemory(scene, file.path, grid, bounds.back().voxels);
     }
 
+    // A slice view of a grid the cache lacks, refused before any output folder is made.
+    const RenderView view = scene.render.view;
+    const std::string viewGrid = viewGridName(view);
+    const bool viewsVelocity =
+        viewGrid == "velocity" || (view != RenderView::Shaded && scene.render.viewVelocity);
+    if (view != RenderView::Shaded) checkViewGrid(files.front().path, viewGrid, scene);
+
     // The sinks count frames from 1 at the scene's time.start_frame.
     FrameSinks sinks(scene, outputs, scene.time.frameIndex(first), scene.time.frameIndex(last),
                      opt.quiet);
@@ -260,14 +314,28 @@ int runRenderVdb(const RunOptions& opt) {
         scene.camera.given = true;
     }
 
+    // A slice view without a plane or a scene: the middle of the sequence's
+    // box across the view, whichever frames this run renders.
+    if (view != RenderView::Shaded && scene.render.slice.empty() && opt.scenePath.empty()) {
+        Vec3f lo(1e30f), hi(-1e30f);
+        for (const VolumeBounds& b : bounds) {
+            lo = vmin(lo, b.worldMin);
+            hi = vmax(hi, b.worldMax);
+        }
+        scene.render.slice = sliceText(defaultSlice(scene.camera, lo, hi));
+    }
+
     sinks.open(scene);
-    // Motion blur smears the smoke along the cache's velocity, when it has one.
+    // Motion blur smears the smoke along the cache's velocity, when it has
+    // one; speed, vorticity and streamlines show it.
     std::vector<std::string> velocityNames;
-    if (scene.render.motionBlur > 0.0f)
+    if (scene.render.motionBlur > 0.0f || viewsVelocity)
         velocityNames = {scene.output.velocityName, "velocity", "vel", "v"};
     // Temperature and flame only colour a render that glows (render.emission,
-    // set above for a fire cache): without it they are not read at all.
-    const bool withGlow = scene.render.emission > 0.0f;
+    // set above for a fire cache) or a view of them: otherwise they are not
+    // read at all.
+    const bool withGlow = scene.render.emission > 0.0f || view == RenderView::Temperature ||
+                          view == RenderView::Flame;
     for (const SequenceFile& file : files) {
         if (file.frame < first || file.frame > last) continue;
         // The scene's frame by the file's number, as render counts it: its
@@ -277,10 +345,19 @@ int runRenderVdb(const RunOptions& opt) {
         if (f.written) {
             const auto start = Clock::now();
             // In the scene's frame: the cache's voxels sit in the world.
-            LoadedVolume volume =
-                readVdbVolume(file.path, grid, velocityNames, withGlow, scene.domain.origin);
+            // A cache's pressure or divergence (Mantaflow's caches hold a
+            // pressure grid) is read as the volume's own grid.
+            const bool ownGrid = view == RenderView::Pressure || view == RenderView::Divergence;
+            LoadedVolume volume = readVdbVolume(file.path, ownGrid ? viewGrid : grid, velocityNames,
+                                                withGlow, scene.domain.origin);
             f.renderSeconds = std::chrono::duration<double>(Clock::now() - start).count();
-            sinks.render(f, volume.view(), index);
+            VolumeView v = volume.view();
+            if (view == RenderView::Pressure) v.pressure = v.density;
+            if (view == RenderView::Divergence) v.divergence = v.density;
+            if ((view == RenderView::Temperature && !volume.hasTemperature) ||
+                (view == RenderView::Flame && !volume.hasFlame))
+                throw InputError(viewError(view, file.path, viewName(view), volume.gridNames));
+            sinks.render(f, v, index);
             sinks.writePictures(f);
         }
         sinks.frameDone(f);

@@ -347,6 +347,14 @@ int runFarm(const FarmOptions& opt) {
                 "H.264 (got " +
                 std::to_string(scene.render.width) + "x" + std::to_string(scene.render.height) +
                 ")");
+        // The render jobs read the bake's cache, which holds no pressure or divergence.
+        if (scene.render.view == RenderView::Pressure ||
+            scene.render.view == RenderView::Divergence)
+            throw InputError(
+                std::string("plume farm: error: render.view = \"") +
+                (scene.render.view == RenderView::Pressure ? "pressure" : "divergence") +
+                "\": the farm renders from its cache, which holds no such grid; "
+                "plume render shows it from the solver");
         FarmVariant v;
         v.wedge = w;
         v.sceneName = scene.name;

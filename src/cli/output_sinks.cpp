@@ -56,7 +56,8 @@ std::string VdbCacheSink::wrote() const { return framesTo(written_, "VDB", dir_)
 PngSink::PngSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),
       sceneName_(scene.name),
-      transparent_(scene.render.transparent),
+      // A slice view covers the frame: no background to leave out.
+      transparent_(scene.render.transparent && scene.render.view == RenderView::Shaded),
       width_(scene.render.width),
       height_(scene.render.height),
       exposure_(scene.render.exposure) {

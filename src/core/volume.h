@@ -18,6 +18,11 @@ struct VolumeView {
     // grid knows where its samples sit), for motion blur; null when unknown.
     std::array<const ScalarGrid*, 3> velocity{};
     const ScalarGrid* flame = nullptr;  // fire: where it glows, same size as density, may be null
+    // For a slice view (render.view): what only the solver knows, over the
+    // same cells, null otherwise. Pressure in pascals (air of 1.2 kg/m^3),
+    // divergence of the face velocities in 1/s (0 in solid cells).
+    const ScalarGrid* pressure = nullptr;
+    const ScalarGrid* divergence = nullptr;
 
     Vec3f worldMin() const { return origin; }
     Vec3f worldMax() const {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "scene/loader_reader.h"
+#include "scene/slice_spec.h"
 
 namespace plume::loader {
 
@@ -77,6 +78,30 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
                                    "not both");
         }
     }
+
+    // A slice view's plane: an axis and metres (where it lies against the
+    // volume is the renderer's check: render-vdb's cache may lie anywhere)
+    if (!scene.render.slice.empty()) {
+        std::string why;
+        const std::optional<SliceSpec> slice = parseSlice(scene.render.slice, &why);
+        const auto where = whereGiven({"render.slice"}, root.get("render"));
+        const std::string shown = "'render.slice' = \"" + scene.render.slice + "\": ";
+        if (!slice) {
+            fail(where, shown + why);
+        } else if (path_ != "<defaults>") {  // render-vdb without a scene has no domain
+            const float lo = scene.domain.origin[slice->axis];
+            const float hi = lo + scene.domain.size[slice->axis];
+            if (slice->position < lo || slice->position > hi)
+                fail(where, shown + "the plane lies outside the domain, which spans " +
+                                std::string(1, char('x' + slice->axis)) + " = " + formatFloat(lo) +
+                                " to " + formatFloat(hi) + " m");
+        }
+    }
+
+    // A flame view needs a fire (render-vdb's cache may hold one: checked there)
+    if (scene.render.view == RenderView::Flame && !scene.burns() && path_ != "<defaults>")
+        fail(whereGiven({"render.view"}, root.get("render")),
+             "'render.view' = \"flame\": the scene burns nothing (no emitter gives fuel)");
 
     // Directional lights need a direction
     for (std::size_t i = 0; i < scene.lights.size(); ++i) {

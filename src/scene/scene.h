@@ -184,6 +184,19 @@ struct GroundSettings {
 // Sharp is the B-spline through every voxel's value (render/cubic.h).
 enum class RenderFilter { Auto, Linear, Cubic, Sharp };
 
+// What a frame shows (render.view): the shaded smoke, or one field on a
+// plane (render.slice) as a colour map (render/slice_view.h).
+enum class RenderView {
+    Shaded,
+    Density,
+    Temperature,
+    Flame,
+    Speed,
+    Vorticity,
+    Pressure,
+    Divergence
+};
+
 struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};
     Vec3f lookAt{1, 1, 1};
@@ -231,6 +244,12 @@ struct RenderSettings {
     float motionBlur = 0.0f;   // shutter, fraction of a frame
     RenderFilter filter = RenderFilter::Auto;
     std::string grid = "density";  // grid rendered by render-vdb
+    RenderView view = RenderView::Shaded;
+    // "x=1.0": the slice view's plane, an axis and a world position in
+    // metres (scene/slice_spec.h); "": the domain's middle across the view.
+    std::string slice;
+    bool viewVelocity = false;  // streamlines of the in-plane velocity over a slice view
+    float viewRange = 0.0f;     // the colour bar's top (|value| for signed fields); 0: per frame
 };
 
 struct OutputSettings {

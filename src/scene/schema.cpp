@@ -436,6 +436,24 @@ std::vector<KeySpec> buildKeys() {
             {"auto", "linear", "cubic", "sharp"}),
         key("render", "grid", renderPart, &RenderSettings::grid, kAny,
             "grid that render-vdb renders as density"),
+        key("render", "view", renderPart, &RenderSettings::view, kAny,
+            "what a frame shows: shaded (the smoke, lit) or one field on the plane render.slice "
+            "as a colour map with a colour bar: density, temperature, flame, speed (m/s), "
+            "vorticity (its component across the plane, 1/s), pressure (Pa, for air of 1.2 "
+            "kg/m^3) or divergence (1/s); pressure and divergence only from the solver (render)",
+            {"shaded", "density", "temperature", "flame", "speed", "vorticity", "pressure",
+             "divergence"}),
+        key("render", "slice", renderPart, &RenderSettings::slice, kAny,
+            "the plane a view other than shaded shows: an axis and a world position in metres, "
+            "\"x=1.0\"; empty: the middle of the domain along the axis nearest the camera's "
+            "view direction"),
+        key("render", "view_velocity", renderPart, &RenderSettings::viewVelocity, kAny,
+            "streamlines of the velocity in the plane over a view other than shaded, drawn "
+            "brighter where the flow is faster"),
+        key("render", "view_range", renderPart, &RenderSettings::viewRange, kNonNegative,
+            "the colour bar's top (for signed fields, the largest |value|; the bar is centred "
+            "on 0); 0: the frame's largest value on the plane, rounded up to 1, 1.5, 2, 3, 4, 5, 6 "
+            "or 8 times a power of ten"),
 
         // [output]
         key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},

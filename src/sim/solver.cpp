@@ -114,9 +114,12 @@ FrameStats Solver::advanceFrame(int frame) {
 }
 
 SolveStats Solver::substep(float dt) {
+    lastDt_ = dt;
     assembled_ = Fields();  // what fields() assembled is out of date from here
     assembledStale_ = true;
     fitIslands();
+    if (keepPressure_)
+        for (Island& island : islands_) island.projection.startPressureSum();
     moveSolidsAndEmitters(dt);
     // Each island on its own: no stage reads beyond its box.
     SolveStats stats;

@@ -111,6 +111,15 @@ class Solver {
     SolverSnapshot snapshot() const;
     void restore(const SolverSnapshot& snapshot);
 
+    // For the pressure view: from the next substep on, each substep's
+    // pressure is summed over its projections (Projection::startPressureSum).
+    void keepPressure() { keepPressure_ = true; }
+    // The last substep's pressure (p * dt / dx, m/s) over the box fields()
+    // covers (0 between islands, and before keepPressure), and its length in
+    // seconds: the pressure is that times dx / dt, per unit density.
+    Grid3<double> substepPressure() const;
+    float lastSubstepDt() const { return lastDt_; }
+
     // Largest face speed in m/s.
     float maxSpeed() const;
 
@@ -183,6 +192,8 @@ class Solver {
     mutable bool assembledStale_ = true;
     Advector advector_;
     int frame_ = 0;
+    float lastDt_ = 0.0f;  // lastSubstepDt
+    bool keepPressure_ = false;
     StageTimes times_;
     // Keyframed scenes: the emitters where they are this substep, and the
     // fastest moving solid's speed (m/s), which the CFL rule counts.

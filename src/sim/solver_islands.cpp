@@ -148,6 +148,16 @@ Grid3<double> Solver::warmStart() const {
     return all;
 }
 
+Grid3<double> Solver::substepPressure() const {
+    if (islands_.size() == 1) return islands_.front().projection.pressureSum();
+    const Box3i box = activeBox();
+    const Vec3i n = box.size();
+    Grid3<double> all(n.x, n.y, n.z);
+    for (const Island& island : islands_)
+        copyOverlap(island.projection.pressureSum(), island.box.lo, all, box.lo);
+    return all;
+}
+
 std::vector<Box3i> Solver::islandBoxes() const {
     std::vector<Box3i> boxes;
     for (const Island& island : islands_) boxes.push_back(island.box);

@@ -88,6 +88,19 @@ class PressureSolverImpl {
     std::vector<double> pcgPressure;
     ScratchArena* arena;      // where each solve borrows b and CG's vectors
     bool subtracted = false;  // the last solve subtracted this pressure's gradient
+    // The pressure of every gradient subtracted since startPressureSum (padded
+    // like p), for the pressure view; empty while nobody asked.
+    std::vector<double> pressureSum;
+    bool summing = false;
+
+    // Adds the pressure whose gradient was just subtracted.
+    void addToSum() {
+        if (!summing) return;
+        if (method_ == PressureMethod::SOR)
+            for (size_t n = 0; n < pressureSum.size(); ++n) pressureSum[n] += double(p[n]);
+        else
+            for (size_t n = 0; n < pressureSum.size(); ++n) pressureSum[n] += pcgPressure[n];
+    }
     SorSolver sor;
     PcgSolver pcg;
     MultigridPreconditioner mg;
@@ -316,6 +329,7 @@ SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/
     else
         subtractGradient(f, g, s.pcgPressure.data());
     s.subtracted = true;
+    s.addToSum();
     return stats;
 }
 
@@ -327,6 +341,25 @@ void Projection::reflect(Fields& f) {
     else
         subtractGradient(f, s.grid, s.pcgPressure.data());
     s.subtracted = false;
+    s.addToSum();
+}
+
+void Projection::startPressureSum() {
+    PressureSolverImpl& s = *impl_;
+    s.summing = true;
+    s.pressureSum.assign(size_t(n_.x + 2) * size_t(n_.y + 2) * size_t(n_.z + 2), 0.0);
+}
+
+Grid3<double> Projection::pressureSum() const {
+    const PressureSolverImpl& s = *impl_;
+    Grid3<double> out(n_.x, n_.y, n_.z);
+    if (s.pressureSum.empty()) return out;
+    const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
+    for (int k = 0; k < n_.z; ++k)
+        for (int j = 0; j < n_.y; ++j)
+            for (int i = 0; i < n_.x; ++i)
+                out(i, j, k) = s.pressureSum[size_t(k + 1) * sz + size_t(j + 1) * sy + size_t(i + 1)];
+    return out;
 }
 
 void Projection::resetWarmStart() { impl_->resetPressure(); }
@@ -375,6 +408,23 @@ float Projection::maxDivergence(const Fields& f) {
         return m;
     };
     return deterministicReduce(f.n.z, 0.0f, slabMaxDivergence, maxOf<float>);
+}
+
+void Projection::divergence(const Fields& f, ScalarGrid& out) {
+    const bool hasSolid = f.solid.size() == f.cellCount();
+    out = ScalarGrid(f.n.x, f.n.y, f.n.z);
+    const float perMetre = 1.0f / f.dx;
+    parallelForSlabs(f.n.z, [&](int k) {
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                if (hasSolid && f.solid(i, j, k)) continue;
+                // The sum maxDivergence takes, in the same order.
+                const float div = (f.u(i + 1, j, k) - f.u(i, j, k)) +
+                                  (f.v(i, j + 1, k) - f.v(i, j, k)) +
+                                  (f.w(i, j, k + 1) - f.w(i, j, k));
+                out(i, j, k) = div * perMetre;
+            }
+    });
 }
 
 }  // namespace plume

@@ -56,6 +56,15 @@ class Projection {
     Grid3<double> warmStart() const;
     void setWarmStart(const Grid3<double>& pressure);
 
+    // The pressure view's: from now on, sums the pressure (p * dt / dx, m/s,
+    // as warmStart) of every gradient project() and reflect() subtract,
+    // starting from zero. A substep's pressure is that sum: one solve's, or
+    // with advection-reflection the first solve's twice (it is subtracted
+    // again by reflect) and the second's.
+    void startPressureSum();
+    // The sum per cell; zeros before startPressureSum.
+    Grid3<double> pressureSum() const;
+
     // Bytes a projection of this method keeps for `cells` (with a copy of
     // the solid mask when there are solids), and the scratch it borrows.
     static std::uint64_t bytesFor(Vec3i cells, PressureMethod method, bool solids);
@@ -63,6 +72,9 @@ class Projection {
 
     // max |div u| * dx over fluid cells, in m/s (what a test compares with tolerance).
     static float maxDivergence(const Fields& f);
+    // div u per cell in 1/s (0 in solid cells), for the divergence view;
+    // out takes the fields' size.
+    static void divergence(const Fields& f, ScalarGrid& out);
 
   private:
     Vec3i n_;
