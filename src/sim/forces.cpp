@@ -114,8 +114,10 @@ std::uint64_t vorticityScratchBytes(Vec3i n) {
     return 2 * ScratchArena::rounded(c * sizeof(Vec3f));
 }
 
-void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& arena) {
-    if (epsilon == 0.0f) return;
+void addVorticityConfinement(Fields& f, float epsilon, float flameEpsilon, float dt,
+                             ScratchArena& arena) {
+    const bool flames = flameEpsilon != 0.0f && f.burns();
+    if (epsilon == 0.0f && !flames) return;
     const Vec3i n = f.n;
     const float inv2dx = 0.5f / f.dx;
     const size_t cells = f.cellCount();
@@ -163,8 +165,13 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
 
     // Force eps * dx * (N x omega) at cells, N the normalised gradient of
     // |omega|. A cell's force needs its own curl only (the gradient is of the
-    // magnitude), so it takes the curl's place.
+    // magnitude), so it takes the curl's place. In a fire eps grows with the
+    // cell's flame.
     const float scale = epsilon * f.dx;
+    auto scaleAt = [&](size_t c) {
+        if (!flames) return scale;
+        return (epsilon + flameEpsilon * std::clamp(f.flame[c], 0.0f, 1.0f)) * f.dx;
+    };
     parallelForSlabs(n.z, [&](int k) {
         const int kLo = std::max(k - 1, 0), kHi = std::min(k + 1, n.z - 1);
         for (int j = 0; j < n.y; ++j) {
@@ -175,9 +182,10 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
                            magnitude[at(i, jHi, k)] - magnitude[at(i, jLo, k)],
                            magnitude[at(i, j, kHi)] - magnitude[at(i, j, kLo)]};
                 float len = length(grad);
-                Vec3f& c = curl[at(i, j, k)];
+                const size_t cell = at(i, j, k);
+                Vec3f& c = curl[cell];
                 // No gradient, no direction: a uniform flow gets no force.
-                c = len == 0.0f ? Vec3f(0.0f) : cross(grad / len, c) * scale;
+                c = len == 0.0f ? Vec3f(0.0f) : cross(grad / len, c) * scaleAt(cell);
             }
         }
     });
@@ -185,6 +193,100 @@ void addVorticityConfinement(Fields& f, float epsilon, float dt, ScratchArena& a
     for (int axis = 0; axis < 3; ++axis)
         addCellAccelerationToFaces(f, axis, dt,
                                    [&](int i, int j, int k) { return curl[at(i, j, k)][axis]; });
+}
+
+namespace {
+
+// A direction hashed from a block of the world and a time layer: each
+// component the sum of two lattice values (a triangle distribution, nearer
+// to isotropic than one uniform value), normalised.
+Vec3f blockDirection(int bx, int by, int bz, int layer) {
+    using noise_detail::hash3, noise_detail::lattice;
+    const int seed = int(hash3(bx, by, bz) >> 1);
+    Vec3f d{lattice(seed, layer, 1) + lattice(seed, layer, 2),
+            lattice(seed, layer, 3) + lattice(seed, layer, 4),
+            lattice(seed, layer, 5) + lattice(seed, layer, 6)};
+    const float len = length(d);
+    return len > 1e-6f ? d / len : Vec3f(0.0f, 0.0f, 1.0f);
+}
+
+}  // namespace
+
+void addFlameDisturbance(Fields& f, float strength, float scale, double time, float dt) {
+    if (strength == 0.0f || !f.burns()) return;
+    // The layer at the middle of the substep (the force's mean over it, to
+    // second order) and the smoothstep blend towards the next.
+    const double period = std::sqrt(2.0 * double(scale) / double(strength));
+    const double tau = (time + 0.5 * double(dt)) / period;
+    const double layerStart = std::floor(tau);
+    float t = float(tau - layerStart);
+    t = t * t * (3.0f - 2.0f * t);
+    const int layer = int(std::fmod(layerStart, 1 << 30));
+    // Blocks of the world, not of the grid: every island of a sparse solve
+    // sees the same blocks. The lattice is shifted by a fraction of a block
+    // (2 minus the golden ratio) that no usual cell size divides, so no cell
+    // centre sits on a block's face, where a rounding would pick the block.
+    const Vec3f o = f.domainOrigin();
+    auto blockOf = [&](int axis, int cell) {
+        const double world = double(o[axis]) + (f.offset[axis] + cell + 0.5) * double(f.dx);
+        return int(std::floor(world / double(scale) + 0.3819660112501051));
+    };
+    auto accel = [&](int i, int j, int k) {
+        const float phi = std::min(f.flame(i, j, k), 1.0f);
+        if (!(phi > 0.0f)) return Vec3f(0.0f);
+        const int bx = blockOf(0, i), by = blockOf(1, j), bz = blockOf(2, k);
+        const Vec3f a = blockDirection(bx, by, bz, layer);
+        const Vec3f d = a + (blockDirection(bx, by, bz, layer + 1) - a) * t;
+        return d * (strength * phi);
+    };
+    for (int axis = 0; axis < 3; ++axis)
+        addCellAccelerationToFaces(f, axis, dt,
+                                   [&](int i, int j, int k) { return accel(i, j, k)[axis]; });
+}
+
+std::uint64_t shreddingScratchBytes(Vec3i n) {
+    return ScratchArena::rounded(std::uint64_t(n.x) * n.y * n.z * sizeof(Vec3f));
+}
+
+void addFlameShredding(Fields& f, float rate, float dt, ScratchArena& arena) {
+    if (rate == 0.0f || !f.burns()) return;
+    const Vec3i n = f.n;
+    ScratchArena::Lease scratch(arena);
+    Vec3f* change = scratch.take<Vec3f>(f.cellCount());  // m/s, at cell centres
+    auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
+
+    // Each cell's change from the velocity before any: the component along
+    // the temperature gradient's direction, grown by exp(rate * w * dt) - 1.
+    parallelForSlabs(n.z, [&](int k) {
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                const size_t c = at(i, j, k);
+                const float phi = std::clamp(f.flame[c], 0.0f, 1.0f);
+                const float w = 4.0f * phi * (1.0f - phi);  // the flame's edge
+                change[c] = Vec3f(0.0f);
+                if (!(w > 0.0f) || f.solid[c]) continue;
+                // Central differences; a neighbour beyond the box or in a
+                // solid (held at ambient) is the cell itself.
+                auto T = [&](int ii, int jj, int kk) {
+                    if (ii < 0 || jj < 0 || kk < 0 || ii >= n.x || jj >= n.y || kk >= n.z ||
+                        f.solid(ii, jj, kk))
+                        return f.temperature[c];
+                    return f.temperature(ii, jj, kk);
+                };
+                const Vec3f grad{T(i + 1, j, k) - T(i - 1, j, k), T(i, j + 1, k) - T(i, j - 1, k),
+                                 T(i, j, k + 1) - T(i, j, k - 1)};
+                const float len = length(grad);
+                if (len == 0.0f) continue;
+                const Vec3f normal = grad / len;
+                const float across = dot(f.centredVelocity(i, j, k), normal);
+                change[c] = normal * (across * std::expm1(rate * w * dt));
+            }
+    });
+
+    for (int axis = 0; axis < 3; ++axis)
+        addToInteriorFaces(f, axis, [&](int i, int j, int k, int im, int jm, int km) {
+            return 0.5f * (change[at(im, jm, km)][axis] + change[at(i, j, k)][axis]);
+        });
 }
 
 }  // namespace plume
