@@ -203,10 +203,11 @@ std::vector<Vec3f> centredChange(const Fields& after, const Fields& before) {
 }
 
 TEST(FireForces, DisturbancePushesInTheFlameOnlyAtItsStrength) {
+    ScratchArena scratch;
     const float strength = 4.0f, scale = 0.2f, dt = 0.02f;
     const Fields start = flameCube();
     Fields f = start;
-    addFlameDisturbance(f, strength, scale, 0.3, dt);
+    addFlameDisturbance(f, strength, scale, 0.3, dt, scratch);
     // Out of the flame (faces with neither cell burning): not a bit moved.
     int moved = 0;
     double pushed = 0;
@@ -238,12 +239,13 @@ TEST(FireForces, DisturbancePushesInTheFlameOnlyAtItsStrength) {
 }
 
 TEST(FireForces, DisturbanceRenewsSmoothlyAndIsPerSecond) {
+    ScratchArena scratch;
     const float strength = 4.0f, scale = 0.2f, dt = 0.01f;
     const double period = std::sqrt(2.0 * scale / strength);  // a layer's life
     const Fields start = flameCube();
     auto pushAt = [&](double time, float step) {
         Fields f = start;
-        addFlameDisturbance(f, strength, scale, time, step);
+        addFlameDisturbance(f, strength, scale, time, step, scratch);
         return centredChange(f, start);
     };
     auto distance = [](const std::vector<Vec3f>& a, const std::vector<Vec3f>& b) {
@@ -258,19 +260,20 @@ TEST(FireForces, DisturbanceRenewsSmoothlyAndIsPerSecond) {
     EXPECT_LT(distance(pushAt(0.3 + 0.01 * period, dt), now), 0.05);
     // Two half substeps push as one whole, to the blend's curvature.
     Fields halves = start;
-    addFlameDisturbance(halves, strength, scale, 0.3, 0.5f * dt);
-    addFlameDisturbance(halves, strength, scale, 0.3 + 0.5 * dt, 0.5f * dt);
+    addFlameDisturbance(halves, strength, scale, 0.3, 0.5f * dt, scratch);
+    addFlameDisturbance(halves, strength, scale, 0.3 + 0.5 * dt, 0.5f * dt, scratch);
     EXPECT_LT(distance(centredChange(halves, start), now), 0.01);
 }
 
 TEST(FireForces, DisturbanceBlocksAreTheWorldsOnAnyIsland) {
+    ScratchArena scratch;
     // An island holding the cells from (4, 6, 8) on sees the same blocks and
     // the same pushes, bit for bit, as the whole domain there.
     const Vec3i offset{4, 6, 8};
     Fields whole = flameCube(), island = flameCube(offset, 20);
     island.domainCells = whole.n;
-    addFlameDisturbance(whole, 4.0f, 0.15f, 0.7, 0.02f);
-    addFlameDisturbance(island, 4.0f, 0.15f, 0.7, 0.02f);
+    addFlameDisturbance(whole, 4.0f, 0.15f, 0.7, 0.02f, scratch);
+    addFlameDisturbance(island, 4.0f, 0.15f, 0.7, 0.02f, scratch);
     int compared = 0;
     forInteriorFaces(island, [&](int axis, int i, int j, int k, int, int, int) {
         ASSERT_EQ(island.component(axis)(i, j, k),

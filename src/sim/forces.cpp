@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "core/noise.h"
 #include "core/parallel.h"
@@ -212,8 +213,10 @@ Vec3f blockDirection(int bx, int by, int bz, int layer) {
 
 }  // namespace
 
-void addFlameDisturbance(Fields& f, float strength, float scale, double time, float dt) {
+void addFlameDisturbance(Fields& f, float strength, float scale, double time, float dt,
+                         ScratchArena& arena) {
     if (strength == 0.0f || !f.burns()) return;
+    const Vec3i n = f.n;
     // The layer at the middle of the substep (the force's mean over it, to
     // second order) and the smoothstep blend towards the next.
     const double period = std::sqrt(2.0 * double(scale) / double(strength));
@@ -222,29 +225,57 @@ void addFlameDisturbance(Fields& f, float strength, float scale, double time, fl
     float t = float(tau - layerStart);
     t = t * t * (3.0f - 2.0f * t);
     const int layer = int(std::fmod(layerStart, 1 << 30));
+
     // Blocks of the world, not of the grid: every island of a sparse solve
     // sees the same blocks. The lattice is shifted by a fraction of a block
     // (2 minus the golden ratio) that no usual cell size divides, so no cell
     // centre sits on a block's face, where a rounding would pick the block.
     const Vec3f o = f.domainOrigin();
-    auto blockOf = [&](int axis, int cell) {
-        const double world = double(o[axis]) + (f.offset[axis] + cell + 0.5) * double(f.dx);
-        return int(std::floor(world / double(scale) + 0.3819660112501051));
-    };
-    auto accel = [&](int i, int j, int k) {
-        const float phi = std::min(f.flame(i, j, k), 1.0f);
-        if (!(phi > 0.0f)) return Vec3f(0.0f);
-        const int bx = blockOf(0, i), by = blockOf(1, j), bz = blockOf(2, k);
-        const Vec3f a = blockDirection(bx, by, bz, layer);
-        const Vec3f d = a + (blockDirection(bx, by, bz, layer + 1) - a) * t;
-        return d * (strength * phi);
-    };
+    std::vector<int> blocks[3];
+    for (int axis = 0; axis < 3; ++axis) {
+        blocks[axis].resize(size_t(n[axis]));
+        for (int c = 0; c < n[axis]; ++c) {
+            const double world = double(o[axis]) + (f.offset[axis] + c + 0.5) * double(f.dx);
+            blocks[axis][size_t(c)] = int(std::floor(world / double(scale) + 0.3819660112501051));
+        }
+    }
+
+    // Each cell's push (m/s^2), made once: the blended direction of its
+    // block (kept while a row stays in one block) times strength and flame.
+    ScratchArena::Lease scratch(arena);
+    Vec3f* push = scratch.take<Vec3f>(f.cellCount());
+    auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
+    parallelForSlabs(n.z, [&](int k) {
+        const int bz = blocks[2][size_t(k)];
+        for (int j = 0; j < n.y; ++j) {
+            const int by = blocks[1][size_t(j)];
+            int lastBx = 0;
+            bool known = false;
+            Vec3f direction(0.0f);
+            for (int i = 0; i < n.x; ++i) {
+                const size_t c = at(i, j, k);
+                const float phi = std::min(f.flame[c], 1.0f);
+                if (!(phi > 0.0f)) {
+                    push[c] = Vec3f(0.0f);
+                    continue;
+                }
+                const int bx = blocks[0][size_t(i)];
+                if (!known || bx != lastBx) {
+                    const Vec3f a = blockDirection(bx, by, bz, layer);
+                    direction = a + (blockDirection(bx, by, bz, layer + 1) - a) * t;
+                    lastBx = bx;
+                    known = true;
+                }
+                push[c] = direction * (strength * phi);
+            }
+        }
+    });
     for (int axis = 0; axis < 3; ++axis)
         addCellAccelerationToFaces(f, axis, dt,
-                                   [&](int i, int j, int k) { return accel(i, j, k)[axis]; });
+                                   [&](int i, int j, int k) { return push[at(i, j, k)][axis]; });
 }
 
-std::uint64_t shreddingScratchBytes(Vec3i n) {
+std::uint64_t flameForceScratchBytes(Vec3i n) {
     return ScratchArena::rounded(std::uint64_t(n.x) * n.y * n.z * sizeof(Vec3f));
 }
 

@@ -44,8 +44,10 @@ std::uint64_t vorticityScratchBytes(Vec3i cells);
 // The directions are hashed from the block and a time layer and blended
 // smoothly from one layer to the next; a layer lasts sqrt(2 scale / strength)
 // seconds, the time the push takes to move the gas one block. No force in a
-// scene that does not burn.
-void addFlameDisturbance(Fields& f, float strength, float scale, double time, float dt);
+// scene that does not burn. Each cell's push is borrowed from `scratch`
+// (12 bytes a cell), made once and averaged onto the faces.
+void addFlameDisturbance(Fields& f, float strength, float scale, double time, float dt,
+                         ScratchArena& scratch);
 
 // Flame shredding (after Houdini Pyro's Shredding, its stretch half): where
 // the flame is thin, at its edge (weight 4 phi (1 - phi), phi the flame
@@ -55,6 +57,7 @@ void addFlameDisturbance(Fields& f, float strength, float scale, double time, fl
 // crosses the edge outward or inward does so faster and the edge tears into
 // streaks. The per-cell change is borrowed from `scratch` (12 bytes a cell).
 void addFlameShredding(Fields& f, float rate, float dt, ScratchArena& scratch);
-std::uint64_t shreddingScratchBytes(Vec3i cells);
+// Bytes of scratch either flame force borrows for `cells` (one after the other).
+std::uint64_t flameForceScratchBytes(Vec3i cells);
 
 }  // namespace plume

@@ -259,7 +259,8 @@ void Solver::addFlameForces(Fields& f, float dt) {
     if (!f.burns()) return;
     ScopedTimer t(times_.flame);
     const PhysicsSettings& p = scene_.physics;
-    plume::addFlameDisturbance(f, p.flameDisturbance, p.flameDisturbanceScale, f.time, dt);
+    plume::addFlameDisturbance(f, p.flameDisturbance, p.flameDisturbanceScale, f.time, dt,
+                               *scratch_);
     plume::addFlameShredding(f, p.flameShredding, dt, *scratch_);
 }
 

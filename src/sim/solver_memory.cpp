@@ -55,8 +55,8 @@ std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
     const PhysicsSettings& p = scene.physics;
     if (p.vorticity != 0.0f || (scene.burns() && p.flameVorticity != 0.0f))
         bytes = std::max(bytes, vorticityScratchBytes(n));
-    if (scene.burns() && p.flameShredding != 0.0f)
-        bytes = std::max(bytes, shreddingScratchBytes(n));
+    if (scene.burns() && (p.flameDisturbance != 0.0f || p.flameShredding != 0.0f))
+        bytes = std::max(bytes, flameForceScratchBytes(n));
     return bytes;
 }
 
