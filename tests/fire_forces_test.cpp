@@ -8,11 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 
 #include "core/parallel.h"
 #include "scene/describe.h"
 #include "sim/forces.h"
 #include "sim/solver.h"
+#include "support/run.h"
 #include "support/scene_errors.h"
 
 namespace plume {
@@ -441,6 +444,19 @@ TEST(SceneFireForces, KeysLoadSetDescribeAndReject) {
     EXPECT_EQ(test::setError("physics.flame_vorticity=fast"),
               "--set physics.flame_vorticity=fast: error: 'physics.flame_vorticity' must be a "
               "number, got a string");
+}
+
+TEST(SceneFireForces, PlumeCheckRejectsABadValueWithExitTwo) {
+    const std::filesystem::path dir = test::scratchDir("fire_forces_check");
+    {
+        std::ofstream scene(dir / "bad.toml");
+        scene << "[physics]\nflame_vorticity = 1.0\nflame_disturbance = -3.0\n[[emitter]]\nfuel = "
+                 "1.0\n";
+    }
+    const test::RunResult r = test::runPlume("check bad.toml", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "bad.toml:3:21: error: 'physics.flame_disturbance' = -3 is out of range [0, 1000]\n");
 }
 
 }  // namespace
