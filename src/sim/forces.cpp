@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/noise.h"
@@ -15,15 +17,20 @@ namespace {
 // between two fluid cells, (im, jm, km) = (i, j, k) - e_axis and (i, j, k),
 // and adds what it returns to the face; faces on the domain boundary are left
 // to the projection's boundary conditions.
+// Only the faces in the z-slabs [slabs.begin, slabs.end) when given.
+struct SlabRange {
+    int begin = 0, end = std::numeric_limits<int>::max();
+};
+
 template <typename FaceIncrement>
-void addToInteriorFaces(Fields& f, int axis, FaceIncrement add) {
+void addToInteriorFaces(Fields& f, int axis, FaceIncrement add, SlabRange slabs = {}) {
     ScalarGrid& c = f.component(axis);
     const Vec3i n = f.n;
     // The first interior face along each axis: 1 along `axis`, 0 across it;
     // the last is below n on every axis. Rows, not a bounds test per face.
     const int di = axis == 0, dj = axis == 1, dk = axis == 2;
     parallelForSlabs(c.nz(), [&](int k) {
-        if (k < dk || k >= n.z) return;
+        if (k < dk || k >= n.z || k < slabs.begin || k >= slabs.end) return;
         for (int j = dj; j < n.y; ++j) {
             float* face = &c(0, j, k);
             const uint8_t* solid = &f.solid(0, j, k);
@@ -38,10 +45,40 @@ void addToInteriorFaces(Fields& f, int axis, FaceIncrement add) {
 
 // Adds dt * a(cell) averaged onto each interior face of `axis`.
 template <typename CellAccel>
-void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel) {
-    addToInteriorFaces(f, axis, [&](int i, int j, int k, int im, int jm, int km) {
-        return dt * 0.5f * (accel(im, jm, km) + accel(i, j, k));
-    });
+void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel,
+                                SlabRange slabs = {}) {
+    addToInteriorFaces(
+        f, axis,
+        [&](int i, int j, int k, int im, int jm, int km) {
+            return dt * 0.5f * (accel(im, jm, km) + accel(i, j, k));
+        },
+        slabs);
+}
+
+// Where a flame force can act: the cells of the slabs around those that hold
+// flame (one more on each side, whose cells are 0 but feed the faces), and
+// the faces of those that touch a burning cell. Empty without flame.
+struct FlameSlabs {
+    SlabRange cells, faces;
+    bool empty() const { return faces.begin >= faces.end; }
+};
+FlameSlabs flameSlabs(const Fields& f) {
+    using Span = std::pair<int, int>;  // the first and last slab with flame
+    const Span none{f.n.z, -1};
+    const Span span = deterministicReduce(
+        f.n.z, none,
+        [&](int k) {
+            const float* p = &f.flame(0, 0, k);
+            for (size_t c = 0; c < f.flame.strideZ(); ++c)
+                if (p[c] > 0.0f) return Span{k, k};
+            return none;
+        },
+        [](Span a, Span b) {
+            return Span{std::min(a.first, b.first), std::max(a.second, b.second)};
+        });
+    if (span.second < span.first) return {{0, 0}, {0, 0}};
+    return {{std::max(span.first - 1, 0), std::min(span.second + 2, f.n.z)},
+            {span.first, span.second + 2}};
 }
 
 // Noise that evolves: value noise on the time layers either side of tau,
@@ -242,10 +279,13 @@ void addFlameDisturbance(Fields& f, float strength, float scale, double time, fl
 
     // Each cell's push (m/s^2), made once: the blended direction of its
     // block (kept while a row stays in one block) times strength and flame.
+    const FlameSlabs slabs = flameSlabs(f);
+    if (slabs.empty()) return;
     ScratchArena::Lease scratch(arena);
     Vec3f* push = scratch.take<Vec3f>(f.cellCount());
     auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
     parallelForSlabs(n.z, [&](int k) {
+        if (k < slabs.cells.begin || k >= slabs.cells.end) return;
         const int bz = blocks[2][size_t(k)];
         for (int j = 0; j < n.y; ++j) {
             const int by = blocks[1][size_t(j)];
@@ -271,8 +311,8 @@ void addFlameDisturbance(Fields& f, float strength, float scale, double time, fl
         }
     });
     for (int axis = 0; axis < 3; ++axis)
-        addCellAccelerationToFaces(f, axis, dt,
-                                   [&](int i, int j, int k) { return push[at(i, j, k)][axis]; });
+        addCellAccelerationToFaces(
+            f, axis, dt, [&](int i, int j, int k) { return push[at(i, j, k)][axis]; }, slabs.faces);
 }
 
 std::uint64_t flameForceScratchBytes(Vec3i n) {
@@ -282,6 +322,8 @@ std::uint64_t flameForceScratchBytes(Vec3i n) {
 void addFlameShredding(Fields& f, float rate, float dt, ScratchArena& arena) {
     if (rate == 0.0f || !f.burns()) return;
     const Vec3i n = f.n;
+    const FlameSlabs slabs = flameSlabs(f);
+    if (slabs.empty()) return;
     ScratchArena::Lease scratch(arena);
     Vec3f* change = scratch.take<Vec3f>(f.cellCount());  // m/s, at cell centres
     auto at = [&](int i, int j, int k) { return (size_t(k) * n.y + j) * n.x + i; };
@@ -289,6 +331,7 @@ void addFlameShredding(Fields& f, float rate, float dt, ScratchArena& arena) {
     // Each cell's change from the velocity before any: the component along
     // the temperature gradient's direction, grown by exp(rate * w * dt) - 1.
     parallelForSlabs(n.z, [&](int k) {
+        if (k < slabs.cells.begin || k >= slabs.cells.end) return;
         for (int j = 0; j < n.y; ++j)
             for (int i = 0; i < n.x; ++i) {
                 const size_t c = at(i, j, k);
@@ -315,9 +358,12 @@ void addFlameShredding(Fields& f, float rate, float dt, ScratchArena& arena) {
     });
 
     for (int axis = 0; axis < 3; ++axis)
-        addToInteriorFaces(f, axis, [&](int i, int j, int k, int im, int jm, int km) {
-            return 0.5f * (change[at(im, jm, km)][axis] + change[at(i, j, k)][axis]);
-        });
+        addToInteriorFaces(
+            f, axis,
+            [&](int i, int j, int k, int im, int jm, int km) {
+                return 0.5f * (change[at(im, jm, km)][axis] + change[at(i, j, k)][axis]);
+            },
+            slabs.faces);
 }
 
 }  // namespace plume
