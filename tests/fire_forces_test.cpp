@@ -414,6 +414,22 @@ TEST(FireForces, ShreddingMovesAFireAlongItsTemperatureGradient) {
     EXPECT_EQ(on, again);
 }
 
+TEST(FireForces, AllThreeOnASparseSolveAreTheSameForAnyThreadCount) {
+    // The islands of a sparse solve, each force on: the same bits with 1 and 2
+    // threads, and not the flow without them.
+    Scene s = burningScene();
+    s.solver.sparse = true;
+    const Fields plain = run(s, 6);
+    s.physics.flameVorticity = 3.0f;
+    s.physics.flameDisturbance = 15.0f;
+    s.physics.flameShredding = 4.0f;
+    const Fields one = run(s, 6, 1), two = run(s, 6, 2);
+    EXPECT_EQ(one.u.values(), two.u.values());
+    EXPECT_EQ(one.w.values(), two.w.values());
+    EXPECT_EQ(one.flame.values(), two.flame.values());
+    EXPECT_NE(one.w.values(), plain.w.values());
+}
+
 // --- Scene keys -----------------------------------------------------------------
 
 TEST(SceneFireForces, KeysLoadSetDescribeAndReject) {
