@@ -342,7 +342,7 @@ TEST(Vorticity, AddsNothingToUniformFlow) {
     f.u.fill(0.8f), f.v.fill(-0.3f), f.w.fill(0.5f);
     Fields before = f;
     ScratchArena scratch;
-    addVorticityConfinement(f, 2.0f, 0.05f, scratch);
+    addVorticityConfinement(f, 2.0f, 0.0f, 0.05f, scratch);
     EXPECT_EQ(f.u.values(), before.u.values());
     EXPECT_EQ(f.v.values(), before.v.values());
     EXPECT_EQ(f.w.values(), before.w.values());
@@ -366,7 +366,7 @@ TEST(Vorticity, AddsEnergyToAVortex) {
     const double energyBefore = kineticEnergy(f);
     ScratchArena scratch;
     const float epsilon = 1.0f, dt = 0.05f;
-    addVorticityConfinement(f, epsilon, dt, scratch);
+    addVorticityConfinement(f, epsilon, 0.0f, dt, scratch);
     EXPECT_GT(kineticEnergy(f), energyBefore * 1.001);
     // Inside the core |omega| falls outward, N = -r, and the force
     // eps * dx * (N x omega) = eps * dx * |omega| along the swirl. On the

@@ -85,6 +85,15 @@ struct PhysicsSettings {
     Vec3f flameSmokeColor{0.25f, 0.23f, 0.22f};  // the render's colour of smoke made by fire
     float flameExpansion = 1.0f;
     float flameCooling = 6.0f;
+    // Flame forces (sim/forces.h), all off at 0: extra vorticity confinement
+    // where it burns (Mantaflow's flame vorticity), a block disturbance of
+    // flameDisturbance m/s^2 in blocks of flameDisturbanceScale metres, and a
+    // shredding that stretches the velocity across the flame's edge at
+    // flameShredding per second (Houdini Pyro's Disturbance and Shredding).
+    float flameVorticity = 0.0f;
+    float flameDisturbance = 0.0f;
+    float flameDisturbanceScale = 0.15f;
+    float flameShredding = 0.0f;
 };
 
 struct SolverSettings {

@@ -293,6 +293,19 @@ std::vector<KeySpec> buildKeys() {
             kNonNegative, "gas expansion (divergence, 1/s) per unit of fuel burnt per second"),
         key("physics", "flame_cooling", physicsPart, &PhysicsSettings::flameCooling, kNonNegative,
             "the flame fades as exp(-rate * t) once its fuel is gone, rate per second"),
+        key("physics", "flame_vorticity", physicsPart, &PhysicsSettings::flameVorticity, {0, 100},
+            "extra vorticity confinement where it burns: epsilon is physics.vorticity plus this "
+            "times the flame (at most 1) in each cell (0 = off)"),
+        key("physics", "flame_disturbance", physicsPart, &PhysicsSettings::flameDisturbance,
+            {0, 1000},
+            "m/s^2 of a push in a random direction per block, times the flame (at most 1), "
+            "renewed as the push moves the gas a block: breaks the flame into licks (0 = off)"),
+        key("physics", "flame_disturbance_scale", physicsPart,
+            &PhysicsSettings::flameDisturbanceScale, kPositive,
+            "size in metres of the disturbance's blocks"),
+        key("physics", "flame_shredding", physicsPart, &PhysicsSettings::flameShredding, {0, 100},
+            "rate per second at which the velocity across the flame's thin edge (along the "
+            "temperature gradient) grows, tearing the edge into streaks (0 = off)"),
 
         // [solver]
         key("solver", "pressure", solverPart, &SolverSettings::pressure, kAny,

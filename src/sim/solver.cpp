@@ -168,6 +168,7 @@ void Solver::addForces(Fields& f, float dt) {
     addWind(f, dt);
     addTurbulence(f, dt);
     addVorticityConfinement(f, dt);
+    addFlameForces(f, dt);
     diffuseVelocity(f, dt);
 }
 
@@ -253,7 +254,17 @@ void Solver::addTurbulence(Fields& f, float dt) {
 
 void Solver::addVorticityConfinement(Fields& f, float dt) {
     ScopedTimer t(times_.vorticity);
-    plume::addVorticityConfinement(f, scene_.physics.vorticity, dt, *scratch_);
+    plume::addVorticityConfinement(f, scene_.physics.vorticity, scene_.physics.flameVorticity, dt,
+                                   *scratch_);
+}
+
+void Solver::addFlameForces(Fields& f, float dt) {
+    if (!f.burns()) return;
+    ScopedTimer t(times_.flame);
+    const PhysicsSettings& p = scene_.physics;
+    plume::addFlameDisturbance(f, p.flameDisturbance, p.flameDisturbanceScale, f.time, dt,
+                               *scratch_);
+    plume::addFlameShredding(f, p.flameShredding, dt, *scratch_);
 }
 
 void Solver::diffuseVelocity(Fields& f, float dt) {

@@ -18,9 +18,9 @@ namespace plume {
 // (for benchmarks), with the groups the benchmark reports.
 struct StageTimes {
     double emit = 0, burn = 0, advectVelocity = 0, buoyancy = 0, wind = 0, turbulence = 0,
-           vorticity = 0, viscosity = 0, project = 0, advectScalars = 0, diffuseScalars = 0,
-           dissipate = 0;
-    double forces() const { return buoyancy + wind + turbulence + vorticity + viscosity; }
+           vorticity = 0, flame = 0, viscosity = 0, project = 0, advectScalars = 0,
+           diffuseScalars = 0, dissipate = 0;
+    double forces() const { return buoyancy + wind + turbulence + vorticity + flame + viscosity; }
     double scalars() const { return advectScalars + diffuseScalars + dissipate; }
     double total() const { return emit + burn + advectVelocity + forces() + project + scalars(); }
 };
@@ -173,6 +173,7 @@ class Solver {
     void addWind(Fields& f, float dt);
     void addTurbulence(Fields& f, float dt);
     void addVorticityConfinement(Fields& f, float dt);
+    void addFlameForces(Fields& f, float dt);   // disturbance and shredding
     void diffuseVelocity(Fields& f, float dt);  // viscosity
     SolveStats project(Island& island, float dt);
     void advectScalars(Island& island, float dt);

@@ -52,7 +52,11 @@ std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
     // Every field advects in place.
     std::uint64_t bytes = std::max(Advector::scratchBytesFor(n, 1, scheme, true),
                                    Projection::scratchBytesFor(n, scene.solver.pressure));
-    if (scene.physics.vorticity != 0.0f) bytes = std::max(bytes, vorticityScratchBytes(n));
+    const PhysicsSettings& p = scene.physics;
+    if (p.vorticity != 0.0f || (scene.burns() && p.flameVorticity != 0.0f))
+        bytes = std::max(bytes, vorticityScratchBytes(n));
+    if (scene.burns() && (p.flameDisturbance != 0.0f || p.flameShredding != 0.0f))
+        bytes = std::max(bytes, flameForceScratchBytes(n));
     return bytes;
 }
 

@@ -117,12 +117,19 @@ BENCHMARK(BM_SubstepObstacle)
 // solver gets its velocity, density, temperature and pressure, without fuel
 // and flame), restored outside the timing before each frame of 4 substeps.
 // 16 substeps per run, so every run times the same four frames' worth.
+// fire:2 is the fire with the flame's forces on (flame_vorticity 2,
+// flame_disturbance 10, flame_shredding 2), from the same state.
 void BM_SubstepFire(benchmark::State& state) {
     const bool fire = state.range(0) != 0;
     const Scene fireScene = loadScene(kBenchScene, {"domain.resolution=64", "emitter[1].fuel=1.0"});
     SolverSnapshot start = warmSolver(fireScene, 12)->snapshot();
     std::unique_ptr<Solver> solver;
-    if (fire) {
+    if (state.range(0) == 2) {
+        solver = std::make_unique<Solver>(
+            loadScene(kBenchScene,
+                      {"domain.resolution=64", "emitter[1].fuel=1.0", "physics.flame_vorticity=2",
+                       "physics.flame_disturbance=10", "physics.flame_shredding=2"}));
+    } else if (fire) {
         solver = std::make_unique<Solver>(fireScene);
     } else {
         solver = std::make_unique<Solver>(
@@ -147,6 +154,7 @@ void BM_SubstepFire(benchmark::State& state) {
     state.counters["emit_burn_ms"] = perStep(t.emit + t.burn);
     state.counters["advect_ms"] = perStep(t.advectVelocity);
     state.counters["forces_ms"] = perStep(t.forces());
+    state.counters["flame_forces_ms"] = perStep(t.flame);
     state.counters["project_ms"] = perStep(t.project);
     state.counters["scalars_ms"] = perStep(t.scalars());
     state.counters["pressure_iters"] = double(iterations) / substeps;
@@ -155,6 +163,7 @@ void BM_SubstepFire(benchmark::State& state) {
 BENCHMARK(BM_SubstepFire)
     ->Arg(0)
     ->Arg(1)
+    ->Arg(2)
     ->ArgName("fire")
     ->Unit(benchmark::kMillisecond)
     ->Iterations(16)
