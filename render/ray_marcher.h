@@ -119,8 +119,7 @@ struct RayMarcher {
     // Flattened: a call left on the per-sample path (trilinear weights,
     // in-scattering) spills every live float register and cost a quarter of
     // the frame time.
-    [[gnu::flatten]] RaySum marchPortable(const Ray& ray, float t0, float t1,
-                                          float jitter) const {
+    [[gnu::flatten]] RaySum marchPortable(const Ray& ray, float t0, float t1, float jitter) const {
         return marchSteps(ray, t0, t1, jitter);
     }
 #if PLUME_HAS_AVX2_PATHS
