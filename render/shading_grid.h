@@ -118,6 +118,31 @@ class ShadingGrid {
         catmullRomWeights(g.t, c);
         for (int tap = 0; tap < 4; ++tap)
             for (int a = 0; a < 3; ++a) w[tap][a] = F4{b[tap][a], b[tap][a], b[tap][a], c[tap][a]};
+        const int cell[3] = {g.cell[0], g.cell[1], g.cell[2]};
+        if (cell[0] >= 1 && cell[0] + 2 < n_.x && cell[1] >= 1 && cell[1] + 2 < n_.y &&
+            cell[2] >= 1 && cell[2] + 2 < n_.z) [[likely]] {
+            // Inside: the taps need no clamp, and the 4x4 rows of four cells
+            // sit at fixed strides (the same sums in the same order as at an
+            // edge, so the same bits). Clamping each tap, and the loops the
+            // compiler kept for it, were a third of the march (perf, 128^3
+            // bench frames at 720p).
+            const ptrdiff_t sy = ptrdiff_t(4) * n_.x, sz = sy * n_.y;
+            const float* p = source_.data() + (cell[2] - 1) * sz + (cell[1] - 1) * sy +
+                             ptrdiff_t(cell[0] - 1) * 4;
+            F4 sum{};
+#pragma GCC unroll 4
+            for (int k = 0; k < 4; ++k, p += sz) {
+                F4 y{};
+#pragma GCC unroll 4
+                for (int j = 0; j < 4; ++j) {
+                    const float* row = p + j * sy;
+                    y += w[j][1] * (w[0][0] * simd::load(row) + w[1][0] * simd::load(row + 4) +
+                                    w[2][0] * simd::load(row + 8) + w[3][0] * simd::load(row + 12));
+                }
+                sum += w[k][2] * y;
+            }
+            return sum;
+        }
         ptrdiff_t ox[4], oy[4], oz[4];  // clamped taps, as bsplineSample's at an edge
         for (int tap = 0; tap < 4; ++tap) {
             ox[tap] = ptrdiff_t(std::clamp(g.cell[0] - 1 + tap, 0, n_.x - 1)) * 4;

@@ -7,6 +7,7 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/simd.h"
 #include "render/camera.h"
 #include "render/light_transmittance.h"
 #include "render/png.h"
@@ -253,6 +254,32 @@ TEST(Render, FramesIgnoreTheThreadCount) {
         setThreadCount(0);
         for (size_t n = 1; n < frames.size(); ++n)
             EXPECT_EQ(frames[n], frames[0]) << "filter " << int(filter) << ", image " << n;
+    }
+}
+
+// The march is built for every CPU and for AVX2 and chosen at run time
+// (render/ray_marcher.h): both give the same bits, or frames would change
+// from one machine to the next.
+TEST(Render, FramesIgnoreTheAvx2Path) {
+    simd::allowAvx2(true);
+    if (!simd::avx2()) GTEST_SKIP() << "this CPU has no AVX2";
+    Scene scene = smallScene(80, 48);
+    ScalarGrid density = puffs(32, {{{0.45f, 0.5f, 0.45f}, 0.18f}, {{0.6f, 0.45f, 0.6f}, 0.15f}});
+    ScalarGrid temperature = puffs(32, {{{0.5f, 0.5f, 0.4f}, 0.15f}});
+    scene.render.emission = 0.5f;
+    LightSettings point;
+    point.type = LightType::Point;
+    point.position = {1.5f, -0.5f, 1.2f};
+    scene.lights.push_back(point);
+    VolumeView view{&density, &temperature, {0, 0, 0}, 1.0f / 32};
+    for (RenderFilter filter : {RenderFilter::Linear, RenderFilter::Cubic, RenderFilter::Sharp}) {
+        scene.render.filter = filter;
+        Renderer renderer(scene);
+        const std::vector<float> avx2 = renderer.renderLinear(view, 7);
+        simd::allowAvx2(false);
+        const std::vector<float> portable = renderer.renderLinear(view, 7);
+        simd::allowAvx2(true);
+        EXPECT_EQ(avx2, portable) << "filter " << int(filter);
     }
 }
 
