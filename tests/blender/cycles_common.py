@@ -5,6 +5,7 @@
 import math
 import os
 import sys
+import time
 import tomllib  # Python 3.11, as Debian's Blender 3.4 has
 
 import bpy
@@ -119,6 +120,21 @@ def set_up_cycles(scene, samples, width, height, filepath):
     scene.render.image_settings.color_mode = "RGBA"
     scene.render.image_settings.color_depth = "32"
     scene.render.filepath = filepath
+
+
+def render_or_reference(scene, samples, width, height, out_dir, reference=None):
+    """Cycles set up (set_up_cycles) and rendered to OUT_DIR/cycles.exr, or
+    the EXR `reference` rendered before; the path of the frame to compare."""
+    cycles_exr = os.path.join(out_dir, "cycles.exr")
+    set_up_cycles(scene, samples, width, height, cycles_exr)
+    if reference:
+        say(f"comparing with {os.path.abspath(reference)}, rendered before")
+        return os.path.abspath(reference)
+    t = time.monotonic()
+    bpy.ops.render.render(write_still=True)
+    say(f"Cycles rendered {cycles_exr} ({samples} samples, {width}x{height}, 2 threads) "
+        f"in {time.monotonic() - t:.1f} s")
+    return cycles_exr
 
 
 def load_rgba(path, width, height):

@@ -24,13 +24,12 @@
 # one exceeds its limit below.
 import os
 import sys
-import time
 
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cycles_common import (add_camera, add_lights_and_sky, box3, die, load_rgba,  # noqa: E402
-                           load_volume, read_resolved, save_png, say, set_up_cycles,
+                           load_volume, read_resolved, render_or_reference, save_png, say,
                            side_by_side, srgb)
 
 # Cycles' blackbody (Principled Volume) is sigma T^4 / pi * 1e-6 per unit of
@@ -127,15 +126,7 @@ vol.materials.append(mat)
 
 add_lights_and_sky(scene, resolved)
 add_camera(scene, resolved["camera"])
-cycles_exr = os.path.join(out_dir, "cycles.exr")
-set_up_cycles(scene, samples, width, height, cycles_exr)
-if reference:
-    cycles_exr = os.path.abspath(reference)
-    say(f"comparing with {cycles_exr}, rendered before")
-else:
-    t = time.monotonic()
-    bpy.ops.render.render(write_still=True)
-    say(f"Cycles rendered {cycles_exr} ({samples} samples, {width}x{height}) in {time.monotonic() - t:.1f} s")
+cycles_exr = render_or_reference(scene, samples, width, height, out_dir, reference)
 
 # --- The frames, their regions -------------------------------------------------
 plume_px = load_rgba(plume_exr, width, height)

@@ -28,13 +28,12 @@
 import math
 import os
 import sys
-import time
 
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cycles_common import (add_camera, add_lights_and_sky, box3, die, load_rgba,  # noqa: E402
-                           load_volume, read_resolved, save_png, say, set_up_cycles,
+                           load_volume, read_resolved, render_or_reference, save_png, say,
                            side_by_side, srgb)
 
 # Regression limits, measured 2026-11-23 (scenes/plume.toml, 64 cells, frame
@@ -146,16 +145,7 @@ position, look_at = add_camera(scene, cam_cfg, fov_scale)
 
 # --- Cycles: converged enough, point-sampled pixels (plume: one ray at each
 # pixel's centre), transparent film, linear float EXR -------------------------
-cycles_exr = os.path.join(out_dir, "cycles.exr")
-set_up_cycles(scene, samples, width, height, cycles_exr)
-if reference:
-    cycles_exr = os.path.abspath(reference)
-    say(f"comparing with {cycles_exr}, rendered before")
-else:
-    t = time.monotonic()
-    bpy.ops.render.render(write_still=True)
-    render_s = time.monotonic() - t
-    say(f"Cycles rendered {cycles_exr} ({samples} samples, {width}x{height}, 2 threads) in {render_s:.1f} s")
+cycles_exr = render_or_reference(scene, samples, width, height, out_dir, reference)
 
 
 # --- Both frames as premultiplied linear RGBA, bottom row first ---------------
