@@ -30,4 +30,10 @@ bool useCubicFilter(RenderFilter filter, const CameraSettings& camera, int heigh
     return pixelsPerVoxel(camera, height, volume, aspect) > kCubicPixelsPerVoxel;
 }
 
+int fillStride(float pixelsPerVoxel) {
+    int stride = 1;
+    while (stride < kMaxFillStride && float(2 * stride) <= pixelsPerVoxel) stride *= 2;
+    return stride;
+}
+
 }  // namespace plume

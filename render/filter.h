@@ -12,6 +12,16 @@ namespace plume {
 // Auto picks cubic above this many pixels per voxel at the volume's centre.
 constexpr float kCubicPixelsPerVoxel = 2.0f;
 
+// A frame traces the pixels fillStride rows and columns apart and fills
+// between them where they agree (render/pixel_tracer.cpp): the largest
+// power of two, up to kMaxFillStride, that a voxel spans (pixelsPerVoxel),
+// so the traced pixels are a voxel or less apart, where the B-spline is a
+// smooth curve the fill follows. 1 below two pixels a voxel, and with the
+// trilinear lookup, whose creases at every voxel face a smooth fill would
+// draw otherwise than tracing does.
+constexpr int kMaxFillStride = 4;
+int fillStride(float pixelsPerVoxel);
+
 // How many pixels of an image `height` rows tall one voxel spans, seen from
 // the camera at the distance of the volume's centre; aspect (width / height)
 // matters only for a camera given by its lens.

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "core/parallel.h"
+#include "render/filter.h"
 #include "render/hash.h"
 #include "render/ray.h"
 #include "render/ray_marcher.h"
@@ -13,7 +14,26 @@ namespace plume {
 namespace {
 
 constexpr int kTileSize = 16;
+static_assert(kTileSize % kMaxFillStride == 0, "every tile starts on each fill grid");
 constexpr uint32_t kJitterSeed = 0x9e3779b9u;
+
+// How far apart two neighbouring known pixels may be for the pixels
+// between them to be filled rather than traced (fillPixel): per channel of
+// light, a share of the larger plus a floor; in opacity (1 - transmittance)
+// a share of the larger, so the faint foot of the smoke, cheap to trace, is
+// traced and the fill never rings below a fading rim
+// (RenderFilter.CubicSpikeIsSmoothWhereTrilinearCreases). At 0.1 of the
+// light the fill's frames were nearer a reference of four times the steps
+// than the traced frames were (RMS 2.4e-4 against 2.7e-4, the 128^3 bench
+// frame 41 at 720p): the fill takes out jitter noise and adds less.
+constexpr float kFillRelative = 0.1f;
+constexpr float kFillAbsolute = 0.002f;
+constexpr float kFillOpacity = 0.05f;
+constexpr float kFillOpacityFloor = 1e-6f;
+
+// The six-point interpolating rule at the midpoint, outermost pair first.
+constexpr int kFillTaps = 6;
+constexpr float kFillWeights[kFillTaps / 2] = {3.0f / 256.0f, -25.0f / 256.0f, 150.0f / 256.0f};
 
 // A pixel's centre ray.
 constexpr float kCentre[2] = {0.0f, 0.0f};
@@ -31,10 +51,30 @@ class PixelTracer {
                 std::vector<int>& hitIds)
         : rays_(rays), marcher_(marcher), image_(image), hitIds_(hitIds) {}
 
-    // One jittered ray per pixel (one per moment where solids move), tiles in parallel.
+    // One jittered ray per pixel (one per moment where solids move), tiles in
+    // parallel. Where a voxel spans several pixels (rays_.fillStride), only
+    // the pixels every fillStride rows and columns are traced first; then,
+    // halving the spacing h each time, the rows between them are filled
+    // along x and the columns along y (fillPixel), tracing where the picture
+    // does not agree with a smooth fill.
     void tracePixels() {
         if (rays_.solids) hitIds_.assign(size_t(image_.width) * image_.height, 0);
-        forEachPixel([&](int x, int y) { tracePixel(x, y); });
+        const int stride = rays_.fillStride;
+        forEachPixel([&](int x, int y) { tracePixel(x, y); }, stride, stride);
+        for (int h = stride / 2; h >= 1; h /= 2) {
+            // Rows 2h apart: the pixels between their known ones.
+            forEachPixel(
+                [&](int x, int y) {
+                    if (x & h) fillPixel(x, y, h, 0);
+                },
+                h, 2 * h);
+            // Then the rows between those, every pixel h apart.
+            forEachPixel(
+                [&](int x, int y) {
+                    if (y & h) fillPixel(x, y, h, 1);
+                },
+                h, h);
+        }
     }
 
     // Anti-aliased silhouettes: a pixel whose centre sees something else
@@ -49,16 +89,20 @@ class PixelTracer {
     }
 
   private:
+    // The pixels every `columns` columns of every `rows` rows (powers of two
+    // up to the tile's size, so every tile starts on those grids).
     template <typename PerPixel>
-    void forEachPixel(PerPixel perPixel) {
+    void forEachPixel(PerPixel perPixel, int columns = 1, int rows = 1) {
         parallelForTiles(image_.width, image_.height, kTileSize,
                          [&](int x0, int y0, int x1, int y1) {
-                             for (int y = y0; y < y1; ++y)
-                                 for (int x = x0; x < x1; ++x) perPixel(x, y);
+                             for (int y = y0; y < y1; y += rows)
+                                 for (int x = x0; x < x1; x += columns) perPixel(x, y);
                          });
     }
 
     void tracePixel(int x, int y) {
+        // Clear air: no ray to make (most of a frame's pixels).
+        if (!rays_.solids && !rays_.smoke.contains(x, y)) return store(x, y, RaySum{});
         const size_t pixel = size_t(y) * image_.width + x;
         // Moving solids: a ray per moment, each at its own spot in the pixel.
         const BlurredSolids& blurred = rays_.blurred;
@@ -73,6 +117,81 @@ class PixelTracer {
         int id = 0;
         store(x, y, traceRay(x, y, kCentre, rays_.solids, rays_.surfaceLight, &id));
         if (rays_.solids) hitIds_[pixel] = id;
+    }
+
+    // A pixel h from known ones along `axis` (0: x, 1: y), known also 3h
+    // and 5h away. Where the six saw the same solid (or none) as this
+    // pixel's centre does and their light agrees pair by pair (agree), the
+    // pixel is their six-point interpolation (Deslauriers and Dubuc; kFillTaps):
+    // exact for a quintic, and what it builds is smooth (C2), so a close-up
+    // shows no crease where a mean of two would draw one at every traced
+    // pixel. The four-point rule, C1, left the curvature of a lone voxel's
+    // bump jumping by a third of its largest from pixel to pixel
+    // (RenderFilter.SharpSpikeIsSmoothOverItsBump: 0.34, against 0.17 traced
+    // and 0.17 with six points). Else the pixel is traced. Only pixels of
+    // earlier passes are read, so the frame is the same for any thread count.
+    void fillPixel(int x, int y, int h, int axis) {
+        if (!rays_.smoke.contains(x, y)) return tracePixel(x, y);
+        const int dx = axis == 0 ? h : 0, dy = axis == 1 ? h : 0;
+        int px[kFillTaps], py[kFillTaps];
+        for (int a = 0; a < kFillTaps; ++a) {
+            px[a] = x + (2 * a + 1 - kFillTaps) * dx;
+            py[a] = y + (2 * a + 1 - kFillTaps) * dy;
+            if (px[a] < 0 || px[a] >= image_.width || py[a] < 0 || py[a] >= image_.height ||
+                !rays_.smoke.contains(px[a], py[a]))
+                return tracePixel(x, y);
+        }
+        int id = 0;
+        if (rays_.solids) {
+            if (rays_.blurred.pixels.contains(x, y)) return tracePixel(x, y);
+            const Camera& camera = rays_.camera;
+            SurfaceHit hit;
+            if (rays_.solids->intersect(camera.position(),
+                                        camera.direction(float(x) + 0.5f, float(y) + 0.5f),
+                                        std::numeric_limits<float>::infinity(), hit))
+                id = hit.id;
+            for (int a = 0; a < kFillTaps; ++a)
+                if (hitIds_[size_t(py[a]) * image_.width + px[a]] != id) return tracePixel(x, y);
+        }
+        RaySum known[kFillTaps];
+        for (int a = 0; a < kFillTaps; ++a) known[a] = stored(px[a], py[a]);
+        for (int a = 0; a + 1 < kFillTaps; ++a)
+            if (!agree(known[a], known[a + 1])) return tracePixel(x, y);
+        // Symmetric pairs summed first, outermost to innermost.
+        RaySum fill;
+        fill.transmittance = 0.0f;
+        for (int a = 0; a < kFillTaps / 2; ++a) {
+            const RaySum& l = known[a];
+            const RaySum& r = known[kFillTaps - 1 - a];
+            fill.radiance += (l.radiance + r.radiance) * kFillWeights[a];
+            fill.transmittance += (l.transmittance + r.transmittance) * kFillWeights[a];
+        }
+        // The interpolation overshoots a little beside a steep rise.
+        fill.radiance = vmax(fill.radiance, Vec3f(0.0f));
+        fill.transmittance = std::clamp(fill.transmittance, 0.0f, 1.0f);
+        store(x, y, fill);
+        if (rays_.solids) hitIds_[size_t(y) * image_.width + x] = id;
+    }
+
+    // Whether two neighbouring known pixels differ by less than what shows.
+    static bool agree(const RaySum& a, const RaySum& b) {
+        for (int c = 0; c < 3; ++c) {
+            const float lo = std::min(a.radiance[c], b.radiance[c]);
+            const float hi = std::max(a.radiance[c], b.radiance[c]);
+            if (hi - lo > kFillRelative * hi + kFillAbsolute) return false;
+        }
+        const float lo = 1.0f - std::max(a.transmittance, b.transmittance);
+        const float hi = 1.0f - std::min(a.transmittance, b.transmittance);
+        return hi - lo <= kFillOpacity * hi + kFillOpacityFloor;
+    }
+
+    RaySum stored(int x, int y) const {
+        const size_t pixel = size_t(y) * image_.width + x;
+        RaySum s;
+        s.radiance = {image_.rgb[pixel * 3 + 0], image_.rgb[pixel * 3 + 1],
+                      image_.rgb[pixel * 3 + 2]};
+        s.transmittance = image_.transmittance[pixel];
+        return s;
     }
 
     // Whether a neighbour's centre saw another solid (blurred pixels aside).
@@ -91,8 +210,7 @@ class PixelTracer {
     RaySum traceRay(int x, int y, const float offset[2], const SolidScene* solids,
                     const SurfaceLight* surfaceLight, int* id = nullptr) const {
         const Camera& camera = rays_.camera;
-        const Vec3f d =
-            camera.direction(float(x) + 0.5f + offset[0], float(y) + 0.5f + offset[1]);
+        const Vec3f d = camera.direction(float(x) + 0.5f + offset[0], float(y) + 0.5f + offset[1]);
         const Ray ray(rays_.eye, d);
         SurfaceHit hit;
         const bool solid = solids && solids->intersect(camera.position(), d,

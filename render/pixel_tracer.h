@@ -28,6 +28,9 @@ struct FrameRays {
     const SurfaceLight* surfaceLight;  // the solids' light, with solids
     const BlurredSolids& blurred;      // moving solids over the shutter
     int frame;                         // seeds the ray jitter
+    // Trace the pixels this many rows and columns apart (a power of two), and
+    // fill between them where they agree; 1: trace every pixel.
+    int fillStride = 1;
 };
 
 // Traces every pixel of `image` through `marcher` (a RayMarcher). With

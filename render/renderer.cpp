@@ -381,6 +381,12 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     marchBounds(active_, shading_.n(), lookupApron(cubic_), marchLo, marchHi);
     const WorldBox marchBox{volume.origin + marchLo * volume.dx,
                             volume.origin + marchHi * volume.dx};
+    // Where a voxel spans several pixels, a sparse grid of them traced and
+    // the rest filled where smooth (render/filter.h).
+    const int fill = cubic_ && settings_.adaptive
+                         ? fillStride(pixelsPerVoxel(cameraSettings, height_, volume,
+                                                     float(width_) / float(height_)))
+                         : 1;
     const FrameRays rays{
         .camera = camera,
         .eye = eye,
@@ -391,22 +397,23 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         .solids = solids,
         .surfaceLight = solids ? &*surfaceLight : nullptr,
         .blurred = blurred,
-        .frame = frame};
+        .frame = frame,
+        .fillStride = fill};
 
     // Every pixel, for the density lookup this frame uses.
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (cubic_)
-        traceFrame(rays,
-                   RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                           temperatureChannel_, flameChannel_, fireLight,
-                                           volume.dx},
-                   frame_, hitIds_);
+        traceFrame(
+            rays,
+            RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                    temperatureChannel_, flameChannel_, fireLight, volume.dx},
+            frame_, hitIds_);
     else
-        traceFrame(rays,
-                   RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                            temperatureChannel_, flameChannel_, Vec3f(0.0f),
-                                            volume.dx},
-                   frame_, hitIds_);
+        traceFrame(
+            rays,
+            RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
+                                     temperatureChannel_, flameChannel_, Vec3f(0.0f), volume.dx},
+            frame_, hitIds_);
 }
 
 void Renderer::traceSlice(const VolumeView& given) {

@@ -252,6 +252,7 @@ struct RenderSettings {
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
     RenderFilter filter = RenderFilter::Auto;
+    bool adaptive = true;  // trace a sparse grid of pixels, fill between (render/pixel_tracer.cpp)
     std::string grid = "density";  // grid rendered by render-vdb
     RenderView view = RenderView::Shaded;
     // "x=1.0": the slice view's plane, an axis and a world position in

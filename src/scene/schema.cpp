@@ -447,6 +447,10 @@ std::vector<KeySpec> buildKeys() {
             "Cycles' Cubic), sharp (smooth, through every voxel's value) or linear; auto picks "
             "cubic when a voxel spans more than two pixels",
             {"auto", "linear", "cubic", "sharp"}),
+        key("render", "adaptive", renderPart, &RenderSettings::adaptive, kAny,
+            "where a voxel spans two pixels or more (cubic or sharp filter), trace every second "
+            "or fourth pixel and fill those between by a smooth interpolation where their "
+            "neighbours agree, tracing the rest; false: trace every pixel"),
         key("render", "grid", renderPart, &RenderSettings::grid, kAny,
             "grid that render-vdb renders as density"),
         key("render", "view", renderPart, &RenderSettings::view, kAny,
