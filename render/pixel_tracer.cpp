@@ -4,9 +4,11 @@
 #include <limits>
 
 #include "core/parallel.h"
+#include "render/depth_march.h"
 #include "render/hash.h"
 #include "render/ray.h"
 #include "render/ray_marcher.h"
+#include "render/render_passes.h"
 
 namespace plume {
 
@@ -23,6 +25,20 @@ constexpr float kCentre[2] = {0.0f, 0.0f};
 // times the work on edges only.
 constexpr float kEdgeOffsets[4][2] = {
     {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
+
+// The sample's offset inside each interval of a pixel's ray: hashed, the
+// same for the whole ray.
+float rayJitter(int x, int y, int frame) {
+    return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
+}
+
+template <typename PerPixel>
+void forEachPixelOf(int width, int height, PerPixel perPixel) {
+    parallelForTiles(width, height, kTileSize, [&](int x0, int y0, int x1, int y1) {
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) perPixel(x, y);
+    });
+}
 
 template <typename Marcher>
 class PixelTracer {
@@ -51,11 +67,7 @@ class PixelTracer {
   private:
     template <typename PerPixel>
     void forEachPixel(PerPixel perPixel) {
-        parallelForTiles(image_.width, image_.height, kTileSize,
-                         [&](int x0, int y0, int x1, int y1) {
-                             for (int y = y0; y < y1; ++y)
-                                 for (int x = x0; x < x1; ++x) perPixel(x, y);
-                         });
+        forEachPixelOf(image_.width, image_.height, perPixel);
     }
 
     void tracePixel(int x, int y) {
@@ -133,10 +145,7 @@ class PixelTracer {
         return mean;
     }
 
-    // The sample's offset inside each interval: hashed, the same for the whole ray.
-    float jitter(int x, int y) const {
-        return hashToUnit(hashPixel(x, y, uint32_t(rays_.frame), kJitterSeed));
-    }
+    float jitter(int x, int y) const { return rayJitter(x, y, rays_.frame); }
 
     void store(int x, int y, const RaySum& sum) {
         const size_t pixel = size_t(y) * image_.width + x;
@@ -162,9 +171,43 @@ void traceFrame(const FrameRays& rays, const Marcher& marcher, LinearImage& imag
     if (rays.solids) tracer.antialiasEdges();
 }
 
+template <typename Marcher>
+void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int height,
+                std::vector<float>& depth) {
+    depth.assign(size_t(width) * height, kNoDepth);
+    const Camera& camera = rays.camera;
+    forEachPixelOf(width, height, [&](int x, int y) {
+        const Vec3f d = camera.direction(x, y);
+        const Ray ray(rays.eye, d);
+        SurfaceHit hit;
+        const bool solid =
+            rays.solids && rays.solids->intersect(camera.position(), d,
+                                                  std::numeric_limits<float>::infinity(), hit) &&
+            !(hit.id == kGroundId && rays.solids->shadowCatcher());
+        // The smoke in front of the solid, then the solid.
+        float t = 1.0f;
+        float t0, t1;
+        if (rays.smoke.contains(x, y) && clipRay(ray, rays.marchLo, rays.marchHi, t0, t1)) {
+            if (solid) t1 = std::min(t1, hit.t / rays.dx);
+            if (t0 < t1) {
+                const float half = halfDepth(marcher, ray, t0, t1, rayJitter(x, y, rays.frame), t);
+                if (half >= 0.0f) {
+                    depth[size_t(y) * width + x] = half * rays.dx;
+                    return;
+                }
+            }
+        }
+        if (solid && t * (1.0f - hit.coverage) <= 0.5f) depth[size_t(y) * width + x] = hit.t;
+    });
+}
+
 template void traceFrame(const FrameRays&, const RayMarcher<LinearLookup>&, LinearImage&,
                          std::vector<int>&);
 template void traceFrame(const FrameRays&, const RayMarcher<CubicLookup>&, LinearImage&,
                          std::vector<int>&);
+template void traceDepth(const FrameRays&, const RayMarcher<LinearLookup>&, int, int,
+                         std::vector<float>&);
+template void traceDepth(const FrameRays&, const RayMarcher<CubicLookup>&, int, int,
+                         std::vector<float>&);
 
 }  // namespace plume

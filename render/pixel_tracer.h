@@ -37,4 +37,14 @@ template <typename Marcher>
 void traceFrame(const FrameRays& rays, const Marcher& marcher, LinearImage& image,
                 std::vector<int>& hitIds);
 
+// The depth pass (render/render_passes.h): for every pixel, the metres along
+// its centre ray to where its transmittance falls to 1/2 through the smoke
+// `marcher` marches (render/depth_march.h) and the solids (kNoDepth where it
+// never does). One ray a pixel, at the frame's moment, as Cycles' Z takes
+// one sample: no anti-aliasing, no motion blur; a shadow catcher is not in it.
+// `depth` holds width * height floats, row 0 at the top.
+template <typename Marcher>
+void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int height,
+                std::vector<float>& depth);
+
 }  // namespace plume
