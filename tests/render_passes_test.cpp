@@ -394,7 +394,7 @@ TEST(RenderPasses, DepthIsWhereTheTransmittanceHalves) {
     const float sigma = scene.render.extinction * 0.5f;  // 1/m
     const float expected = 2.5f + 0.25f + std::log(2.0f) / sigma;
     const float centre = passes->depth[24 * 48 + 24];
-    EXPECT_NEAR(centre, expected, 1.5f * kDx) << "expected " << expected;
+    EXPECT_NEAR(centre, expected, 0.25f * kDx) << "expected " << expected;
     // A corner sees no smoke.
     EXPECT_EQ(passes->depth[0], kNoDepth);
 
