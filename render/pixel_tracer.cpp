@@ -180,10 +180,10 @@ void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int he
         const Vec3f d = camera.direction(x, y);
         const Ray ray(rays.eye, d);
         SurfaceHit hit;
-        const bool solid =
-            rays.solids && rays.solids->intersect(camera.position(), d,
+        const bool solid = rays.solids &&
+                           rays.solids->intersect(camera.position(), d,
                                                   std::numeric_limits<float>::infinity(), hit) &&
-            !(hit.id == kGroundId && rays.solids->shadowCatcher());
+                           !(hit.id == kGroundId && rays.solids->shadowCatcher());
         // The smoke in front of the solid, then the solid.
         float t = 1.0f;
         float t0, t1;

@@ -16,15 +16,15 @@ namespace {
 // emission from `temperatureChannel` (-1: none) and the fire's light apart.
 template <typename F>
 void withMarcher(bool cubic, const ShadingGrid& shading, const EmptySpace& emptySpace,
-                 const RenderSettings& settings, float dx, int temperatureChannel,
-                 int flameChannel, Vec3f fireLight, F f) {
+                 const RenderSettings& settings, float dx, int temperatureChannel, int flameChannel,
+                 Vec3f fireLight, F f) {
     const float sigmaPerVoxel = settings.extinction * dx;
     if (cubic)
         f(RayMarcher<CubicLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
                                   flameChannel, fireLight, dx});
     else
-        f(RayMarcher<LinearLookup>{shading, emptySpace, settings, sigmaPerVoxel,
-                                   temperatureChannel, flameChannel, fireLight, dx});
+        f(RayMarcher<LinearLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
+                                   flameChannel, fireLight, dx});
 }
 
 }  // namespace

@@ -119,8 +119,8 @@ class Renderer {
     bool passesOn_ = false;
     std::vector<std::string> lightNames_;  // each scene light's layer
     RenderPasses passes_;
-    LinearImage partImage_;          // one pass's trace
-    std::vector<int> partHitIds_;    // its hit ids (the beauty's are kept)
+    LinearImage partImage_;        // one pass's trace
+    std::vector<int> partHitIds_;  // its hit ids (the beauty's are kept)
 
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature

@@ -54,7 +54,8 @@ const std::vector<float>& channel(const ExrChannels& exr, const std::string& nam
 std::vector<std::string> colourLayers(const ExrChannels& exr) {
     std::vector<std::string> layers;
     for (const auto& [name, values] : exr.channels)
-        if (name.size() > 2 && name.ends_with(".R")) layers.push_back(name.substr(0, name.size() - 2));
+        if (name.size() > 2 && name.ends_with(".R"))
+            layers.push_back(name.substr(0, name.size() - 2));
     return layers;
 }
 
@@ -151,12 +152,12 @@ TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {
 // depend on their intensity.
 TEST(RenderPasses, ALightAtZeroEmptiesExactlyItsLayer) {
     const fs::path dir = scratchDir("passes_light_off");
-    const ExrChannels on = renderFrame(dir / "on", "obstacle.toml", kTwoLights, "6",
-                                       "obstacle_0006.exr");
+    const ExrChannels on =
+        renderFrame(dir / "on", "obstacle.toml", kTwoLights, "6", "obstacle_0006.exr");
     std::vector<std::string> keys = kTwoLights;
     keys.push_back("light[2].intensity=0");
-    const ExrChannels off = renderFrame(dir / "off", "obstacle.toml", keys, "6",
-                                        "obstacle_0006.exr");
+    const ExrChannels off =
+        renderFrame(dir / "off", "obstacle.toml", keys, "6", "obstacle_0006.exr");
     EXPECT_GT(layerPeak(on, "light_2"), 1e-3f) << "the lamp lights nothing even when on";
     EXPECT_EQ(layerPeak(off, "light_2"), 0.0f) << "the lamp's layer is not empty when it is off";
     for (const std::string layer : {"emission", "light_1", "sky", "fire_light"})
@@ -191,15 +192,14 @@ TEST(RenderPasses, RenderVdbWritesTheLayers) {
 // Only the passes asked for; and none (the plain RGBA) without render.passes.
 TEST(RenderPasses, OnlyThePassesAskedFor) {
     const fs::path dir = scratchDir("passes_some");
-    const ExrChannels some = renderFrame(
-        dir / "some", "obstacle.toml",
-        {"domain.resolution=16", "render.width=64", "render.height=36",
-         "render.passes=[\"sky\", \"depth\"]"},
-        "3", "obstacle_0003.exr");
+    const ExrChannels some = renderFrame(dir / "some", "obstacle.toml",
+                                         {"domain.resolution=16", "render.width=64",
+                                          "render.height=36", "render.passes=[\"sky\", \"depth\"]"},
+                                         "3", "obstacle_0003.exr");
     std::vector<std::string> names;
     for (const auto& [name, values] : some.channels) names.push_back(name);
-    EXPECT_EQ(names, (std::vector<std::string>{"A", "B", "G", "R", "depth.Z", "sky.B", "sky.G",
-                                               "sky.R"}));
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"A", "B", "G", "R", "depth.Z", "sky.B", "sky.G", "sky.R"}));
     const ExrChannels none = renderFrame(
         dir / "none", "obstacle.toml",
         {"domain.resolution=16", "render.width=64", "render.height=36"}, "3", "obstacle_0003.exr");
@@ -237,18 +237,32 @@ TEST(RenderPasses, OiiotoolReadsEveryLayer) {
     const std::string file = (dir / "exr" / "obstacle_0006.exr").string();
     const std::string info = test::capture("oiiotool --info -v '" + file + "' 2>&1");
     EXPECT_NE(info.find("20 channel"), std::string::npos) << info;
-    for (const char* name :
-         {"R (half)", "G (half)", "B (half)", "A (half)", "depth.Z (float)", "emission.R (half)",
-          "emission.G (half)", "emission.B (half)", "light_1.R (half)", "light_1.G (half)",
-          "light_1.B (half)", "lamp.R (half)", "lamp.G (half)", "lamp.B (half)", "sky.R (half)",
-          "sky.G (half)", "sky.B (half)", "fire_light.R (half)", "fire_light.G (half)",
-          "fire_light.B (half)"})
+    for (const char* name : {"R (half)",
+                             "G (half)",
+                             "B (half)",
+                             "A (half)",
+                             "depth.Z (float)",
+                             "emission.R (half)",
+                             "emission.G (half)",
+                             "emission.B (half)",
+                             "light_1.R (half)",
+                             "light_1.G (half)",
+                             "light_1.B (half)",
+                             "lamp.R (half)",
+                             "lamp.G (half)",
+                             "lamp.B (half)",
+                             "sky.R (half)",
+                             "sky.G (half)",
+                             "sky.B (half)",
+                             "fire_light.R (half)",
+                             "fire_light.G (half)",
+                             "fire_light.B (half)"})
         EXPECT_NE(info.find(name), std::string::npos) << "oiiotool lists no " << name << ":\n"
                                                       << info;
     // Each layer's pixels as oiiotool reads them (its own channel lookup by
     // name): the stats of the lamp's layer match what OpenEXR reads.
-    const std::string stats = test::capture("oiiotool '" + file +
-                                            "' --ch lamp.R,lamp.G,lamp.B --printstats 2>&1");
+    const std::string stats =
+        test::capture("oiiotool '" + file + "' --ch lamp.R,lamp.G,lamp.B --printstats 2>&1");
     float maxR = -1, maxG = -1, maxB = -1;
     std::istringstream lines(stats);
     for (std::string line; std::getline(lines, line);)
@@ -273,7 +287,8 @@ TEST(RenderPasses, BadValuesAreOneLineAtTheirKey) {
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(countLines(r.err), 1) << r.err;
     const int passesLine = countLines(text) + 1;
-    EXPECT_NE(r.err.find("bad.toml:" + std::to_string(passesLine) + ":18: error: 'render.passes' "
+    EXPECT_NE(r.err.find("bad.toml:" + std::to_string(passesLine) +
+                         ":18: error: 'render.passes' "
                          "must be one of \"all\", \"emission\", \"lights\", \"sky\", "
                          "\"fire_light\", \"depth\" or an array of them, got \"smoke\""),
               std::string::npos)
@@ -318,8 +333,8 @@ TEST(RenderPasses, BadValuesAreOneLineAtTheirKey) {
         << r.err;
 
     // A slice view has no passes.
-    r = runPlume("check " + kScenes + "rising.toml --set render.passes=all --set render.view=density",
-                 dir);
+    r = runPlume(
+        "check " + kScenes + "rising.toml --set render.passes=all --set render.view=density", dir);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_NE(r.err.find("'render.passes' are layers of the shaded frame"), std::string::npos)
         << r.err;
@@ -330,9 +345,10 @@ TEST(RenderPasses, TheReferenceListsTheKeys) {
     const fs::path dir = scratchDir("passes_reference");
     const auto r = runPlume("check --reference", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.out.find("| `render.passes` | array of strings | `[]` | each of `\"all\"`, "
-                         "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"` |"),
-              std::string::npos)
+    EXPECT_NE(
+        r.out.find("| `render.passes` | array of strings | `[]` | each of `\"all\"`, "
+                   "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"` |"),
+        std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("| `light.name` | string | `\"\"` |"), std::string::npos) << r.out;
 }

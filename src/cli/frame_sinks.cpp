@@ -66,8 +66,9 @@ void FrameSinks::open(const Scene& scene) {
         if (exr)
             renderer_->enablePasses();
         else
-            warn("render.passes: they are layers of the EXR frames, and this run writes none "
-                 "(add --exr DIR)");
+            warn(
+                "render.passes: they are layers of the EXR frames, and this run writes none "
+                "(add --exr DIR)");
     }
     for (const auto& sink : sinks_) sink->open();
 }

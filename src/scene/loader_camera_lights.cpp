@@ -115,15 +115,18 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
         const auto where = whereGiven({key}, lights ? lights->get(i) : nullptr);
         const std::string shown = "'" + key + "' = \"" + name + "\": ";
         const bool word =
-            std::all_of(name.begin(), name.end(),
-                        [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+            std::all_of(
+                name.begin(), name.end(),
+                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
             !std::isdigit(static_cast<unsigned char>(name[0]));
         if (!word) {
-            fail(where, shown + "a layer name must be letters, digits and _, not starting with a digit");
+            fail(where,
+                 shown + "a layer name must be letters, digits and _, not starting with a digit");
             continue;
         }
         for (const char* pass : {"emission", "sky", "fire_light", "depth"})
-            if (name == pass) fail(where, shown + "that is the name of the " + pass + " pass's layer");
+            if (name == pass)
+                fail(where, shown + "that is the name of the " + pass + " pass's layer");
         for (std::size_t j = 0; j < scene.lights.size(); ++j) {
             if (j == i) continue;
             const std::string other = scene.lights[j].name.empty()

@@ -192,8 +192,8 @@ std::optional<SchemaValue> SceneReader::convert(const KeySpec& spec, const toml:
         }
         case ValueKind::ChoiceList: {
             // One choice as a string ("all"), or an array of them.
-            const std::string what = "one of " + quotedChoices(spec.choices) +
-                                     " or an array of them";
+            const std::string what =
+                "one of " + quotedChoices(spec.choices) + " or an array of them";
             auto choice = [&](const toml::node& at) -> std::optional<std::string> {
                 const auto* s = at.as_string();
                 if (s && std::find(spec.choices.begin(), spec.choices.end(), s->get()) !=

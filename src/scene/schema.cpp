@@ -104,8 +104,8 @@ KeySpec key(std::string_view section, std::string_view name, PartOf<T> part, M T
     KeySpec k;
     k.section = section;
     k.key = name;
-    k.kind = choices.empty() || kindOf<M>() == ValueKind::ChoiceList ? kindOf<M>()
-                                                                      : ValueKind::Choice;
+    k.kind =
+        choices.empty() || kindOf<M>() == ValueKind::ChoiceList ? kindOf<M>() : ValueKind::Choice;
     k.doc = doc;
     k.range = range;
     k.choices = choices;

@@ -34,8 +34,8 @@ enum class ValueKind {
 // A key's value between the file and the Scene: Integer -> int64_t, Real -> double,
 // Vec3 and Scale -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string,
 // Bool -> bool, ChoiceList -> vector<string>.
-using SchemaValue = std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string,
-                                 bool, std::vector<std::string>>;
+using SchemaValue = std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string, bool,
+                                 std::vector<std::string>>;
 
 // Closed or open interval, applied to each element of arrays.
 struct ValueRange {
