@@ -34,12 +34,22 @@ void Renderer::tracePasses(const FrameRays& rays, BlurredSolids& blurred,
     passes_.width = width_;
     passes_.height = height_;
     size_t used = 0;
+    // A part that holds no light this frame (emission where nothing glows,
+    // the fire's light where nothing burns) is black without a trace.
+    auto dark = [&](const LightPart& part) {
+        return !part.sky && part.light < 0 && (!part.emission || temperatureChannel_ < 0) &&
+               (!part.fire || fire_.empty());
+    };
     // Each layer is a trace of its part of the light, kept in passes_.
     auto layer = [&](const std::string& name, const LightPart& part) {
-        tracePart(part, rays, blurred, volume, partImage_);
         if (used == passes_.layers.size()) passes_.layers.emplace_back();
         PassLayer& out = passes_.layers[used++];
         out.name = name;
+        if (dark(part)) {
+            out.rgb.assign(size_t(width_) * height_ * 3, 0.0f);
+            return;
+        }
+        tracePart(part, rays, blurred, volume, partImage_);
         out.rgb = partImage_.rgb;
     };
     if (settings_.wantsPass("emission")) layer("emission", LightPart::only(true, false, false, -1));
