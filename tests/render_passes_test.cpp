@@ -102,7 +102,7 @@ float layerPeak(const ExrChannels& exr, const std::string& layer) {
 ExrChannels renderFrame(const fs::path& dir, const std::string& scene,
                         const std::vector<std::string>& keys, const std::string& frame,
                         const std::string& name) {
-    auto r = runPlume("render " + kScenes + scene + " --no-video --exr exr --frames " + frame +
+    auto r = runPlume("render " + scene + " --no-video --exr exr --frames " + frame +
                           sets(keys) + " -q",
                       dir);
     EXPECT_EQ(r.status, 0) << r.err;
@@ -118,7 +118,7 @@ TEST(RenderPasses, FireLayersSumToTheBeauty) {
         std::vector<std::string> keys = kFire;
         keys.push_back(std::string("render.filter=") + filter);
         keys.push_back("light[1].name=moon");
-        const ExrChannels exr = renderFrame(dir, "fire.toml", keys, "8", "fire_0008.exr");
+        const ExrChannels exr = renderFrame(dir, kScenes + "fire.toml", keys, "8", "fire_0008.exr");
         EXPECT_EQ(colourLayers(exr),
                   (std::vector<std::string>{"emission", "fire_light", "moon", "sky"}));
         expectLayersSumToBeauty(exr, std::string("fire, ") + filter);
@@ -136,7 +136,7 @@ TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {
         const fs::path dir = scratchDir(std::string("passes_two_lights_") + transparent);
         std::vector<std::string> keys = kTwoLights;
         keys.push_back(std::string("render.transparent=") + transparent);
-        const ExrChannels exr = renderFrame(dir, "obstacle.toml", keys, "6", "obstacle_0006.exr");
+        const ExrChannels exr = renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
         EXPECT_EQ(colourLayers(exr), (std::vector<std::string>{"emission", "fire_light", "light_1",
                                                                "light_2", "sky"}));
         expectLayersSumToBeauty(exr, std::string("two lights, transparent ") + transparent);
@@ -147,17 +147,30 @@ TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {
     }
 }
 
+// A solid thrown through smoke over the ground, blurred over the shutter:
+// the solids' light at every moment is split as the still ones' is.
+TEST(RenderPasses, BlurredSolidsLayersSumToTheBeauty) {
+    const fs::path dir = scratchDir("passes_motion_blur");
+    const ExrChannels exr = renderFrame(
+        dir, std::string(PLUME_SOURCE_DIR) + "/scenes/ball_throw.toml",
+        {"domain.resolution=24", "render.width=96", "render.height=54", "render.motion_blur=0.5",
+         "render.passes=all"},
+        "24", "ball_throw_0024.exr");
+    expectLayersSumToBeauty(exr, "motion blur");
+    EXPECT_GT(layerPeak(exr, "light_1"), 1e-3f);
+}
+
 // Turning one light's intensity to 0 empties its layer, and leaves every
 // other layer as it was, bit for bit: the lights' transmittance does not
 // depend on their intensity.
 TEST(RenderPasses, ALightAtZeroEmptiesExactlyItsLayer) {
     const fs::path dir = scratchDir("passes_light_off");
     const ExrChannels on =
-        renderFrame(dir / "on", "obstacle.toml", kTwoLights, "6", "obstacle_0006.exr");
+        renderFrame(dir / "on", kScenes + "obstacle.toml", kTwoLights, "6", "obstacle_0006.exr");
     std::vector<std::string> keys = kTwoLights;
     keys.push_back("light[2].intensity=0");
     const ExrChannels off =
-        renderFrame(dir / "off", "obstacle.toml", keys, "6", "obstacle_0006.exr");
+        renderFrame(dir / "off", kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
     EXPECT_GT(layerPeak(on, "light_2"), 1e-3f) << "the lamp lights nothing even when on";
     EXPECT_EQ(layerPeak(off, "light_2"), 0.0f) << "the lamp's layer is not empty when it is off";
     for (const std::string layer : {"emission", "light_1", "sky", "fire_light"})
@@ -192,7 +205,7 @@ TEST(RenderPasses, RenderVdbWritesTheLayers) {
 // Only the passes asked for; and none (the plain RGBA) without render.passes.
 TEST(RenderPasses, OnlyThePassesAskedFor) {
     const fs::path dir = scratchDir("passes_some");
-    const ExrChannels some = renderFrame(dir / "some", "obstacle.toml",
+    const ExrChannels some = renderFrame(dir / "some", kScenes + "obstacle.toml",
                                          {"domain.resolution=16", "render.width=64",
                                           "render.height=36", "render.passes=[\"sky\", \"depth\"]"},
                                          "3", "obstacle_0003.exr");
@@ -201,7 +214,7 @@ TEST(RenderPasses, OnlyThePassesAskedFor) {
     EXPECT_EQ(names,
               (std::vector<std::string>{"A", "B", "G", "R", "depth.Z", "sky.B", "sky.G", "sky.R"}));
     const ExrChannels none = renderFrame(
-        dir / "none", "obstacle.toml",
+        dir / "none", kScenes + "obstacle.toml",
         {"domain.resolution=16", "render.width=64", "render.height=36"}, "3", "obstacle_0003.exr");
     EXPECT_EQ(none.channels.size(), 4u);
     // The beauty is the same with passes or without.
@@ -233,7 +246,7 @@ TEST(RenderPasses, OiiotoolReadsEveryLayer) {
     const fs::path dir = scratchDir("passes_oiiotool");
     std::vector<std::string> keys = kTwoLights;
     keys.push_back("light[2].name=lamp");
-    const ExrChannels exr = renderFrame(dir, "obstacle.toml", keys, "6", "obstacle_0006.exr");
+    const ExrChannels exr = renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
     const std::string file = (dir / "exr" / "obstacle_0006.exr").string();
     const std::string info = test::capture("oiiotool --info -v '" + file + "' 2>&1");
     EXPECT_NE(info.find("20 channel"), std::string::npos) << info;
