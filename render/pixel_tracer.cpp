@@ -4,10 +4,12 @@
 #include <limits>
 
 #include "core/parallel.h"
+#include "render/depth_march.h"
 #include "render/filter.h"
 #include "render/hash.h"
 #include "render/ray.h"
 #include "render/ray_marcher.h"
+#include "render/render_passes.h"
 
 namespace plume {
 
@@ -44,12 +46,28 @@ constexpr float kCentre[2] = {0.0f, 0.0f};
 constexpr float kEdgeOffsets[4][2] = {
     {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
 
+// The sample's offset inside each interval of a pixel's ray: hashed, the
+// same for the whole ray.
+float rayJitter(int x, int y, int frame) {
+    return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
+}
+
+// The pixels every `columns` columns of every `rows` rows (powers of two up
+// to the tile's size, so every tile starts on those grids), tiles in parallel.
+template <typename PerPixel>
+void forEachPixelOf(int width, int height, PerPixel perPixel, int columns = 1, int rows = 1) {
+    parallelForTiles(width, height, kTileSize, [&](int x0, int y0, int x1, int y1) {
+        for (int y = y0; y < y1; y += rows)
+            for (int x = x0; x < x1; x += columns) perPixel(x, y);
+    });
+}
+
 template <typename Marcher>
 class PixelTracer {
   public:
     PixelTracer(const FrameRays& rays, const Marcher& marcher, LinearImage& image,
-                std::vector<int>& hitIds)
-        : rays_(rays), marcher_(marcher), image_(image), hitIds_(hitIds) {}
+                std::vector<int>& hitIds, std::vector<uint8_t>& filled)
+        : rays_(rays), marcher_(marcher), image_(image), hitIds_(hitIds), filled_(filled) {}
 
     // One jittered ray per pixel (one per moment where solids move), tiles in
     // parallel. Where a voxel spans several pixels (rays_.fillStride), only
@@ -60,6 +78,8 @@ class PixelTracer {
     void tracePixels() {
         if (rays_.solids) hitIds_.assign(size_t(image_.width) * image_.height, 0);
         const int stride = rays_.fillStride;
+        if (stride > 1 && !rays_.replayFill)
+            filled_.assign(size_t(image_.width) * image_.height, 0);
         forEachPixel([&](int x, int y) { tracePixel(x, y); }, stride, stride);
         for (int h = stride / 2; h >= 1; h /= 2) {
             // Rows 2h apart: the pixels between their known ones.
@@ -89,15 +109,9 @@ class PixelTracer {
     }
 
   private:
-    // The pixels every `columns` columns of every `rows` rows (powers of two
-    // up to the tile's size, so every tile starts on those grids).
     template <typename PerPixel>
     void forEachPixel(PerPixel perPixel, int columns = 1, int rows = 1) {
-        parallelForTiles(image_.width, image_.height, kTileSize,
-                         [&](int x0, int y0, int x1, int y1) {
-                             for (int y = y0; y < y1; y += rows)
-                                 for (int x = x0; x < x1; x += columns) perPixel(x, y);
-                         });
+        forEachPixelOf(image_.width, image_.height, perPixel, columns, rows);
     }
 
     void tracePixel(int x, int y) {
@@ -153,10 +167,16 @@ class PixelTracer {
             for (int a = 0; a < kFillTaps; ++a)
                 if (hitIds_[size_t(py[a]) * image_.width + px[a]] != id) return tracePixel(x, y);
         }
+        const size_t pixel = size_t(y) * image_.width + x;
         RaySum known[kFillTaps];
         for (int a = 0; a < kFillTaps; ++a) known[a] = stored(px[a], py[a]);
-        for (int a = 0; a + 1 < kFillTaps; ++a)
-            if (!agree(known[a], known[a + 1])) return tracePixel(x, y);
+        if (rays_.replayFill) {
+            if (!filled_[pixel]) return tracePixel(x, y);
+        } else {
+            for (int a = 0; a + 1 < kFillTaps; ++a)
+                if (!agree(known[a], known[a + 1])) return tracePixel(x, y);
+            filled_[pixel] = 1;
+        }
         // Symmetric pairs summed first, outermost to innermost.
         RaySum fill;
         fill.transmittance = 0.0f;
@@ -170,7 +190,7 @@ class PixelTracer {
         fill.radiance = vmax(fill.radiance, Vec3f(0.0f));
         fill.transmittance = std::clamp(fill.transmittance, 0.0f, 1.0f);
         store(x, y, fill);
-        if (rays_.solids) hitIds_[size_t(y) * image_.width + x] = id;
+        if (rays_.solids) hitIds_[pixel] = id;
     }
 
     // Whether two neighbouring known pixels differ by less than what shows.
@@ -251,10 +271,7 @@ class PixelTracer {
         return mean;
     }
 
-    // The sample's offset inside each interval: hashed, the same for the whole ray.
-    float jitter(int x, int y) const {
-        return hashToUnit(hashPixel(x, y, uint32_t(rays_.frame), kJitterSeed));
-    }
+    float jitter(int x, int y) const { return rayJitter(x, y, rays_.frame); }
 
     void store(int x, int y, const RaySum& sum) {
         const size_t pixel = size_t(y) * image_.width + x;
@@ -268,21 +285,56 @@ class PixelTracer {
     const Marcher& marcher_;
     LinearImage& image_;
     std::vector<int>& hitIds_;
+    std::vector<uint8_t>& filled_;
 };
 
 }  // namespace
 
 template <typename Marcher>
 void traceFrame(const FrameRays& rays, const Marcher& marcher, LinearImage& image,
-                std::vector<int>& hitIds) {
-    PixelTracer<Marcher> tracer(rays, marcher, image, hitIds);
+                std::vector<int>& hitIds, std::vector<uint8_t>& filled) {
+    PixelTracer<Marcher> tracer(rays, marcher, image, hitIds, filled);
     tracer.tracePixels();
     if (rays.solids) tracer.antialiasEdges();
 }
 
+template <typename Marcher>
+void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int height,
+                std::vector<float>& depth) {
+    depth.assign(size_t(width) * height, kNoDepth);
+    const Camera& camera = rays.camera;
+    forEachPixelOf(width, height, [&](int x, int y) {
+        const Vec3f d = camera.direction(x, y);
+        const Ray ray(rays.eye, d);
+        SurfaceHit hit;
+        const bool solid = rays.solids &&
+                           rays.solids->intersect(camera.position(), d,
+                                                  std::numeric_limits<float>::infinity(), hit) &&
+                           !(hit.id == kGroundId && rays.solids->shadowCatcher());
+        // The smoke in front of the solid, then the solid.
+        float t = 1.0f;
+        float t0, t1;
+        if (rays.smoke.contains(x, y) && clipRay(ray, rays.marchLo, rays.marchHi, t0, t1)) {
+            if (solid) t1 = std::min(t1, hit.t / rays.dx);
+            if (t0 < t1) {
+                const float half = halfDepth(marcher, ray, t0, t1, rayJitter(x, y, rays.frame), t);
+                if (half >= 0.0f) {
+                    depth[size_t(y) * width + x] = half * rays.dx;
+                    return;
+                }
+            }
+        }
+        if (solid && t * (1.0f - hit.coverage) <= 0.5f) depth[size_t(y) * width + x] = hit.t;
+    });
+}
+
 template void traceFrame(const FrameRays&, const RayMarcher<LinearLookup>&, LinearImage&,
-                         std::vector<int>&);
+                         std::vector<int>&, std::vector<uint8_t>&);
 template void traceFrame(const FrameRays&, const RayMarcher<CubicLookup>&, LinearImage&,
-                         std::vector<int>&);
+                         std::vector<int>&, std::vector<uint8_t>&);
+template void traceDepth(const FrameRays&, const RayMarcher<LinearLookup>&, int, int,
+                         std::vector<float>&);
+template void traceDepth(const FrameRays&, const RayMarcher<CubicLookup>&, int, int,
+                         std::vector<float>&);
 
 }  // namespace plume

@@ -5,6 +5,7 @@
 // a neighbour.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "core/vec.h"
@@ -31,13 +32,29 @@ struct FrameRays {
     // Trace the pixels this many rows and columns apart (a power of two), and
     // fill between them where they agree; 1: trace every pixel.
     int fillStride = 1;
+    // Fill the pixels another trace of this frame filled (traceFrame's
+    // `filled`), whatever this one's light: a render pass's layers then add
+    // up to the beauty, each pixel made the same way in every one.
+    bool replayFill = false;
 };
 
 // Traces every pixel of `image` through `marcher` (a RayMarcher). With
 // solids, `hitIds` keeps what each pixel's centre ray hit (-1: a blurred
-// pixel, already spread over it), for the anti-aliased edges.
+// pixel, already spread over it), for the anti-aliased edges. With
+// rays.fillStride above 1, `filled` says which pixels were filled rather
+// than traced (1): written, or with rays.replayFill read.
 template <typename Marcher>
 void traceFrame(const FrameRays& rays, const Marcher& marcher, LinearImage& image,
-                std::vector<int>& hitIds);
+                std::vector<int>& hitIds, std::vector<uint8_t>& filled);
+
+// The depth pass (render/render_passes.h): for every pixel, the metres along
+// its centre ray to where its transmittance falls to 1/2 through the smoke
+// `marcher` marches (render/depth_march.h) and the solids (kNoDepth where it
+// never does). One ray a pixel, at the frame's moment, as Cycles' Z takes
+// one sample: no anti-aliasing, no motion blur; a shadow catcher is not in it.
+// `depth` holds width * height floats, row 0 at the top.
+template <typename Marcher>
+void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int height,
+                std::vector<float>& depth);
 
 }  // namespace plume

@@ -80,6 +80,9 @@ Renderer::Renderer(const Scene& scene)
         throw InputError("render.width and render.height must be positive");
     if (!(settings_.step > 0.0f)) throw InputError("render.step must be positive");
     placeLights(scene.lights);
+    for (size_t l = 0; l < scene.lights.size(); ++l)
+        lightNames_.push_back(scene.lights[l].name.empty() ? "light_" + std::to_string(l + 1)
+                                                           : scene.lights[l].name);
     obstacles_ = scene.obstacles;
     ground_ = scene.ground;
     const bool visibleSolids = std::any_of(scene.obstacles.begin(), scene.obstacles.end(),
@@ -95,13 +98,18 @@ Renderer::~Renderer() = default;
 void Renderer::placeLights(const std::vector<LightSettings>& lights) {
     directional_.clear();
     point_.clear();
-    for (const LightSettings& light : lights) {
+    directionalIndex_.clear();
+    pointIndex_.clear();
+    for (size_t l = 0; l < lights.size(); ++l) {
+        const LightSettings& light = lights[l];
         if (light.type == LightType::Directional) {
             if (length(light.direction) == 0.0f) continue;  // lights nothing
             directional_.push_back(light);
             directional_.back().direction = normalize(light.direction);
+            directionalIndex_.push_back(int(l));
         } else {
             point_.push_back(light);
+            pointIndex_.push_back(int(l));
         }
     }
 }
@@ -158,15 +166,35 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
                                                           : 0;
         return pixels * (4 * sizeof(float) + 1 + 3 + sizeof(float)) + 3 * pixels + grids;
     }
-    return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels) *
+    // Render passes: each layer's RGB, a pass's trace (RGB, transmittance and
+    // hit ids) and the depth.
+    const std::uint64_t layers = passLayerCount(scene);
+    const std::uint64_t passes =
+        layers == 0 && !scene.render.wantsPass("depth")
+            ? 0
+            : (layers * 3 + 4 + 1 + (scene.render.wantsPass("depth") ? 1 : 0)) * pixels;
+    return (channels * cells + cells / 512 + points * half + 5 * slice + 4 * pixels + passes) *
                sizeof(float) +
            3 * pixels + solids + (fire ? FireLight::bytesFor(n) : 0);
 }
 
+std::uint64_t Renderer::passLayerCount(const Scene& scene) {
+    const RenderSettings& r = scene.render;
+    if (r.view != RenderView::Shaded) return 0;
+    return (r.wantsPass("emission") ? 1 : 0) + (r.wantsPass("lights") ? scene.lights.size() : 0) +
+           (r.wantsPass("sky") ? 1 : 0) + (r.wantsPass("fire_light") ? 1 : 0);
+}
+
 std::uint64_t Renderer::writingBytesFor(const Scene& scene) {
     // The composite over the background (RGB) and premultiplied RGBA (EXR,
-    // transparent PNG), floats.
-    return std::uint64_t(scene.render.width) * scene.render.height * (3 + 4) * sizeof(float);
+    // transparent PNG), floats; with render passes, the EXR's halves of
+    // every layer (and the depth's floats).
+    const std::uint64_t pixels = std::uint64_t(scene.render.width) * scene.render.height;
+    const std::uint64_t layers = passLayerCount(scene);
+    const bool depth = scene.render.wantsPass("depth");
+    if (layers == 0 && !depth) return pixels * (3 + 4) * sizeof(float);
+    return pixels * (3 + 4) * sizeof(float) + pixels * (4 + layers * 3) * 2 +
+           (depth ? pixels * sizeof(float) : 0);
 }
 
 const LinearImage& Renderer::trace(const VolumeView& volume, int frame) {
@@ -372,8 +400,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (solids)
         surfaceLight.emplace(shading_, lit_, directional_, point_, settings_, ground_, volume,
                              *solids, &fire_);
-    const BlurredSolids blurred =
-        solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
+    BlurredSolids blurred = solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
 
     // What every ray shares: the box it is marched through and the pixels
     // that can see it (none without smoke), the solids and their light.
@@ -407,13 +434,16 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             rays,
             RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
                                     temperatureChannel_, flameChannel_, fireLight, volume.dx},
-            frame_, hitIds_);
+            frame_, hitIds_, filled_);
     else
         traceFrame(
             rays,
             RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
                                      temperatureChannel_, flameChannel_, Vec3f(0.0f), volume.dx},
-            frame_, hitIds_);
+            frame_, hitIds_, filled_);
+
+    // render.passes: the frame again, a part of its light at a time.
+    if (passesOn_) tracePasses(rays, blurred, volume);
 }
 
 void Renderer::traceSlice(const VolumeView& given) {

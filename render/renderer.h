@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/box.h"
@@ -14,6 +15,8 @@
 #include "render/empty_space.h"
 #include "render/fire_light.h"
 #include "render/image.h"
+#include "render/pixel_tracer.h"
+#include "render/render_passes.h"
 #include "render/shading_grid.h"
 #include "render/slice_view.h"
 #include "render/solid_lighting.h"
@@ -38,6 +41,8 @@ class Renderer {
     static std::uint64_t bytesFor(const Scene& scene, Vec3i cells);
     // Bytes that live only while a traced frame is written out, on top.
     static std::uint64_t writingBytesFor(const Scene& scene);
+    // The colour layers render.passes asks of this scene (depth aside).
+    static std::uint64_t passLayerCount(const Scene& scene);
 
     // Traces a frame; the frame number seeds the ray jitter.
     const LinearImage& trace(const VolumeView& volume, int frame);
@@ -49,6 +54,17 @@ class Renderer {
     // The last traced frame over the background as 8-bit sRGB.
     Image toneMapped() const;
 
+    // render.passes: trace them after the beauty of every frame from now on
+    // (a run asks only when it writes EXR frames, which hold them).
+    void enablePasses() { passesOn_ = !settings_.passes.empty() && !slice_; }
+    // The last traced frame's passes, null when none were traced: layers of
+    // linear RGB over the background as composite() puts the frame (the
+    // background in the sky's; with render.transparent, no background), which
+    // sum to it within float rounding.
+    const RenderPasses* passes() const { return passesOn_ ? &passes_ : nullptr; }
+    // The layer name of each of the scene's lights: its name, or light_N.
+    const std::vector<std::string>& lightLayerNames() const { return lightNames_; }
+
     // The slice view that drew the last frame (render.view other than
     // "shaded"), null for the shaded smoke.
     const SliceView* sliceView() const { return slice_.get(); }
@@ -59,6 +75,12 @@ class Renderer {
 
   private:
     void placeLights(const std::vector<LightSettings>& lights);
+    // The frame again, once per pass, into passes_ (render/render_passes.cpp):
+    // after traceImage's beauty, through the same grid and rays.
+    void tracePasses(const FrameRays& rays, BlurredSolids& blurred, const VolumeView& volume);
+    // One trace of the frame with only `part` of its light, into `image`.
+    void tracePart(const LightPart& part, const FrameRays& rays, BlurredSolids& blurred,
+                   const VolumeView& volume, LinearImage& image);
     void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
     // The volume as the rays see it: the smoke blurred over the shutter
     // (render.motion_blur), a flame's own thin density added.
@@ -78,11 +100,13 @@ class Renderer {
     GroundSettings ground_;
     std::unique_ptr<SolidScene> solids_;  // when something solid is drawn
     std::vector<int> hitIds_;             // what each pixel's centre ray hit, for anti-aliasing
+    std::vector<uint8_t> filled_;         // which pixels the frame filled (render.adaptive)
     SolidsInSweep solidsInSweep_;         // solids as opaque density while lights are swept
     ScalarGrid blurDensity_, blurTemperature_, blurFlame_;  // motion-blurred (render.motion_blur)
     ScalarGrid flameDensity_;  // smoke plus the flame's own thin density (fire)
     bool warnedNoVelocity_ = false;
     std::vector<LightSettings> directional_, point_;
+    std::vector<int> directionalIndex_, pointIndex_;  // each one's place among the scene's lights
     RenderSettings settings_;
     Vec3f albedo_;  // the smoke's scattering colour
     double fps_;  // frames per second of simulated time: a frame's shutter in seconds
@@ -92,6 +116,12 @@ class Renderer {
     // colour map is exact colours, which no tone curve may bend.
     std::unique_ptr<SliceView> slice_;
     Image sliceImage_;
+    // Render passes (render.passes), when a run asked for them.
+    bool passesOn_ = false;
+    std::vector<std::string> lightNames_;  // each scene light's layer
+    RenderPasses passes_;
+    LinearImage partImage_;        // one pass's trace
+    std::vector<int> partHitIds_;  // its hit ids (the beauty's are kept)
 
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "render/image.h"
+#include "render/render_passes.h"
 #include "sim/field_totals.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
@@ -26,6 +27,8 @@ struct Frame {
     const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
     const std::vector<float>* rgba = nullptr;
+    // Its render passes beside the RGBA (render.passes, with EXR frames); null when none.
+    const RenderPasses* passes = nullptr;
     FrameStats sim;            // the solver's numbers (zero when rendering a cache)
     // What the fields hold at the frame's end (smoke, fuel, peak speed):
     // summed once for --stats and --report, zero when neither asked.

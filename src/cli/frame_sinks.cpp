@@ -1,5 +1,6 @@
 #include "cli/frame_sinks.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "cli/interrupt.h"
@@ -57,6 +58,18 @@ FrameSinks::~FrameSinks() = default;
 void FrameSinks::open(const Scene& scene) {
     if (takes(FrameSink::Takes::Image) || takes(FrameSink::Takes::Rgba))
         renderer_ = std::make_unique<Renderer>(scene);
+    // Render passes are layers of the EXR frames: traced only when written.
+    if (!scene.render.passes.empty() && renderer_) {
+        const bool exr = std::any_of(sinks_.begin(), sinks_.end(), [](const auto& sink) {
+            return dynamic_cast<const ExrSink*>(sink.get()) != nullptr;
+        });
+        if (exr)
+            renderer_->enablePasses();
+        else
+            warn(
+                "render.passes: they are layers of the EXR frames, and this run writes none "
+                "(add --exr DIR)");
+    }
     for (const auto& sink : sinks_) sink->open();
 }
 
@@ -109,8 +122,10 @@ void FrameSinks::writePictures(Frame& frame) {
     if (takes(FrameSink::Takes::Rgba)) {
         const std::vector<float> rgba = renderer_->rgba();
         frame.rgba = &rgba;
+        frame.passes = renderer_->passes();
         feed(FrameSink::Takes::Rgba, frame);
         frame.rgba = nullptr;
+        frame.passes = nullptr;
     }
     frame.writeSeconds += secondsSince(t);
 }

@@ -111,8 +111,15 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
 }
 
 void ExrSink::consume(const Frame& frame) {
+    // Render passes: a layer each (NAME.R, NAME.G, NAME.B), depth as depth.Z in full floats.
+    std::vector<ExrLayer> layers;
+    if (const RenderPasses* passes = frame.passes) {
+        for (const PassLayer& layer : passes->layers)
+            layers.push_back({layer.name, {"R", "G", "B"}, layer.rgb, true});
+        if (!passes->depth.empty()) layers.push_back({"depth", {"Z"}, passes->depth, false});
+    }
     writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
-             frame.number);
+             frame.number, layers);
     ++written_;
 }
 

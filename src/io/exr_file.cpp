@@ -11,6 +11,7 @@
 #include <ImfVersion.h>
 #include <half.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
@@ -85,8 +86,18 @@ void requirePixelsFit(const std::string& path) {
 
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
               int frame) {
-    if (width <= 0 || height <= 0 || rgba.size() != size_t(width) * height * 4)
+    writeExr(path, width, height, rgba, frame, {});
+}
+
+void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
+              int frame, const std::vector<ExrLayer>& layers) {
+    const size_t pixels = size_t(std::max(width, 0)) * size_t(std::max(height, 0));
+    if (width <= 0 || height <= 0 || rgba.size() != pixels * 4)
         throw RunError("cannot write '" + path + "': the image is empty or malformed");
+    for (const ExrLayer& layer : layers)
+        if (layer.channels.empty() || layer.pixels.size() != pixels * layer.channels.size())
+            throw RunError("cannot write '" + path + "': its layer '" + layer.name +
+                           "' is empty or malformed");
     Imf::Header header(width, height);
     header.compression() = Imf::ZIP_COMPRESSION;
     header.insert("software", Imf::StringAttribute("plume " PLUME_VERSION));
@@ -101,12 +112,64 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
                       Imf::Slice(Imf::HALF, reinterpret_cast<char*>(halves.data() + c), pixelStride,
                                  pixelStride * size_t(width)));
     }
+    // Each layer's channels, interleaved as given: halves rounded here too.
+    std::vector<std::vector<Imath::half>> layerHalves(layers.size());
+    for (size_t l = 0; l < layers.size(); ++l) {
+        const ExrLayer& layer = layers[l];
+        const size_t n = layer.channels.size();
+        char* base = nullptr;
+        size_t size = sizeof(float);
+        if (layer.half) {
+            layerHalves[l].assign(layer.pixels.begin(), layer.pixels.end());
+            base = reinterpret_cast<char*>(layerHalves[l].data());
+            size = sizeof(Imath::half);
+        } else {
+            base = reinterpret_cast<char*>(const_cast<float*>(layer.pixels.data()));
+        }
+        const Imf::PixelType type = layer.half ? Imf::HALF : Imf::FLOAT;
+        for (size_t c = 0; c < n; ++c) {
+            const std::string name = layer.name + "." + layer.channels[c];
+            header.channels().insert(name, Imf::Channel(type));
+            buffer.insert(name, Imf::Slice(type, base + c * size, n * size, n * size * width));
+        }
+    }
     // OpenEXR's exceptions become "cannot write 'path': why" in writeAtomically.
     writeAtomically(path, [&](const std::string& tempPath) {
         Imf::OutputFile file(tempPath.c_str(), header);
         file.setFrameBuffer(buffer);
         file.writePixels(height);
     });
+}
+
+ExrChannels readExrChannels(const std::string& path) {
+    try {
+        requirePixelsFit(path);
+        Imf::InputFile file(path.c_str());
+        const Imf::Header& header = file.header();
+        const Imath::Box2i window = header.dataWindow();
+        ExrChannels out;
+        out.width = window.max.x - window.min.x + 1;
+        out.height = window.max.y - window.min.y + 1;
+        const size_t pixels = size_t(out.width) * out.height;
+        Imf::FrameBuffer buffer;
+        for (auto c = header.channels().begin(); c != header.channels().end(); ++c) {
+            std::vector<float>& values = out.channels[c.name()];
+            values.assign(pixels, 0.0f);
+            out.half[c.name()] = c.channel().type == Imf::HALF;
+            const size_t rowStride = sizeof(float) * out.width;
+            char* base = reinterpret_cast<char*>(values.data()) -
+                         window.min.x * std::ptrdiff_t(sizeof(float)) -
+                         window.min.y * std::ptrdiff_t(rowStride);
+            buffer.insert(c.name(), Imf::Slice(Imf::FLOAT, base, sizeof(float), rowStride));
+        }
+        file.setFrameBuffer(buffer);
+        file.readPixels(window.min.y, window.max.y);
+        return out;
+    } catch (const InputError&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw RunError("cannot read '" + path + "': " + e.what());
+    }
 }
 
 ExrImage readExr(const std::string& path) {

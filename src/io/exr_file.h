@@ -3,6 +3,7 @@
 // that includes OpenEXR is exr_file.cpp.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,28 @@ struct ExrImage {
 // naming the path on failure.
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
               int frame);
+
+// A layer of a multi-layer EXR beside R, G, B, A: channels NAME.R, NAME.G,
+// NAME.B (or NAME.Z ...), as Nuke, Blender and oiiotool name a layer's.
+struct ExrLayer {
+    std::string name;                   // "light_1"
+    std::vector<std::string> channels;  // "R", "G", "B"; or "Z"
+    std::vector<float> pixels;          // width * height * channels, interleaved, row 0 at the top
+    bool half = true;                   // false: 32-bit float (depth wants its precision)
+};
+
+// writeExr with `layers` beside the RGBA, in one file (a single part).
+void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
+              int frame, const std::vector<ExrLayer>& layers);
+
+// Every channel of an EXR as floats by its full name ("R", "light_1.R"),
+// width * height each, row 0 at the top. Throws as readExr does.
+struct ExrChannels {
+    int width = 0, height = 0;
+    std::map<std::string, std::vector<float>> channels;
+    std::map<std::string, bool> half;  // whether each is stored as 16-bit half
+};
+ExrChannels readExrChannels(const std::string& path);
 
 // Reads an RGBA EXR into floats (a missing channel reads as 0, alpha as 1).
 // Throws RunError naming the path when it cannot be read, InputError when its

@@ -94,17 +94,20 @@ std::string typeText(const KeySpec& spec) {
             return "string";
         case ValueKind::Bool:
             return "boolean";
+        case ValueKind::ChoiceList:
+            return "array of strings";
     }
     return {};
 }
 
 std::string rangeText(const KeySpec& spec) {
     switch (spec.kind) {
-        case ValueKind::Choice: {
+        case ValueKind::Choice:
+        case ValueKind::ChoiceList: {
             std::string s;
             for (std::string_view c : spec.choices)
                 s += (s.empty() ? "`\"" : ", `\"") + std::string(c) + "\"`";
-            return s;
+            return spec.kind == ValueKind::ChoiceList ? "each of " + s : s;
         }
         case ValueKind::Text:
             return "any";

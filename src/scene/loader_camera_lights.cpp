@@ -1,6 +1,8 @@
 // The scene loader's camera and lights: the checks that span several keys (a
 // view direction, an up off the view, a directional light's direction), and
 // the light a scene without one gets.
+#include <algorithm>
+#include <cctype>
 #include <initializer_list>
 #include <optional>
 #include <tuple>
@@ -102,6 +104,45 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
     if (scene.render.view == RenderView::Flame && !scene.burns() && path_ != "<defaults>")
         fail(whereGiven({"render.view"}, root.get("render")),
              "'render.view' = \"flame\": the scene burns nothing (no emitter gives fuel)");
+
+    // A light's name is its layer's in the EXR's passes: a name compositors
+    // take (Nuke's layers are letters, digits and _), none taken twice
+    for (std::size_t i = 0; i < scene.lights.size(); ++i) {
+        const std::string& name = scene.lights[i].name;
+        if (name.empty()) continue;
+        const std::string key = "light[" + std::to_string(i + 1) + "].name";
+        const toml::array* lights = root.get("light") ? root.get("light")->as_array() : nullptr;
+        const auto where = whereGiven({key}, lights ? lights->get(i) : nullptr);
+        const std::string shown = "'" + key + "' = \"" + name + "\": ";
+        const bool word =
+            std::all_of(
+                name.begin(), name.end(),
+                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }) &&
+            !std::isdigit(static_cast<unsigned char>(name[0]));
+        if (!word) {
+            fail(where,
+                 shown + "a layer name must be letters, digits and _, not starting with a digit");
+            continue;
+        }
+        for (const char* pass : {"emission", "sky", "fire_light", "depth"})
+            if (name == pass)
+                fail(where, shown + "that is the name of the " + pass + " pass's layer");
+        for (std::size_t j = 0; j < scene.lights.size(); ++j) {
+            if (j == i) continue;
+            const std::string other = scene.lights[j].name.empty()
+                                          ? "light_" + std::to_string(j + 1)
+                                          : scene.lights[j].name;
+            if (other == name && (j < i || scene.lights[j].name.empty())) {
+                fail(where, shown + "light " + std::to_string(j + 1) + "'s layer is named so too");
+                break;
+            }
+        }
+    }
+
+    // Passes are layers of the shaded frame
+    if (!scene.render.passes.empty() && scene.render.view != RenderView::Shaded)
+        fail(whereGiven({"render.passes", "render.view"}, root.get("render")),
+             "'render.passes' are layers of the shaded frame: they need render.view = \"shaded\"");
 
     // Directional lights need a direction
     for (std::size_t i = 0; i < scene.lights.size(); ++i) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "scene/loader_reader.h"
 
@@ -187,6 +189,33 @@ std::optional<SchemaValue> SceneReader::convert(const KeySpec& spec, const toml:
                 return {};
             }
             return s->get();
+        }
+        case ValueKind::ChoiceList: {
+            // One choice as a string ("all"), or an array of them.
+            const std::string what =
+                "one of " + quotedChoices(spec.choices) + " or an array of them";
+            auto choice = [&](const toml::node& at) -> std::optional<std::string> {
+                const auto* s = at.as_string();
+                if (s && std::find(spec.choices.begin(), spec.choices.end(), s->get()) !=
+                             spec.choices.end())
+                    return s->get();
+                fail(at.source(), quotedName + " must be " + what + ", got " +
+                                      (s ? "\"" + s->get() + "\"" : typeName(at)));
+                return {};
+            };
+            std::vector<std::string> list;
+            if (const auto* array = node.as_array()) {
+                for (const toml::node& element : *array) {
+                    std::optional<std::string> c = choice(element);
+                    if (!c) return {};
+                    list.push_back(*c);
+                }
+            } else {
+                std::optional<std::string> c = choice(node);
+                if (!c) return {};
+                list.push_back(*c);
+            }
+            return list;
         }
     }
     return {};

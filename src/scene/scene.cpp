@@ -19,6 +19,12 @@ Vec3i DomainSettings::cells() const {
     return {count(size.x), count(size.y), count(size.z)};
 }
 
+bool RenderSettings::wantsPass(std::string_view pass) const {
+    for (const std::string& p : passes)
+        if (p == pass || p == "all") return true;
+    return false;
+}
+
 bool CameraSettings::byLens() const {
     if (focalLength > 0.0f) return true;
     for (const KeyTrack& track : animation.tracks)

@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/animation.h"
@@ -232,6 +233,9 @@ struct LightSettings {
     Vec3f position{3, -2, 4};             // point
     Vec3f color{1, 1, 1};
     float intensity = 3.0f;
+    // Names its layer of the EXR's render passes (render.passes "lights");
+    // "": light_N, N its place among the scene's lights from 1.
+    std::string name;
     Animation animation;  // direction, position, color, intensity
     bool keyed() const { return !animation.empty(); }
 };
@@ -260,6 +264,11 @@ struct RenderSettings {
     std::string slice;
     bool viewVelocity = false;  // streamlines of the in-plane velocity over a slice view
     float viewRange = 0.0f;     // the colour bar's top (|value| for signed fields); 0: per frame
+    // Layers of the --exr frame beside the beauty (render/render_passes.h):
+    // "emission", "lights", "sky", "fire_light", "depth", or "all".
+    std::vector<std::string> passes;
+    // Whether render.passes asks for this pass (or "all").
+    bool wantsPass(std::string_view pass) const;
 };
 
 struct OutputSettings {

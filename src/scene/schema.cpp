@@ -49,7 +49,8 @@ SchemaValue toValue(const M& m, const std::vector<std::string_view>& choices) {
         return double(m);
     else if constexpr (std::is_same_v<M, Vec3f> || std::is_same_v<M, std::array<int, 2>>)
         return m;
-    else if constexpr (std::is_same_v<M, std::string>)
+    else if constexpr (std::is_same_v<M, std::string> ||
+                       std::is_same_v<M, std::vector<std::string>>)
         return m;
     else {
         static_assert(std::is_enum_v<M>);
@@ -66,7 +67,8 @@ void fromValue(M& m, const SchemaValue& v, const std::vector<std::string_view>& 
     else if constexpr (std::is_same_v<M, float> || std::is_same_v<M, double>)
         m = static_cast<M>(std::get<double>(v));
     else if constexpr (std::is_same_v<M, Vec3f> || std::is_same_v<M, std::array<int, 2>> ||
-                       std::is_same_v<M, std::string>)
+                       std::is_same_v<M, std::string> ||
+                       std::is_same_v<M, std::vector<std::string>>)
         m = std::get<M>(v);
     else {
         const std::string& name = std::get<std::string>(v);
@@ -89,6 +91,8 @@ constexpr ValueKind kindOf() {
         return ValueKind::FrameRange;
     else if constexpr (std::is_same_v<M, std::string>)
         return ValueKind::Text;
+    else if constexpr (std::is_same_v<M, std::vector<std::string>>)
+        return ValueKind::ChoiceList;
     else
         return ValueKind::Choice;
 }
@@ -100,7 +104,8 @@ KeySpec key(std::string_view section, std::string_view name, PartOf<T> part, M T
     KeySpec k;
     k.section = section;
     k.key = name;
-    k.kind = choices.empty() ? kindOf<M>() : ValueKind::Choice;
+    k.kind =
+        choices.empty() || kindOf<M>() == ValueKind::ChoiceList ? kindOf<M>() : ValueKind::Choice;
     k.doc = doc;
     k.range = range;
     k.choices = choices;
@@ -394,6 +399,10 @@ std::vector<KeySpec> buildKeys() {
         key("light", "color", lightPart, &LightSettings::color, kNonNegative, "linear RGB colour"),
         key("light", "intensity", lightPart, &LightSettings::intensity, kNonNegative,
             "brightness multiplier"),
+        key("light", "name", lightPart, &LightSettings::name, kAny,
+            "names the light's layer of the EXR's render passes (render.passes \"lights\"): "
+            "letters, digits and _, not starting with a digit; empty: light_N, N its place "
+            "among the lights from 1"),
         interpolationKey<LightSettings>("light", lightPart),
 
         // [ground]
@@ -471,6 +480,12 @@ std::vector<KeySpec> buildKeys() {
             "the colour bar's top (for signed fields, the largest |value|; the bar is centred "
             "on 0); 0: the frame's largest value on the plane, rounded up to 1, 1.5, 2, 3, 4, 5, 6 "
             "or 8 times a power of ten"),
+        key("render", "passes", renderPart, &RenderSettings::passes, kAny,
+            "layers the --exr frame holds beside the beauty (RGBA), which sum to it: emission "
+            "(the fire's own light), lights (light_1, light_2 ... or each light's name), sky "
+            "(with the background), fire_light (a flame's light on smoke and solids), depth "
+            "(Z: metres to where the transmittance falls to 1/2); \"all\" for every one",
+            {"all", "emission", "lights", "sky", "fire_light", "depth"}),
 
         // [output]
         key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},
@@ -687,6 +702,12 @@ std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
             return tomlString(std::get<std::string>(value));
         case ValueKind::Bool:
             return std::get<bool>(value) ? "true" : "false";
+        case ValueKind::ChoiceList: {
+            std::string s = "[";
+            for (const std::string& e : std::get<std::vector<std::string>>(value))
+                s += (s.size() > 1 ? ", " : "") + tomlString(e);
+            return s + "]";
+        }
     }
     return {};
 }
@@ -731,6 +752,8 @@ const char* kindName(ValueKind kind) {
             return "boolean";
         case ValueKind::Choice:
             return "choice";
+        case ValueKind::ChoiceList:
+            return "choice_list";
     }
     return "";
 }
@@ -739,6 +762,12 @@ const char* kindName(ValueKind kind) {
 std::string jsonDefault(const KeySpec& spec, const SchemaValue& value) {
     if (spec.kind == ValueKind::Text || spec.kind == ValueKind::Choice)
         return jsonString(std::get<std::string>(value));
+    if (spec.kind == ValueKind::ChoiceList) {
+        std::string s = "[";
+        for (const std::string& e : std::get<std::vector<std::string>>(value))
+            s += (s.size() > 1 ? ", " : "") + jsonString(e);
+        return s + "]";
+    }
     std::string s = formatTomlValue(spec, value);
     return s.find_first_of("in") == std::string::npos || s == "true" ? s : "null";
 }

@@ -28,13 +28,14 @@ enum class ValueKind {
     Text,        // any string
     Bool,        // true or false
     Choice,      // one of KeySpec::choices
+    ChoiceList,  // an array of KeySpec::choices (or one of them as a string)
 };
 
 // A key's value between the file and the Scene: Integer -> int64_t, Real -> double,
 // Vec3 and Scale -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string,
-// Bool -> bool.
-using SchemaValue =
-    std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string, bool>;
+// Bool -> bool, ChoiceList -> vector<string>.
+using SchemaValue = std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string, bool,
+                                 std::vector<std::string>>;
 
 // Closed or open interval, applied to each element of arrays.
 struct ValueRange {
@@ -65,7 +66,7 @@ struct KeySpec {
     ValueKind kind = ValueKind::Real;
     std::string_view doc;
     ValueRange range;                       // Integer, Real, Vec3, Scale and FrameRange elements
-    std::vector<std::string_view> choices;  // Choice
+    std::vector<std::string_view> choices;  // Choice, ChoiceList
     bool singlePrecision = true;            // Real stored as float: print it as one
     bool even = false;                      // Integer that must be even (frame sizes)
     // An input-only shorthand that sets other keys ("render.background"):

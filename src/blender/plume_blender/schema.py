@@ -63,7 +63,9 @@ class Schema:
                 continue
             if k.section in ("emitter", "obstacle") and k.key in SHAPE_KEYS:
                 continue
-            if k.type == "scale":
+            # Scale is the shapes' (taken from Blender); a choice list
+            # (render.passes) is for EXR frames, which the add-on does not write.
+            if k.type in ("scale", "choice_list"):
                 continue
             yield k
 
