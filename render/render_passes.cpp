@@ -124,9 +124,10 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
                              .replayFill = true};
 
     if (image.width != width_ || image.height != height_) image = LinearImage(width_, height_);
-    withMarcher(cubic_, shading_, emptySpace_, settings_, volume.dx,
-                part.emission ? temperatureChannel_ : -1, flameChannel_, fireLight,
-                [&](const auto& marcher) { traceFrame(partRays, marcher, image, partHitIds_, filled_); });
+    withMarcher(
+        cubic_, shading_, emptySpace_, settings_, volume.dx,
+        part.emission ? temperatureChannel_ : -1, flameChannel_, fireLight,
+        [&](const auto& marcher) { traceFrame(partRays, marcher, image, partHitIds_, filled_); });
     blurred.scenes = std::move(partBlurred.scenes);
 }
 
