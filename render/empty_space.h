@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/box.h"
 #include "core/grid3.h"
 #include "core/vec.h"
 #include "render/cubic.h"
@@ -25,7 +26,10 @@ class EmptySpace {
     // the block reaches (1 for trilinear, 2 for the cubic B-spline, 3 where the
     // light read through the B-spline is filled block by block). Keeps its
     // storage between frames.
-    void build(const ScalarGrid& density, int apron = 1);
+    // `smoke` bounds the cells above kEmptyDensity (the renderer's active
+    // box; default: the whole grid): blocks and cells beyond its reach are
+    // empty without being read.
+    void build(const ScalarGrid& density, int apron = 1, const Box3i* smoke = nullptr);
 
     // The block holding pGrid (cell units), clamped to the grid.
     Vec3i blockAt(Vec3f pGrid) const {
@@ -63,7 +67,7 @@ class EmptySpace {
     static constexpr int kBlockSize = 1 << kBlockShift;
 
   private:
-    void buildCubicReach(const ScalarGrid& density);
+    void buildCubicReach(const ScalarGrid& density, const Box3i& smoke);
 
     Vec3i blocks_;
     std::vector<float> blockMax_;

@@ -292,7 +292,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // Largest density per block, for empty-space skipping. The light is
     // filled (InScattering::fillSource) in the blocks this does not skip, so
     // with the light read through the B-spline they take its apron.
-    emptySpace_.build(density, cubic_ ? lightApron(cubic_) : lookupApron(cubic_));
+    emptySpace_.build(density, cubic_ ? lightApron(cubic_) : lookupApron(cubic_), &active_);
     lit_ = Box3i{};
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
