@@ -104,25 +104,6 @@ struct LightOctaves {
     }
 };
 
-// The fire's light on the smoke (render/fire_light) keeps Wrenninge's
-// octaves as they were fitted before the enclosure existed: energy 1/2,
-// each octave through half the depth of the one before.
-constexpr float kOctaveEnergy = 0.5f;
-
-// T^(1/2^i) for each octave i from an optical depth: one exp for the deepest
-// octave, squared back up to T (multiplies, where a chain of square roots
-// from T would stall every sample).
-struct OctaveTransmittance {
-    float t[4];
-    explicit OctaveTransmittance(float depth) {
-        static_assert(kOctaves == 4);
-        t[3] = std::exp(-0.125f * depth);
-        t[2] = t[3] * t[3];
-        t[1] = t[2] * t[2];
-        t[0] = t[1] * t[1];
-    }
-};
-
 inline float henyeyGreenstein(float cosTheta, float g) {
     float d = 1.0f + g * g - 2.0f * g * cosTheta;
     return (1.0f - g * g) / (4.0f * std::numbers::pi_v<float> * d * std::sqrt(d));

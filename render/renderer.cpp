@@ -269,7 +269,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
     if (active_.empty() && solidBox.empty()) {
-        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, 0.0f, -1);  // no fire either
+        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, 0.0f, -1, false);  // no fire either
         return;
     }
 
@@ -298,7 +298,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // dimmer (tests/golden/fire.png).
     const Box3i lampBox = active_.empty() ? Box3i{} : grow(active_, lightApron(false), n);
     fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
-                volume.dx, (albedo_.x + albedo_.y + albedo_.z) / 3.0f, fireChannel_, lampBox);
+                volume.dx, (albedo_.x + albedo_.y + albedo_.z) / 3.0f, fireChannel_, cubic_, lampBox);
     if (solids) solidsInSweep_.remove(shading_);
 }
 
