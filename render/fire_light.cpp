@@ -198,6 +198,10 @@ int bright(const Blocks& blocks, float total) {
     return count;
 }
 
+// Light scattered twice around a point in a uniform medium, per unit albedo
+// and optical depth between: pi^2 / 4 of the light scattered once.
+constexpr float kSecondOrder = 0.25f * std::numbers::pi_v<float> * std::numbers::pi_v<float>;
+
 // The near field. A lamp puts its block's light at a point softened by
 // soft2, so gas inside a glowing region, lit mostly by the glow a cell or
 // two away, got too little of it: half at the centre of a cube of flame
@@ -251,9 +255,9 @@ std::uint64_t FireLight::bytesFor(Vec3i n) {
     const int factor = std::max(2, (largest + kMaxCoarseCells - 1) / kMaxCoarseCells);
     const std::uint64_t coarse = std::uint64_t((n.x + factor - 1) / factor) *
                                  ((n.y + factor - 1) / factor) * ((n.z + factor - 1) / factor);
-    // Four coarse grids and the near field's glow; while lamps are gathered,
+    // Five coarse grids and the near field's glow; while lamps are gathered,
     // per block of two cells its glow, where it glows and whether it holds flame.
-    return 5 * coarse * sizeof(float) +
+    return 6 * coarse * sizeof(float) +
            std::uint64_t(n.x) * n.y * n.z / 8 *
                (sizeof(Glow) + sizeof(std::pair<Vec3f, float>) + sizeof(std::uint8_t));
 }
@@ -307,6 +311,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         density_ = ScalarGrid(m.x, m.y, m.z);
         light_ = ScalarGrid(m.x, m.y, m.z);
         multiple_ = ScalarGrid(m.x, m.y, m.z);
+        second_ = ScalarGrid(m.x, m.y, m.z);
         seen_ = ScalarGrid(m.x, m.y, m.z);
     }
     const float* data = grid.data();
@@ -335,7 +340,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         for (int cj = 0; cj < m.y; ++cj)
             for (int ci = 0; ci < m.x; ++ci) {
                 const Vec3f p(ci + 0.5f, cj + 0.5f, ck + 0.5f);  // coarse units
-                float onSmoke = 0.0f, scattered = 0.0f, open = 0.0f, shadowed = 0.0f;
+                float onSmoke = 0.0f, scattered = 0.0f, twice = 0.0f, open = 0.0f, shadowed = 0.0f;
                 for (const Lamp& lamp : lamps_) {
                     const Vec3f to = lamp.position / float(f) - p;
                     const float distance = length(to);
@@ -357,11 +362,13 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                         octaves += energy * t.t[o];
                     onSmoke += falloff * t.t[0];
                     scattered += falloff * octaves;
+                    twice += falloff * t.t[0] * tau;
                     open += falloff;
                     shadowed += falloff * t.t[0];
                 }
                 light_(ci, cj, ck) = onSmoke / kFourPi;  // isotropic scattering
                 multiple_(ci, cj, ck) = scattered / kFourPi;
+                second_(ci, cj, ck) = twice / kFourPi;
                 seen_(ci, cj, ck) = open > 0.0f ? shadowed / open : 1.0f;
             }
     });
@@ -414,14 +421,21 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         });
     }
 
-    // The smoke's light, into the shading grid: the octaves after the first
-    // weighted by how enclosed in smoke the cell is, and the first given back
-    // part of what the smoke around scatters, as a light's
-    // (render/in_scattering.h). In thin gas light scatters once: with the
-    // octaves at full strength everywhere, the haze around a flame took
-    // 1.875 times its single scattering, where Cycles adds 1%.
+    // The smoke's light, into the shading grid. In smoke, the octaves after
+    // the first weighted by how enclosed the cell is, and the first given
+    // back part of what the smoke around scatters, as a light's
+    // (render/in_scattering.h). In open gas, the light the gas nearer the
+    // lamp scattered once, scattered again: around a point in a uniform
+    // medium its fluence is (pi^2 / 4) albedo tau times the lamp's own, tau
+    // the optical depth between (the integral of 1 / (|x|^2 |r - x|^2) over
+    // space is pi^3 / r). With the octaves at full strength everywhere the
+    // haze around a flame took 1.875 times its single scattering; with the
+    // enclosure alone, 0.72 to 0.80 of Cycles' light 0.3 to 0.5 m off a ball
+    // of flame in haze of 0.8 per metre, where Cycles' multiple scattering
+    // adds 50 to 70%.
     float* out = grid.data();
     const float inv = 1.0f / float(f);
+    const float secondOrder = kSecondOrder * albedo;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
             for (int j = box.lo.y; j < box.hi.y; ++j)
@@ -429,9 +443,11 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                     float* cell = out + grid.cellIndex(i, j, k) * channels;
                     const Vec3f p = Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * inv;
                     const float openness = cell[kSkyChannel];
-                    const float single = light_.sample(p), multiple = multiple_.sample(p);
-                    cell[outChannel] = single * smokeReturn(openness, albedo, kLightReturn) +
-                                       multiple * multipleScattering(openness);
+                    const float enclosed = multipleScattering(openness);
+                    cell[outChannel] =
+                        light_.sample(p) * smokeReturn(openness, albedo, kLightReturn) +
+                        second_.sample(p) * (secondOrder * (1.0f - enclosed)) +
+                        multiple_.sample(p) * enclosed;
                 }
     });
 }

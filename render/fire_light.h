@@ -13,10 +13,11 @@
 //
 // The smoke: at the centre of every cell of a coarse grid (at most 32 per
 // axis) the light of every lamp is seen through the optical depth between
-// them, marched through the coarse grid's density, scattered once and with
-// a light's multiple-scattering octaves (render/in_scattering.h: weighted
-// by how enclosed in smoke the cell is, so thin gas scatters once, as
-// Cycles'); each coarse cell's own glow and its neighbours' add their near
+// them, marched through the coarse grid's density, scattered once, and more
+// often: in smoke by a light's octaves (render/in_scattering.h, weighted by
+// how enclosed the cell is), in open gas as light scatters twice around a
+// point in a uniform medium ((pi^2 / 4) albedo times the optical depth
+// crossed). Each coarse cell's own glow and its neighbours' add their near
 // field, which a softened point light gives too little of. The shading grid
 // gets it by trilinear interpolation. The solids and the ground: every
 // lamp's light falls on them by its distance and angle, exactly, and the
@@ -84,9 +85,10 @@ class FireLight {
     Vec3f color_{0.0f};
     int factor_ = 1;      // fine cells per coarse cell, per axis
     ScalarGrid density_;  // coarse: mean density (solids included)
-    ScalarGrid light_;    // coarse: the lamps' light on smoke, scattered once, per unit color_
-    ScalarGrid
-        multiple_;     // coarse: the same scattered more than once (the octaves after the first)
+    // Coarse: the lamps' light on smoke, per unit color_: scattered once; by
+    // the octaves after the first; scattered once times the optical depth
+    // it crossed (for the light scattered twice in open gas).
+    ScalarGrid light_, multiple_, second_;
     ScalarGrid seen_;  // coarse: shadowed / open light, for surfaces
 };
 

@@ -121,17 +121,18 @@ TEST(FireLight, AGlowingCellLightsTheSmokeAsALampOfItsIntensity) {
 }
 
 // A ball of flame 3 voxels across (19 cells about (10, 16, 16)), hotter
-// than the reference, in thin haze:
-// the haze 8 to 14 voxels off receives the flame's light scattered once,
-// P T / (4 pi d^2) per unit albedo, where P is what the march's flame gives
-// off (the B-spline's flame and temperature, as Cycles' "Cubic" reads them)
-// and T the haze's transmittance. Before, the lamps gave off the glow of the
+// than the reference, in thin haze: the haze 8 to 14 voxels off receives the
+// flame's light scattered once, P T / (4 pi d^2) per unit albedo, where P is
+// what the march's flame gives off (the B-spline's flame and temperature, as
+// Cycles' "Cubic" reads them) and T the haze's transmittance; and scattered
+// twice, (pi^2 / 4) albedo tau times that in a uniform medium, tau the
+// optical depth from the flame. Before, the lamps gave off the glow of the
 // cells' own temperatures (T^4 of the B-spline's is far less at the edge of
 // so small a ball: 6.2 times the light) and the octaves of multiple
-// scattering added 0.875 of it again in haze too thin to scatter twice:
-// 11.7 times the light here; the torch's thin gas came out 90% brighter
+// scattering added 0.875 of it again whatever the haze's depth: 11.7 times
+// the single scattering here; the torch's thin gas came out 90% brighter
 // than Cycles'.
-TEST(FireLight, ThinHazeScattersAFlamesLightOnce) {
+TEST(FireLight, ThinHazeScattersAFlamesLightOnceAndTwice) {
     Cells cells;
     cells.cubic = true;
     const float haze = 0.02f;  // optical depth 0.01 a voxel
@@ -146,8 +147,9 @@ TEST(FireLight, ThinHazeScattersAFlamesLightOnce) {
     cells.build(fire);
     const float power = cells.emitted();
     for (int d : {8, 11, 14}) {
-        const float expected =
-            power * std::exp(-haze * kSigmaPerVoxel * float(d)) / (4.0f * kPi * float(d * d));
+        const float tau = haze * kSigmaPerVoxel * float(d);
+        const float once = power * std::exp(-tau) / (4.0f * kPi * float(d * d));
+        const float expected = once * (1.0f + 0.25f * kPi * kPi * 0.9f * tau);
         EXPECT_NEAR(cells.light(10 + d, 16, 16), expected, 0.05f * expected) << d;
         EXPECT_NEAR(cells.light(10, 16, 16 + d), expected, 0.05f * expected) << d;
     }
