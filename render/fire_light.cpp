@@ -376,7 +376,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
     // The near field: each coarse cell's glow lights the cells around it as
     // a uniform cube of glow does, less what its lamp gave them (a point
     // softened by soft2), through the mean density between them.
-    {
+    if (!lamps_.empty()) {  // none when every block is too faint to count
         ScalarGrid glow(m.x, m.y, m.z);
         for (const auto& [p, lum] : glowing) {
             const int ci = std::clamp(int(p.x / float(f)), 0, m.x - 1);
