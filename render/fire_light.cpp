@@ -255,9 +255,9 @@ std::uint64_t FireLight::bytesFor(Vec3i n) {
     const int factor = std::max(2, (largest + kMaxCoarseCells - 1) / kMaxCoarseCells);
     const std::uint64_t coarse = std::uint64_t((n.x + factor - 1) / factor) *
                                  ((n.y + factor - 1) / factor) * ((n.z + factor - 1) / factor);
-    // Five coarse grids and the near field's glow; while lamps are gathered,
+    // Eight coarse grids and the near field's glow; while lamps are gathered,
     // per block of two cells its glow, where it glows and whether it holds flame.
-    return 6 * coarse * sizeof(float) +
+    return 9 * coarse * sizeof(float) +
            std::uint64_t(n.x) * n.y * n.z / 8 *
                (sizeof(Glow) + sizeof(std::pair<Vec3f, float>) + sizeof(std::uint8_t));
 }
@@ -310,6 +310,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
     if (density_.nx() != m.x || density_.ny() != m.y || density_.nz() != m.z) {
         density_ = ScalarGrid(m.x, m.y, m.z);
         light_ = ScalarGrid(m.x, m.y, m.z);
+        for (ScalarGrid& g : toward_) g = ScalarGrid(m.x, m.y, m.z);
         multiple_ = ScalarGrid(m.x, m.y, m.z);
         second_ = ScalarGrid(m.x, m.y, m.z);
         seen_ = ScalarGrid(m.x, m.y, m.z);
@@ -340,6 +341,7 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         for (int cj = 0; cj < m.y; ++cj)
             for (int ci = 0; ci < m.x; ++ci) {
                 const Vec3f p(ci + 0.5f, cj + 0.5f, ck + 0.5f);  // coarse units
+                Vec3f toward(0.0f);  // toward the lamps, weighted by their light
                 float onSmoke = 0.0f, scattered = 0.0f, twice = 0.0f, open = 0.0f, shadowed = 0.0f;
                 for (const Lamp& lamp : lamps_) {
                     const Vec3f to = lamp.position / float(f) - p;
@@ -361,12 +363,14 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                     for (int o = 1; o < kOctaves; ++o, energy *= octaveEnergy)
                         octaves += energy * t.t[o];
                     onSmoke += falloff * t.t[0];
+                    if (distance > 0.0f) toward += to * (falloff * t.t[0] / distance);
                     scattered += falloff * octaves;
                     twice += falloff * t.t[0] * tau;
                     open += falloff;
                     shadowed += falloff * t.t[0];
                 }
-                light_(ci, cj, ck) = onSmoke / kFourPi;  // isotropic scattering
+                light_(ci, cj, ck) = onSmoke / kFourPi;
+                for (int a = 0; a < 3; ++a) toward_[a](ci, cj, ck) = toward[a] / kFourPi;
                 multiple_(ci, cj, ck) = scattered / kFourPi;
                 second_(ci, cj, ck) = twice / kFourPi;
                 seen_(ci, cj, ck) = open > 0.0f ? shadowed / open : 1.0f;
@@ -421,6 +425,14 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         });
     }
 
+    // The mean direction toward the light a coarse cell scatters once: the
+    // lamps' directions, weighted by their light, over all of it (the near
+    // field's, from all around, counts as no direction).
+    for (size_t c = 0; c < light_.values().size(); ++c) {
+        const float all = light_.values()[c];
+        for (ScalarGrid& g : toward_) g.values()[c] = all > 0.0f ? g.values()[c] / all : 0.0f;
+    }
+
     // The smoke's light, into the shading grid. In smoke, the octaves after
     // the first weighted by how enclosed the cell is, and the first given
     // back part of what the smoke around scatters, as a light's
@@ -450,6 +462,15 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                         multiple_.sample(p) * enclosed;
                 }
     });
+}
+
+float FireLight::phase(Vec3f pGrid, Vec3f d, float g) const {
+    if (lamps_.empty()) return 1.0f;
+    const Vec3f q = pGrid / float(factor_);
+    const Vec3f m(toward_[0].sample(q), toward_[1].sample(q), toward_[2].sample(q));
+    const float spread = std::min(length(m), 1.0f);
+    if (!(spread > 1e-6f)) return 1.0f;
+    return kFourPi * henyeyGreenstein(dot(m, d) / length(m), g * spread);
 }
 
 Vec3f FireLight::irradiance(Vec3f pGrid, Vec3f n, bool shadows) const {

@@ -64,6 +64,13 @@ class FireLight {
     // The fire light's colour: the channel's value times this is radiance.
     Vec3f color() const { return color_; }
 
+    // The smoke's phase for the fire's light at pGrid (grid units) seen along
+    // the camera ray's unit direction d, relative to isotropic (1): Henyey and
+    // Greenstein's with anisotropy g toward the mean direction of the lamps'
+    // light there, weakened as that light comes from all around (g times
+    // the length of the mean of its directions).
+    float phase(Vec3f pGrid, Vec3f d, float g) const;
+
     // Light falling on a unit of surface at pGrid (grid units) facing n, in a
     // sun's units (like SurfaceLight's irradiance), with the shadows of smoke
     // and solids (read a coarse cell and a half off the surface, clear of the
@@ -90,6 +97,9 @@ class FireLight {
     // it crossed (for the light scattered twice in open gas).
     ScalarGrid light_, multiple_, second_;
     ScalarGrid seen_;  // coarse: shadowed / open light, for surfaces
+    // Coarse: the mean of the directions toward the lamps, weighted by the
+    // light scattered once (length 1: all from one way; 0: from all round).
+    ScalarGrid toward_[3];
 };
 
 }  // namespace plume

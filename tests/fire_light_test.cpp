@@ -177,6 +177,35 @@ TEST(FireLight, GasInsideAGlowingCubeGetsTheCubesLight) {
     EXPECT_NEAR(centre, expected, 0.05f * expected);
 }
 
+// The smoke scatters the fire's light by its phase, as it does a lamp's
+// (Henyey and Greenstein's, render.phase): looking toward the fire through
+// the smoke, (1 + g) / (1 - g)^2 times the isotropic light; away from it,
+// (1 - g) / (1 + g)^2; across, (1 - g^2) / (1 + g^2)^1.5. Where the light
+// comes from all round (inside a glowing cube) it scatters as evenly. Taken
+// as isotropic, the torch's thin gas came out 3.5 points brighter against
+// Cycles (phase 0.3) than with both isotropic.
+TEST(FireLight, TheFiresLightScattersByTheSmokesPhase) {
+    Cells cells;
+    cells.set(8, 16, 16, 0.001f, 1.0f, 1.0f);
+    FireLight fire;
+    cells.build(fire);
+    const float g = 0.3f;
+    const Vec3f p(24.5f, 16.5f, 16.5f);  // 16 voxels along +x from the fire
+    EXPECT_NEAR(fire.phase(p, {-1, 0, 0}, g), (1 + g) / ((1 - g) * (1 - g)), 0.05f);
+    EXPECT_NEAR(fire.phase(p, {1, 0, 0}, g), (1 - g) / ((1 + g) * (1 + g)), 0.02f);
+    EXPECT_NEAR(fire.phase(p, {0, 0, 1}, g), (1 - g * g) / std::pow(1 + g * g, 1.5f), 0.02f);
+    EXPECT_EQ(fire.phase(p, {-1, 0, 0}, 0.0f), 1.0f);
+
+    Cells cube;
+    for (int k = 8; k < 24; ++k)
+        for (int j = 8; j < 24; ++j)
+            for (int i = 8; i < 24; ++i) cube.set(i, j, k, 0.002f, 1.0f, 1.0f);
+    FireLight inside;
+    cube.build(inside);
+    for (Vec3f d : {Vec3f(1, 0, 0), Vec3f(-1, 0, 0), Vec3f(0, 0, 1)})
+        EXPECT_NEAR(inside.phase(Vec3f(16.0f), d, g), 1.0f, 0.1f);
+}
+
 TEST(FireLight, SmokeInBetweenShadowsTheSmokeAndTheSurfaces) {
     Cells open, walled;
     open.set(8, 16, 16, 1.0f, 1.0f, 1.0f);
@@ -312,8 +341,10 @@ TEST(FireLight, AFireLightsTheUndersideOfItsSmokeOrange) {
     // Orange: red over green over blue.
     EXPECT_GT(below.x, 1.3f * below.y) << below.x << " " << below.y << " " << below.z;
     EXPECT_GT(below.y, 1.3f * below.z);
-    // The side facing the fire is lit; the far side is in the layer's shadow.
-    EXPECT_GT(luminance(below), 4.0f * luminance(above))
+    // The side facing the fire is lit; the far side is in the layer's shadow
+    // (3.6 times darker; more before the smoke scattered the fire's light by
+    // its phase, which sends less of it back down toward the camera below).
+    EXPECT_GT(luminance(below), 3.0f * luminance(above))
         << luminance(below) << " " << luminance(above);
     // No flame: the layer is black (nothing else lights it).
     EXPECT_LT(luminance(layerColour(campfireScene(0.2f), fire.view(false))),
