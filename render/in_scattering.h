@@ -23,6 +23,7 @@
 #include "core/vec.h"
 #include "core/volume.h"
 #include "render/empty_space.h"
+#include "render/fire_light.h"
 #include "render/shading_grid.h"
 #include "scene/scene.h"
 
@@ -104,25 +105,6 @@ struct LightOctaves {
     }
 };
 
-// The fire's light on the smoke (render/fire_light) keeps Wrenninge's
-// octaves as they were fitted before the enclosure existed: energy 1/2,
-// each octave through half the depth of the one before.
-constexpr float kOctaveEnergy = 0.5f;
-
-// T^(1/2^i) for each octave i from an optical depth: one exp for the deepest
-// octave, squared back up to T (multiplies, where a chain of square roots
-// from T would stall every sample).
-struct OctaveTransmittance {
-    float t[4];
-    explicit OctaveTransmittance(float depth) {
-        static_assert(kOctaves == 4);
-        t[3] = std::exp(-0.125f * depth);
-        t[2] = t[3] * t[3];
-        t[1] = t[2] * t[2];
-        t[0] = t[1] * t[1];
-    }
-};
-
 inline float henyeyGreenstein(float cosTheta, float g) {
     float d = 1.0f + g * g - 2.0f * g * cosTheta;
     return (1.0f - g * g) / (4.0f * std::numbers::pi_v<float> * d * std::sqrt(d));
@@ -144,10 +126,12 @@ class InScattering {
                  const RenderSettings& settings, float albedo, const VolumeView& volume);
 
     // The fire's light on the smoke (render/fire_light.h): channel `channel`
-    // times `color`; channel -1 when nothing glows.
-    void setFireLight(int channel, Vec3f color) {
+    // times `color`, scattered by the smoke's phase toward `fire`'s lamps;
+    // channel -1 when nothing glows.
+    void setFireLight(int channel, Vec3f color, const FireLight* fire) {
         fireChannel_ = channel;
         fireColor_ = color;
+        fire_ = fire;
     }
 
     // Starts a ray along unit direction d: a distant light's phase is the
@@ -195,11 +179,11 @@ class InScattering {
                 energy *= octaveEnergy_;
                 gi *= kOctavePhase;
             }
-            const float sum =
-                henyeyGreenstein(cosTheta, g_) * t.t[0] * single + octaves * multiple;
+            const float sum = henyeyGreenstein(cosTheta, g_) * t.t[0] * single + octaves * multiple;
             inscatter += light.color * (light.intensity * sum / (dist2 * dx_ * dx_));
         }
-        if (fireChannel_ >= 0) inscatter += fireColor_ * w(data + fireChannel_);
+        if (fireChannel_ >= 0)
+            inscatter += fireColor_ * (w(data + fireChannel_) * fire_->phase(pGrid, d_, g_));
         return inscatter;
     }
 
@@ -216,6 +200,7 @@ class InScattering {
     float octaveEnergy_;
     int fireChannel_ = -1;
     Vec3f fireColor_{0.0f};
+    const FireLight* fire_ = nullptr;
     Vec3f d_;                         // the ray's direction
     std::vector<Vec3f> octavePhase_;  // colour x phase per distant light and octave, this ray
 };

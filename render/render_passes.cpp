@@ -93,7 +93,7 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
     // The light the smoke sends toward the camera, as traceImage fills it.
     InScattering inScattering(directional, point, settings,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
-    if (fire) inScattering.setFireLight(fireChannel_, fire_.color());
+    if (fire) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
     const bool fireApart = cubic_ && !fire_.empty();
     inScattering.fillSource(shading_, lit_, emptySpace_, rays.eye, albedo_, fireApart);
     const Vec3f fireLight = fireApart && fire ? fire_.color() * albedo_ : Vec3f(0.0f);

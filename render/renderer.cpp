@@ -297,7 +297,8 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const SolidScene* solids = solids_ && solids_->hasObstacles() ? solids_.get() : nullptr;
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
     if (active_.empty() && solidBox.empty()) {
-        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, 0.0f, -1);  // no fire either
+        // No fire either.
+        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, 0.0f, -1, false);
         return;
     }
 
@@ -326,7 +327,8 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // dimmer (tests/golden/fire.png).
     const Box3i lampBox = active_.empty() ? Box3i{} : grow(active_, lightApron(false), n);
     fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
-                volume.dx, (albedo_.x + albedo_.y + albedo_.z) / 3.0f, fireChannel_, lampBox);
+                volume.dx, (albedo_.x + albedo_.y + albedo_.z) / 3.0f, fireChannel_, cubic_,
+                lampBox);
     if (solids) solidsInSweep_.remove(shading_);
 }
 
@@ -389,7 +391,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
-    if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color());
+    if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
     // The B-spline would dim the fire's light where it peaks, within a voxel
     // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
     const bool fireApart = cubic_ && !fire_.empty();
