@@ -658,14 +658,16 @@ std::string tomlFloat(std::string s) {
     return s;
 }
 
-// A TOML basic string; control characters escaped so the line stays one line.
-std::string tomlString(std::string_view s) {
+// A double-quoted string with quotes and backslashes escaped and control
+// characters as \uXXXX, so it stays one line: a TOML basic string (which
+// escapes DEL too) or a JSON string (which need not).
+std::string quoted(std::string_view s, bool escapeDelete) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') {
             out += '\\';
             out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+        } else if (static_cast<unsigned char>(c) < 0x20 || (escapeDelete && c == 0x7f)) {
             char buf[8];
             std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
             out += buf;
@@ -675,6 +677,8 @@ std::string tomlString(std::string_view s) {
     }
     return out + "\"";
 }
+
+std::string tomlString(std::string_view s) { return quoted(s, true); }
 
 }  // namespace
 
@@ -714,22 +718,7 @@ std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
 
 namespace {
 
-std::string jsonString(std::string_view s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
-            out += buf;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
+std::string jsonString(std::string_view s) { return quoted(s, false); }
 
 // A bound as JSON: infinities as null (JSON has no inf).
 std::string jsonBound(double v) { return std::isfinite(v) ? formatNumber(v) : "null"; }
