@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "cli/solver_source.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
 #include "scene/loader.h"
@@ -34,11 +35,13 @@ int countOf(const std::string& text, const std::string& what) {
 }
 
 // One simulated frame through every step, as plume's frame loop takes it.
-void simulateFrame(FrameSinks& sinks, Solver& solver, int number) {
+void simulateFrame(FrameSinks& sinks, SolverSource& source, int number) {
     Frame frame = sinks.frame(number);
-    frame.sim = solver.advanceFrame(number);
-    sinks.writeFields(frame, solver);
-    sinks.render(frame, solver.fields().view(), number);
+    frame.source = &source;
+    const char* stage = "";
+    source.produce(frame, stage);
+    sinks.writeFields(frame);
+    sinks.render(frame, source.view(), number);
     sinks.writePictures(frame);
     sinks.frameDone(frame);
 }
@@ -108,8 +111,8 @@ TEST(FrameSinks, CreatesNothingBeforeOpen) {
         ASSERT_EQ(open.size(), 2u);
         EXPECT_TRUE(open[0].starts_with("out.mp4.partial.")) << open[0];  // the run's own
         EXPECT_EQ(open[1], "png");
-        Solver solver(scene);
-        simulateFrame(sinks, solver, 1);
+        SolverSource source(scene);
+        simulateFrame(sinks, source, 1);
         sinks.finish();
     }
     EXPECT_EQ(listDir(dir), (std::vector<std::string>{"out.mp4", "png"}));
@@ -127,9 +130,9 @@ TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
     outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
     {
         FrameSinks sinks(scene, outputs, 2, 3, true);
-        Solver solver(scene);
+        SolverSource source(scene);
         sinks.open(scene);
-        for (int frame = 1; frame <= 3; ++frame) simulateFrame(sinks, solver, frame);
+        for (int frame = 1; frame <= 3; ++frame) simulateFrame(sinks, source, frame);
         sinks.finish();
     }
     EXPECT_EQ(listDir(dir / "cache"),

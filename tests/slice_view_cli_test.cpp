@@ -78,8 +78,8 @@ TEST(SliceViewCli, PressureOfACacheIsAnErrorNamingTheMissingGrid) {
                  dir);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(countLines(r.err), 1) << r.err;
-    EXPECT_NE(r.err.find("render.view = \"pressure\": cache/rising_0001.vdb has no pressure grid "
-                         "(it holds density, temperature, velocity)"),
+    EXPECT_NE(r.err.find("cache/rising_0001.vdb: error: render.view = \"pressure\": no pressure "
+                         "grid (the file holds density, temperature, velocity)"),
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(dir / "p.mp4"));
@@ -89,7 +89,7 @@ TEST(SliceViewCli, PressureOfACacheIsAnErrorNamingTheMissingGrid) {
     r = runPlume("render-vdb 'cache/rising_####.vdb' --no-video --png f --set render.view=flame",
                  dir);
     EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_NE(r.err.find("render.view = \"flame\": cache/rising_0001.vdb has no flame grid"),
+    EXPECT_NE(r.err.find("cache/rising_0001.vdb: error: render.view = \"flame\": no flame grid"),
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(dir / "f"));

@@ -176,6 +176,8 @@ TEST(UpresCommand, BadInputIsOneLineAndStatusTwo) {
     expectError("upres 'B/bench_####.vdb' -o C --scene '" + kBench + "'", "domain");
     expectError("upres 'B/bench_####.vdb' -o B" + scene, "overwrite");
     expectError("upres 'B/bench_####.vdb' -o C --frames 4-9" + scene, "frames 1-6");
+    // Refused before any output folder is made.
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "C"));
     // An upres cache is not a base cache.
     r = test::runPlume("upres 'B/bench_####.vdb' -o C -q" + scene, dir.path());
     ASSERT_EQ(r.status, 0) << r.err;

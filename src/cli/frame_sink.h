@@ -15,10 +15,13 @@
 namespace plume {
 
 // One frame as the sinks see it.
+class FrameSource;
+
 struct Frame {
     int index = 0;                   // the solver's frame, from 1 (Scene's frames count so)
     int number = 0;                  // the scene's frame number (time.start_frame on): names files
     bool written = false;            // false: only simulated (before --frames) or skipped
+    const FrameSource* source = nullptr;  // what made it (cli/frame_source.h)
     const Solver* solver = nullptr;  // the simulation; null when rendering a cache
     // Upres's fine scalars (sim/upres), which the cache writes in place of
     // the solver's; null when upres is off.
@@ -33,7 +36,8 @@ struct Frame {
     // What the fields hold at the frame's end (smoke, fuel, peak speed):
     // summed once for --stats and --report, zero when neither asked.
     FieldTotals totals;
-    double renderSeconds = 0;  // wall time rendering it (and reading it, from a cache)
+    double readSeconds = 0;    // wall time reading it from a cache
+    double renderSeconds = 0;  // wall time rendering it
     double writeSeconds = 0;   // wall time in the sinks that wrote it
 };
 

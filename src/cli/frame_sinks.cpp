@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 
+#include "cli/frame_source.h"
 #include "cli/interrupt.h"
 #include "cli/output_sinks.h"
 #include "cli/report_sink.h"
@@ -50,7 +52,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     if (!out.statsPath.empty()) sinks_.push_back(std::make_unique<StatsSink>(out.statsPath));
     if (skipExisting_ && !out.videoPath.empty())
         throw InputError(
-            "--skip-existing writes no video (a video takes every frame): add --no-video");
+            "--skip-existing: error: it writes no video (a video takes every frame): add "
+            "--no-video");
 }
 
 FrameSinks::~FrameSinks() = default;
@@ -95,8 +98,7 @@ Frame FrameSinks::frame(int index) {
     return f;
 }
 
-void FrameSinks::writeFields(Frame& frame, const Solver& solver) {
-    frame.solver = &solver;
+void FrameSinks::writeFields(Frame& frame) {
     if (!frame.written) return;
     const auto t = Clock::now();
     feed(FrameSink::Takes::Fields, frame);
@@ -131,10 +133,24 @@ void FrameSinks::writePictures(Frame& frame) {
 }
 
 void FrameSinks::frameDone(Frame& frame) {
-    if (totals_ && frame.solver) frame.totals = fieldTotals(frame.solver->islandFields());
+    if (totals_ && frame.source) {
+        const std::vector<const Fields*> parts = frame.source->fields();
+        if (!parts.empty()) frame.totals = fieldTotals(parts);
+    }
     feed(FrameSink::Takes::EveryFrame, frame);
-    progress_.frameDone(frame.index, frame.sim.substeps, frame.sim.pressureIterations,
-                        frame.sim.simSeconds, frame.renderSeconds);
+    std::string did = frame.source ? frame.source->describe(frame) : std::string();
+    if (frame.written && renderer_) {
+        char text[64];
+        std::snprintf(text, sizeof text, "render %.2f s", frame.renderSeconds);
+        did += (did.empty() ? "" : ", ") + std::string(text);
+    }
+    if (frame.written && frame.writeSeconds > 0.0) {
+        char text[64];
+        std::snprintf(text, sizeof text, "write %.2f s", frame.writeSeconds);
+        did += (did.empty() ? "" : ", ") + std::string(text);
+    }
+    if (did.empty()) did = "skipped";
+    progress_.frameDone(frame.index, did, frame.sim.substeps);
 }
 
 void FrameSinks::feed(FrameSink::Takes takes, const Frame& frame) {

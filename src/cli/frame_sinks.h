@@ -1,6 +1,6 @@
-// FrameSinks: everything a run writes, in one place. render, bake and
-// render-vdb each produce frames in their own loop and take every frame
-// through the steps here (write the fields, render, write the pictures);
+// FrameSinks: everything a run writes, in one place. The frame loop
+// (cli/frame_loop.h) takes every frame a source makes through the steps here
+// (write the fields, render, write the pictures);
 // this checks every output path before any simulation work, renders only
 // when some sink takes a picture, feeds the sinks in order, shows progress,
 // and finishes the outputs at the end or on an interrupt.
@@ -44,7 +44,7 @@ class FrameSinks {
     Frame frame(int index);
     // To the sinks that take the fields (the VDB cache), before rendering, so
     // a crash mid-render keeps the cache.
-    void writeFields(Frame& frame, const Solver& solver);
+    void writeFields(Frame& frame);
     // Traces the frame when some sink takes a picture. renderIndex seeds the
     // render jitter (a cache's position in its sequence, so a re-render of
     // any range is identical).
@@ -66,6 +66,8 @@ class FrameSinks {
     bool interrupted(int frame);
     // After the last frame.
     void finish();
+    // Whether some sink takes a rendered picture (the renderer runs).
+    bool renders() const { return renderer_ != nullptr; }
 
     // A line on stderr, never hidden behind the progress bar.
     void message(const std::string& line);

@@ -110,6 +110,9 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
     addChunkOptions(cmd, opt);
     cmd->add_option("--set", opt.overrides, "Override a scene key");
     cmd->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
+    cmd->add_option("--stats", opt.outputs.statsPath, "Write per-frame timings to a CSV file");
+    cmd->add_option("--report", opt.outputs.reportPath,
+                    "Write an HTML page of the run (charts, the scene, a contact sheet)");
     cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
 }
 
@@ -130,6 +133,10 @@ void addUpresOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--threads", opt.threads,
                     "Worker threads (0: all cores); results are identical for any count")
         ->check(CLI::Range(0, 1024));
+    cmd->add_option("--stats", opt.outputs.statsPath,
+                    "Write per-frame timings to a CSV file");
+    cmd->add_option("--report", opt.outputs.reportPath,
+                    "Write an HTML page of the run (charts, the scene, a contact sheet)");
     cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "cli/frame_source.h"
 #include "cli/output_paths.h"
 #include "cli/stats_table.h"
 #include "core/atomic_file.h"
@@ -41,13 +42,8 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 }
 
 void VdbCacheSink::consume(const Frame& frame) {
-    // Island by island: a sparse solve's smoke apart costs no box around it all.
-    const std::string path = frameFileName(dir_, sceneName_, frame.number, ".vdb");
-    if (frame.fine)
-        writeVdbFrame(path, frame.solver->islandFields(), *frame.fine, frame.number, sceneName_,
-                      options_);
-    else
-        writeVdbFrame(path, frame.solver->islandFields(), frame.number, sceneName_, options_);
+    frame.source->writeVdb(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame,
+                           sceneName_, options_);
     ++written_;
 }
 

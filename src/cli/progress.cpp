@@ -32,31 +32,28 @@ Progress::Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset)
 
 Progress::~Progress() { finish(); }
 
-void Progress::frameDone(int frame, int substeps, int pressureIterations, double simSeconds,
-                         double renderSeconds) {
+void Progress::frameDone(int frame, const std::string& did, int substeps) {
     if (quiet_) return;
     double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     // Frames before `first` are simulated too, so the ETA counts from frame 1.
     double perFrame = elapsed / frame;
     double eta = perFrame * (last_ - frame);
-    char line[256];
+    char line[512];
     if (terminal_) {
         const int width = 30;
         int filled = last_ > 0 ? width * frame / last_ : width;
         std::string bar(size_t(filled), '#');
         bar.resize(width, '.');
-        std::snprintf(line, sizeof line, "[%s] frame %d/%d  substeps %d  elapsed %s  ETA %s",
-                      bar.c_str(), frame + numberOffset_, last_ + numberOffset_, substeps,
+        const std::string steps = substeps > 0 ? "  substeps " + std::to_string(substeps) : "";
+        std::snprintf(line, sizeof line, "[%s] frame %d/%d%s  elapsed %s  ETA %s", bar.c_str(),
+                      frame + numberOffset_, last_ + numberOffset_, steps.c_str(),
                       clock(elapsed).c_str(), clock(eta).c_str());
         drawStatus(line);
         barShown_ = true;
     } else {
-        std::snprintf(
-            line, sizeof line,
-            "frame %d/%d: %d substeps, %d pressure iterations, sim %.2f s, render %.2f s%s",
-            frame + numberOffset_, last_ + numberOffset_, substeps, pressureIterations, simSeconds,
-            renderSeconds, frame < first_ ? " (not written)" : "");
+        std::snprintf(line, sizeof line, "frame %d/%d: %s%s", frame + numberOffset_,
+                      last_ + numberOffset_, did.c_str(), frame < first_ ? " (not written)" : "");
         printMessage(line);
     }
 }

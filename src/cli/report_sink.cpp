@@ -1,5 +1,7 @@
 #include "cli/report_sink.h"
 
+#include "cli/frame_source.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -155,8 +157,8 @@ void ReportSink::consume(const Frame& frame) {
     lastFrame_ = frame.number;
     // Every written frame's picture is made: the run may stop after any of
     // them, and the sheet ends with the last.
-    if (!rendered_ && frame.written && frame.solver)
-        sheet_->add(thumbnailOf(frame.number, densityThumbnail(frame.solver->islandFields(),
+    if (!rendered_ && frame.written && frame.source && !frame.source->fields().empty())
+        sheet_->add(thumbnailOf(frame.number, densityThumbnail(frame.source->fields(),
                                                                extinction_, kThumbHeight)));
 }
 

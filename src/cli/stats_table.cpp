@@ -22,6 +22,7 @@ const std::vector<StatsColumn>& statsColumns() {
         {"smoke", "Smoke", "density × m³", F::Significant6},
         {"fuel", "Fuel", "fuel × m³", F::Significant6},
         {"peak_speed", "Peak speed", "m/s (fastest face)", F::Significant6},
+        {"read_s", "Read time", "seconds (wall, reading a cache)", F::Seconds},
     };
     return columns;
 }
@@ -38,7 +39,8 @@ std::vector<double> statsValues(const Frame& frame) {
             double(s.cells),
             frame.totals.smoke,
             frame.totals.fuel,
-            double(frame.totals.peakSpeed)};
+            double(frame.totals.peakSpeed),
+            frame.readSeconds};
 }
 
 std::string statsCsvHeader() {

@@ -273,6 +273,15 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
         if (!opt.halfFloats && opt.tolerance == 0.0f)
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
         if (opt.fps > 0) meta.insertMeta(vdb::kMetaFps, openvdb::FloatMetadata(float(opt.fps)));
+        if (!opt.carryFrom.empty()) {
+            vdb::Reader from(opt.carryFrom);
+            for (const std::string& name : from.names()) {
+                const bool written = std::any_of(grids.begin(), grids.end(), [&](const auto& g) {
+                    return g->getName() == name;
+                });
+                if (!written) grids.push_back(from.read(name));
+            }
+        }
     });
 }
 
@@ -323,6 +332,20 @@ void writeVdbFrame(const std::string& path, const UpresInput& base, const Fields
 }
 
 std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }
+
+VdbInfo readVdbInfo(const std::string& path) {
+    vdb::Reader file(path);
+    VdbInfo info;
+    info.grids = file.names();
+    info.creator = metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaCreator, "");
+    info.sceneName = metaOr<std::string, openvdb::StringMetadata>(file.meta(), vdb::kMetaScene, "");
+    info.fps = metaOr<double, openvdb::FloatMetadata>(file.meta(), vdb::kMetaFps, 0.0);
+    auto exact = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaExact);
+    info.exact = exact && exact->value();
+    info.upresFactor =
+        std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(), vdb::kMetaUpresFactor, 1));
+    return info;
+}
 
 std::string vdbCreator(const std::string& path) {
     vdb::Reader file(path);

@@ -25,6 +25,9 @@ struct CacheOptions {
     // placed from the domain's min corner, the file's voxels in the world.
     Vec3f worldOrigin{0, 0, 0};
     double fps = 0;  // time.fps, recorded as the file's "plume_fps" (0: not recorded)
+    // A VDB file whose grids the frame carries as they are, where it writes
+    // none of that name (plume upres: the base cache's other grids).
+    std::string carryFrom;
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns, and
@@ -110,6 +113,18 @@ VolumeBounds readVdbBounds(const std::string& path, const std::string& gridName 
 
 // Names of every grid in a VDB file, sorted by name. Throws RunError.
 std::vector<std::string> listGrids(const std::string& path);
+
+// What a cache file says of itself, from its metadata alone (no voxels).
+struct VdbInfo {
+    std::vector<std::string> grids;  // every grid, sorted by name
+    std::string creator;             // "plume 0.1.0", "" (Blender writes none)
+    std::string sceneName;           // plume's "scene" ("" when none)
+    double fps = 0;                  // plume's "plume_fps" (0: none)
+    int upresFactor = 1;             // plume's "plume_upres_factor"
+    bool exact = false;              // plume's "plume_exact": 32-bit, nothing dropped
+    bool plume() const { return creator.starts_with("plume"); }
+};
+VdbInfo readVdbInfo(const std::string& path);
 
 // The file's "creator" metadata ("plume 0.1.0", ...), empty when it has none
 // (Blender's Mantaflow writes none). Throws RunError.

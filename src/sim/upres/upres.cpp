@@ -280,7 +280,7 @@ void Upres::substep(int frame, float dt) {
     }
     if (scene_.obstaclesMove()) placeSolids(fine_);  // where the pose puts them now
     applyEmitters(fine_, *emitters, frame, fine_.time);
-    if (fine_.burns()) burn(fine_, scene_.physics, dt);
+    if (fine_.burns() && scene_.burns()) burn(fine_, scene_.physics, dt);
     ScalarGrid* fields[Advector::kMaxFields] = {&fine_.density, &fine_.temperature, &fine_.fuel,
                                                 &fine_.flame};
     const int count = fine_.burns() ? 4 : 2;
@@ -407,7 +407,7 @@ void Upres::fitBox(const UpresInput& in) {
     fine.flame.swap(fine_.flame);
     move(fine.density, oldFine, newFine, 0.0f);
     move(fine.temperature, oldFine, newFine, ambient_);
-    if (scene_.burns()) {
+    if (burns()) {
         move(fine.fuel, oldFine, newFine, 0.0f);
         move(fine.flame, oldFine, newFine, 0.0f);
         fine.expansion = ScalarGrid(fine.n.x, fine.n.y, fine.n.z);  // burn() writes it; unread
@@ -444,6 +444,8 @@ std::uint64_t Upres::bytesFor(const Scene& scene, Vec3i cells, bool resume) {
     return bytes;
 }
 
+bool Upres::burns() const { return carryFire_ || scene_.burns(); }
+
 std::vector<const ScalarGrid*> Upres::fineGrids() const {
     std::vector<const ScalarGrid*> grids = {&fine_.density, &fine_.temperature};
     if (fine_.burns()) grids.insert(grids.end(), {&fine_.fuel, &fine_.flame});
@@ -461,7 +463,7 @@ void Upres::restore(const Fields& base, const Box3i& box, double time, std::vect
                     std::vector<ScalarGrid> drift) {
     const int f = factor_;
     const Vec3i n = box.size(), nf = times(n, f);
-    const size_t fields = scene_.burns() ? 4 : 2;
+    const size_t fields = burns() ? 4 : 2;
     auto fits = [](const ScalarGrid& g, Vec3i size) {
         return g.nx() == size.x && g.ny() == size.y && g.nz() == size.z;
     };

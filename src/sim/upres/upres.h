@@ -69,6 +69,10 @@ class Upres {
     // spread, trilinear) is added to them. One-sided, so the detail the
     // stirring made is kept; only smoke the fine grid lacks is put in.
     void feedFromBase(bool on) { feed_ = on; }
+    // Carries the base's fuel and flame on the fine grid though the scene
+    // burns nothing (another tool's fire cache, fed from the base): they are
+    // moved and fed, not burnt again. Before the first advance.
+    void carryFire(bool on) { carryFire_ = on; }
 
     // The fine scalars as Fields (no velocity): dx the fine cell, offset and
     // domainCells in fine cells. Empty before the first frame.
@@ -119,6 +123,8 @@ class Upres {
     float ambient_;
     int factor_;
     bool feed_ = false;
+    bool carryFire_ = false;
+    bool burns() const;  // the fine grid holds fuel and flame
     Box3i box_;  // base cells of the domain
     Fields fine_;
     // Each noise pattern's drift (metres, x y z) since it was renewed: where

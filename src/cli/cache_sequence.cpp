@@ -1,0 +1,155 @@
+#include "cli/cache_sequence.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+
+#include "cli/commands.h"
+#include "core/error.h"
+#include "core/report.h"
+
+namespace plume {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// "cache/fluid_data_####.vdb" -> "fluid_data": names the outputs of a sequence.
+std::string sequenceName(const std::string& path) {
+    std::string stem = fs::path(path).stem().string();
+    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) ||
+                             stem.back() == '#' || stem.back() == '_' || stem.back() == '%' ||
+                             stem.back() == 'd' || stem.back() == '.' || stem.back() == '-'))
+        stem.pop_back();
+    return stem.empty() ? "render" : stem;
+}
+
+// "24" or "29.97", for messages.
+std::string fpsText(double fps) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", fps);
+    return text;
+}
+
+bool overridden(const std::vector<std::string>& overrides, const std::string& key) {
+    return std::any_of(overrides.begin(), overrides.end(), [&](const std::string& o) {
+        return o.rfind(key + "=", 0) == 0 || o.rfind(key + " =", 0) == 0;
+    });
+}
+
+}  // namespace
+
+CacheSequence::CacheSequence(const std::string& pattern)
+    : pattern_(pattern), files_(expandSequence(pattern)) {
+    name_ = sequenceName(files_.front().path);
+    info_ = readVdbInfo(files_.front().path);
+}
+
+const SequenceFile* CacheSequence::file(int number) const {
+    auto it = std::lower_bound(files_.begin(), files_.end(), number,
+                               [](const SequenceFile& f, int n) { return f.frame < n; });
+    return it != files_.end() && it->frame == number ? &*it : nullptr;
+}
+
+bool CacheSequence::has(const std::string& grid) const {
+    return std::find(info_.grids.begin(), info_.grids.end(), grid) != info_.grids.end();
+}
+
+std::vector<std::string> CacheSequence::velocityNames(const Scene& scene) const {
+    std::vector<std::string> names = {scene.output.velocityName};
+    for (const char* n : {"velocity", "vel", "v"})
+        if (n != scene.output.velocityName) names.push_back(n);
+    return names;
+}
+
+void CacheSequence::frameRange(const std::string& frames, int& first, int& last) const {
+    first = firstFrame();
+    last = lastFrame();
+    if (!frames.empty()) {
+        parseFrameRange(frames, 0, 1 << 30, first, last);
+        if (first < firstFrame() || last > lastFrame())
+            throw InputError("--frames " + frames + ": error: the sequence holds frames " +
+                             std::to_string(firstFrame()) + "-" + std::to_string(lastFrame()));
+    }
+}
+
+void CacheSequence::requireWhole(int first, int last, const std::string& why) const {
+    for (int n = first; n <= last; ++n) {
+        if (file(n)) continue;
+        // The run of missing frames, and what holds on either side.
+        int end = n;
+        while (end + 1 <= last && !file(end + 1)) ++end;
+        const std::string missing =
+            end == n ? "frame " + std::to_string(n) + " is missing"
+                     : "frames " + std::to_string(n) + "-" + std::to_string(end) + " are missing";
+        std::string message = "'" + pattern_ + "': error: " + missing;
+        if (!why.empty())
+            message += " " + why;
+        else if (n > first)
+            message += " (render --frames " + std::to_string(first) + "-" + std::to_string(n - 1) +
+                       (end < last ? " and " + std::to_string(end + 1) + "-" + std::to_string(last)
+                                   : std::string()) +
+                       " on either side)";
+        throw InputError(message);
+    }
+}
+
+void CacheSequence::applyTo(Scene& scene, const std::string& sceneFile,
+                            const std::vector<std::string>& overrides, bool startsScene) const {
+    if (startsScene && sceneFile.empty() && !overridden(overrides, "time.start_frame"))
+        scene.time.startFrame = firstFrame();
+    // The frame rate the cache was baked at times everything after it: the
+    // video, motion blur, upres's fine steps. --set time.fps alone overrides it.
+    if (info_.fps > 0 && !overridden(overrides, "time.fps")) {
+        if (!sceneFile.empty() && std::fabs(scene.time.fps - info_.fps) > 1e-3 * info_.fps)
+            warn("'" + sceneFile + "' runs at " + fpsText(scene.time.fps) + " fps, the cache at " +
+                 fpsText(info_.fps) + ": using the cache's (--set time.fps=" +
+                 fpsText(scene.time.fps) + " to use the scene's)");
+        scene.time.fps = info_.fps;
+    }
+    if (!sceneFile.empty() && !info_.sceneName.empty() && info_.sceneName != scene.name)
+        warn("'" + sceneFile + "' is scene '" + scene.name + "', the cache was baked from '" +
+             info_.sceneName + "': rendering it with that file's camera, lights and look");
+    // Outputs are named after the cache, whichever scene gives the look.
+    scene.name = name_;
+}
+
+// A cache with a flame grid is a fire (plume's, or Blender's Mantaflow's).
+// Mantaflow's heat (its "temperature" grid) runs from flame_ignition (1.5) at
+// a flame's edge to flame_max_temp (3) in its core: at kForeignFireKelvin a
+// unit, 1050 K (deep red) to 2100 K (orange). kFireCacheEmission: a metre of
+// Mantaflow's flame at its 2100 K core gives off luminance 1.5
+// (render/planck.h's T^4 law), orange, not white (tests/blender,
+// mantaflow_fire).
+constexpr float kFireCacheEmission = 0.4f;
+constexpr float kForeignFireKelvin = 700.0f;
+
+void CacheSequence::fireDefaults(Scene& scene, const std::string& grid) const {
+    if (grid == "flame" || !has("flame")) return;
+    if (!scene.given.count("render.emission")) scene.render.emission = kFireCacheEmission;
+    if (!scene.given.count("render.fire_temperature") && !info_.plume())
+        scene.render.fireTemperature = kForeignFireKelvin;
+}
+
+void CacheSequence::bounds(const Scene& scene, const std::string& grid, int first, int last,
+                           Vec3f& lo, Vec3f& hi, std::vector<FileBounds>* boxes) const {
+    lo = Vec3f(1e30f);
+    hi = Vec3f(-1e30f);
+    for (const SequenceFile& f : files_) {
+        const bool inRange = f.frame >= first && f.frame <= last;
+        VolumeBounds b;
+        try {
+            b = readVdbBounds(f.path, grid, scene.domain.origin);
+        } catch (const RunError& e) {
+            if (inRange) throw;
+            warn(std::string(e.what()) + " (outside the frames rendered: its box is left out)");
+            continue;
+        }
+        lo = vmin(lo, b.worldMin);
+        hi = vmax(hi, b.worldMax);
+        if (boxes && inRange) boxes->push_back({f.path, b});
+    }
+}
+
+}  // namespace plume

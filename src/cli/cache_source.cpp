@@ -1,0 +1,110 @@
+#include "cli/cache_source.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "cli/frame_sink.h"
+#include "core/error.h"
+#include "render/slice_view.h"
+
+namespace plume {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string viewError(RenderView view, const std::string& path, const std::string& grid,
+                      const std::vector<std::string>& names) {
+    std::string held;
+    for (const std::string& n : names) held += (held.empty() ? "" : ", ") + n;
+    std::string message = path + ": error: render.view = \"" + viewName(view) + "\": no " + grid +
+                          " grid (the file holds " + held + ")";
+    if (grid == "pressure" || grid == "divergence")
+        message += "; plume render shows the solver's " + grid;
+    return message;
+}
+
+}  // namespace
+
+std::string viewGridName(RenderView view) {
+    if (view == RenderView::Pressure) return "pressure";
+    if (view == RenderView::Divergence) return "divergence";
+    if (view == RenderView::Speed || view == RenderView::Vorticity) return "velocity";
+    return {};
+}
+
+void checkViewGrid(const CacheSequence& cache, const Scene& scene) {
+    const RenderView view = scene.render.view;
+    if (view == RenderView::Shaded) return;
+    const std::string grid = viewGridName(view);
+    const std::string& path = cache.files().front().path;
+    const std::vector<std::string>& names = cache.info().grids;
+    if (grid == "velocity" || scene.render.viewVelocity) {
+        const std::vector<std::string> velocity = cache.velocityNames(scene);
+        if (std::none_of(velocity.begin(), velocity.end(),
+                         [&](const std::string& n) { return cache.has(n); }))
+            throw InputError(viewError(view, path, "velocity", names));
+    }
+    if ((grid == "pressure" || grid == "divergence") && !cache.has(grid))
+        throw InputError(viewError(view, path, grid, names));
+    if (view == RenderView::Flame && !cache.has("flame"))
+        throw InputError(viewError(view, path, "flame", names));
+    if (view == RenderView::Temperature &&
+        std::none_of(names.begin(), names.end(), [](const std::string& n) {
+            return n == "temperature" || n == "heat" || n == "temp" || n == "flames" ||
+                   n == "flame";
+        }))
+        throw InputError(viewError(view, path, "temperature", names));
+}
+
+CacheSource::CacheSource(const CacheSequence& cache, const Scene& scene, std::string grid,
+                         int firstIndex)
+    : cache_(cache), scene_(scene), grid_(std::move(grid)), firstIndex_(firstIndex) {}
+
+bool CacheSource::needs(const Frame& frame) const { return frame.written; }
+
+void CacheSource::produce(Frame& f, const char*& stage) {
+    stage = "reading the cache";
+    const RenderView view = scene_.render.view;
+    const SequenceFile* file = cache_.file(f.number);
+    if (!file)  // refused before the run; a file deleted while it runs
+        throw RunError("'" + cache_.pattern() + "': frame " + std::to_string(f.number) +
+                       " is missing");
+    const auto start = Clock::now();
+    // Motion blur smears the smoke along the cache's velocity, when it has
+    // one; speed, vorticity and streamlines show it.
+    const bool viewsVelocity = viewGridName(view) == "velocity" ||
+                               (view != RenderView::Shaded && scene_.render.viewVelocity);
+    std::vector<std::string> velocityNames;
+    if (scene_.render.motionBlur > 0.0f || viewsVelocity)
+        velocityNames = cache_.velocityNames(scene_);
+    // Temperature and flame only colour a render that glows or a view of them.
+    const bool withGlow = scene_.render.emission > 0.0f || view == RenderView::Temperature ||
+                          view == RenderView::Flame;
+    // A cache's pressure or divergence (Mantaflow's caches hold a pressure
+    // grid) is read as the volume's own grid.
+    const bool ownGrid = view == RenderView::Pressure || view == RenderView::Divergence;
+    volume_ = readVdbVolume(file->path, ownGrid ? viewGridName(view) : grid_, velocityNames,
+                            withGlow, scene_.domain.origin);
+    if ((view == RenderView::Temperature && !volume_.hasTemperature) ||
+        (view == RenderView::Flame && !volume_.hasFlame))
+        throw InputError(viewError(view, file->path, viewName(view), volume_.gridNames));
+    f.readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+VolumeView CacheSource::view() {
+    VolumeView v = volume_.view();
+    if (scene_.render.view == RenderView::Pressure) v.pressure = v.density;
+    if (scene_.render.view == RenderView::Divergence) v.divergence = v.density;
+    return v;
+}
+
+std::string CacheSource::describe(const Frame& f) const {
+    if (!f.written) return {};
+    char text[64];
+    std::snprintf(text, sizeof text, "read %.2f s", f.readSeconds);
+    return text;
+}
+
+}  // namespace plume

@@ -1,0 +1,42 @@
+// Frames from the solver: each one simulated, with upres's detail inline and
+// a slice view's extra grids when the scene asks for them (render, bake).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cli/frame_source.h"
+#include "cli/slice_grids.h"
+#include "scene/scene.h"
+#include "sim/solver.h"
+#include "sim/upres/upres.h"
+
+namespace plume {
+
+class FrameSinks;
+
+class SolverSource : public FrameSource {
+  public:
+    explicit SolverSource(const Scene& scene);
+
+    // Continues from the resume state at statePath: the frames it holds are
+    // not simulated again (cli/resume.h). Returns how many there were.
+    int resume(const std::string& statePath, FrameSinks& sinks);
+
+    int firstIndex() const override { return done_ + 1; }
+    void produce(Frame& frame, const char*& stage) override;
+    VolumeView view() override;
+    void writeVdb(const std::string& path, const Frame& frame, const std::string& sceneName,
+                  const CacheOptions& options) const override;
+    std::vector<const Fields*> fields() const override { return solver_.islandFields(); }
+    std::string describe(const Frame& frame) const override;
+
+  private:
+    const Scene& scene_;
+    Solver solver_;
+    std::optional<Upres> upres_;
+    std::optional<SolverSliceGrids> slice_;  // render.view other than shaded
+    int done_ = 0;
+};
+
+}  // namespace plume
