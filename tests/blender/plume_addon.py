@@ -8,9 +8,10 @@
 # Checks, in order (exits 1 with a message on the first failed group):
 # - the zip installs and enables as module plume_blender; obj.plume's defaults
 #   are the schema's (`plume check --reference --reference-format json`);
-# - the domain panel: sub-panels Settings, Gas, Fire, Detail, Cache as Blender's
-#   Fluid panels, plume's renderer in its own closed one (its debugging views
-#   in a closed one inside it); every key placed once, labelled in words;
+# - the domain panel: sub-panels Settings, Gas (Fire and Detail inside, closed),
+#   Cache as Blender's Fluid panels, plume's renderer in its own closed one
+#   (its debugging views in a closed one inside it); every key placed once,
+#   labelled in words;
 # - a non-manifold collider is refused in one line naming it, before anything
 #   is written; a scene without an emitter is refused by Bake in one line;
 # - a collider deformed by an armature or shape keys is named in one warning
@@ -143,8 +144,8 @@ from plume_blender import panel_keys, ui  # noqa: E402
 
 want_panels = {"settings": ("Settings", "PHYSICS_PT_plume", False),
                "gas": ("Gas", "PHYSICS_PT_plume", False),
-               "fire": ("Fire", "PHYSICS_PT_plume", False),
-               "detail": ("Detail", "PHYSICS_PT_plume", False),
+               "fire": ("Fire", "PHYSICS_PT_plume_gas", True),
+               "detail": ("Detail", "PHYSICS_PT_plume_gas", True),
                "cache": ("Cache", "PHYSICS_PT_plume", False),
                "renderer": ("plume Renderer", "PHYSICS_PT_plume", True),
                "views": ("Debug Views", "PHYSICS_PT_plume_renderer", True)}
@@ -155,7 +156,7 @@ for ident, (title, parent, closed) in want_panels.items():
           f"{', closed by default' if closed else ', open'}", str(got))
 s_ = schema.load()
 shown = [k.dotted for sec in schema.DOMAIN_SECTIONS for k in s_.shown(sec)]
-placed = [r for p in panel_keys.DOMAIN_PANELS for r in p.keys()]
+placed = [d for p in panel_keys.DOMAIN_PANELS for d in p.keys]
 check(sorted(shown) == sorted(placed), "every domain key the panel shows sits in exactly one sub-panel",
       f"unplaced {sorted(set(shown) - set(placed))}, twice or unknown "
       f"{sorted(r for r in set(placed) if placed.count(r) > 1 or r not in shown)}")

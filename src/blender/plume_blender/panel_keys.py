@@ -9,17 +9,17 @@ own collapsed sub-panel with its debugging views inside it."""
 
 class Sub:
     """One sub-panel of the domain: its title, its parent (None: the plume
-    panel), open or closed by default, and its rows: a key's dotted name, or
-    a heading ("# Look")."""
+    panel), open or closed by default, and the dotted keys it shows."""
 
-    def __init__(self, ident, title, rows, parent=None, closed=False):
-        self.ident, self.title, self.rows = ident, title, rows
+    def __init__(self, ident, title, keys, parent=None, closed=False):
+        self.ident, self.title, self.keys = ident, title, keys
         self.parent, self.closed = parent, closed
 
-    def keys(self):
-        return [r for r in self.rows if not r.startswith("#")]
 
-
+# As Blender's Fluid domain: Settings (Border Collisions inside), Gas (Fire and
+# Noise inside, closed), Cache (Advanced inside, closed). The look keys the
+# imported volume's material reads too (extinction, albedo, anisotropy;
+# emission, fire temperature) close Gas and Fire.
 DOMAIN_PANELS = (
     Sub("settings", "Settings",
         ["domain.resolution", "time.cfl", "time.max_substeps", "physics.gravity", "physics.wind",
@@ -36,24 +36,25 @@ DOMAIN_PANELS = (
         ["physics.buoyancy_density", "physics.buoyancy_heat", "physics.ambient_temperature",
          "physics.vorticity", "physics.viscosity", "physics.diffusion",
          "physics.density_dissipation", "physics.temperature_dissipation", "physics.turbulence",
-         "physics.turbulence_scale",
-         # The smoke's look: the imported volume's material reads these too.
-         "# Look", "render.extinction", "render.albedo", "render.phase"]),
+         "physics.turbulence_scale", "render.extinction", "render.albedo", "render.phase"]),
     Sub("fire", "Fire",
         ["physics.ignition_temperature", "physics.burn_rate", "physics.flame_heat",
          "physics.flame_smoke", "physics.flame_smoke_color", "physics.flame_expansion",
          "physics.flame_cooling", "physics.flame_vorticity", "physics.flame_disturbance",
-         "physics.flame_disturbance_scale", "physics.flame_shredding",
-         "# Look", "render.emission", "render.fire_temperature"]),
+         "physics.flame_disturbance_scale", "physics.flame_shredding", "render.emission",
+         "render.fire_temperature"],
+        parent="gas", closed=True),
     Sub("detail", "Detail",
-        ["upres.factor", "upres.strength", "upres.scale", "upres.speed"]),
-    Sub("cache", "Cache",
-        ["output.vdb_precision", "output.velocity_name"]),
+        ["upres.factor", "upres.strength", "upres.scale", "upres.speed"],
+        parent="gas", closed=True),
+    Sub("cache", "Cache", []),
+    Sub("cache_advanced", "Advanced",
+        ["output.vdb_precision", "output.velocity_name"],
+        parent="cache", closed=True),
     Sub("renderer", "plume Renderer",
         ["render.exposure", "render.ambient", "render.background_top", "render.background_bottom",
          "render.fire_light", "render.motion_blur", "render.transparent", "render.step",
-         "render.filter", "render.adaptive",
-         "# Video", "output.crf", "output.preset", "output.codec"],
+         "render.filter", "render.adaptive", "output.crf", "output.preset", "output.codec"],
         closed=True),
     Sub("views", "Debug Views",
         ["render.view", "render.slice", "render.view_range", "render.view_velocity", "render.grid"],
@@ -120,7 +121,7 @@ LABELS = {
     "render.ambient": "Sky Light",
     "render.background_top": "Background Top",
     "render.background_bottom": "Background Bottom",
-    "render.fire_light": "Fire Lights Surroundings",
+    "render.fire_light": "Flame Light on Surroundings",
     "render.motion_blur": "Motion Blur Shutter (frames)",
     "render.transparent": "Transparent Background",
     "render.step": "March Step (voxels)",
@@ -152,6 +153,16 @@ LABELS = {
 }
 
 
+# Choice values whose capitalized spelling would misname them.
+CHOICE_LABELS = {"mgpcg": "Multigrid CG", "pcg": "CG", "sor": "SOR", "maccormack": "MacCormack",
+                 "semi-lagrangian": "Semi-Lagrangian", "h264": "H.264", "mpeg4": "MPEG-4",
+                 "vel": "vel (Houdini)"}
+
+
+def choice_label(value):
+    return CHOICE_LABELS.get(value, value.replace("-", " ").capitalize())
+
+
 def label(k):
     """A key's label; a key the map lacks (a new one in the schema) falls back
     to its name, and the add-on test fails on it."""
@@ -162,6 +173,6 @@ def label(k):
 
 def panel_of(dotted):
     for p in DOMAIN_PANELS:
-        if dotted in p.rows:
+        if dotted in p.keys:
             return p
     return None

@@ -56,7 +56,7 @@ def make_property(k):
         return BoolProperty(name=name, description=desc, default=bool(k.default))
     if k.type == "choice":
         return EnumProperty(name=name, description=desc,
-                            items=[(c, c.replace("-", " ").capitalize(), "") for c in k.choices],
+                            items=[(c, panel_keys.choice_label(c), "") for c in k.choices],
                             default=k.default)
     if k.type == "string":
         return StringProperty(name=name, description=desc, default=k.default or "")

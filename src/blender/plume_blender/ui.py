@@ -31,7 +31,7 @@ class PHYSICS_PT_plume(bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         settings = context.object.plume
-        layout.prop(settings, "role")
+        layout.prop(settings, "role", text="Type")
         role = settings.role
         if role == "EMITTER":
             layout.prop(settings, "emitter_kind")
@@ -42,20 +42,16 @@ class PHYSICS_PT_plume(bpy.types.Panel):
                     layout.prop(settings, k.prop)
 
 
-def draw_rows(layout, settings, rows):
-    """A sub-panel's keys, a heading row ("# Look") as a label."""
+def draw_keys(layout, settings, keys):
     s = schema.load()
-    for row in rows:
-        if row.startswith("#"):
-            layout.separator()
-            layout.label(text=row[1:].strip())
-        elif row in s.by_dotted:
-            layout.prop(settings, s.by_dotted[row].prop)
+    for dotted in keys:
+        if dotted in s.by_dotted:
+            layout.prop(settings, s.by_dotted[dotted].prop)
 
 
 def unplaced():
     """Shown domain keys no sub-panel lists."""
-    placed = {r for p in panel_keys.DOMAIN_PANELS for r in p.keys()}
+    placed = {d for p in panel_keys.DOMAIN_PANELS for d in p.keys}
     s = schema.load()
     return [k.dotted for section in schema.DOMAIN_SECTIONS for k in s.shown(section)
             if k.dotted not in placed]
@@ -76,10 +72,10 @@ class DomainSubPanel:
         layout.use_property_split = True
         settings = context.object.plume
         self.draw_top(layout, settings)
-        draw_rows(layout, settings, self.sub.rows)
+        draw_keys(layout, settings, self.sub.keys)
         if self.sub.ident == "settings":
             # A key the schema gained and panel_keys.py does not place yet.
-            draw_rows(layout, settings, unplaced())
+            draw_keys(layout, settings, unplaced())
         self.draw_bottom(layout, settings)
 
     def draw_top(self, layout, settings):
@@ -97,7 +93,6 @@ class CachePanel(DomainSubPanel):
         layout.prop(settings, "cache_dir", text="Directory")
 
     def draw_bottom(self, layout, settings):
-        layout.separator()
         row = layout.row(align=True)
         row.operator("plume.bake", text="Bake", icon="PHYSICS").resume = False
         row.operator("plume.bake", text="Resume").resume = True
