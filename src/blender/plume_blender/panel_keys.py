@@ -65,7 +65,7 @@ LABELS = {
     # Settings
     "domain.resolution": "Resolution Divisions",
     "time.cfl": "CFL Number",
-    "time.max_substeps": "Max Substeps per Frame",
+    "time.max_substeps": "Max Substeps",
     "physics.gravity": "Gravity (m/s²)",
     "physics.wind": "Wind (m/s)",
     "domain.inflow_velocity": "Inflow Velocity (m/s)",
@@ -79,7 +79,7 @@ LABELS = {
     "solver.tolerance": "Pressure Tolerance",
     "solver.max_iterations": "Max Pressure Iterations",
     "solver.advection": "Advection",
-    "solver.sparse": "Sparse (Only Around the Smoke)",
+    "solver.sparse": "Sparse Grid",
     # Gas
     "physics.buoyancy_density": "Buoyancy Density (× g)",
     "physics.buoyancy_heat": "Buoyancy Heat (× g)",
@@ -91,7 +91,7 @@ LABELS = {
     "physics.temperature_dissipation": "Heat Dissipation (1/s)",
     "physics.turbulence": "Turbulence (m/s²)",
     "physics.turbulence_scale": "Turbulence Scale (m)",
-    "render.extinction": "Extinction (1/m per density)",
+    "render.extinction": "Extinction (1/m)",
     "render.albedo": "Albedo",
     "render.phase": "Anisotropy",
     # Fire
@@ -121,7 +121,7 @@ LABELS = {
     "render.ambient": "Sky Light",
     "render.background_top": "Background Top",
     "render.background_bottom": "Background Bottom",
-    "render.fire_light": "Flame Light on Surroundings",
+    "render.fire_light": "Flame Light",
     "render.motion_blur": "Motion Blur Shutter (frames)",
     "render.transparent": "Transparent Background",
     "render.step": "March Step (voxels)",

@@ -39,7 +39,10 @@ class PHYSICS_PT_plume(bpy.types.Panel):
             s = schema.load()
             for section in schema.ROLE_SECTIONS[role]:
                 for k in s.shown(section):
-                    layout.prop(settings, k.prop)
+                    row = layout.row()
+                    # The shell's thickness means something for a surface emitter only.
+                    row.active = k.dotted != "emitter.thickness" or settings.emitter_mode == "surface"
+                    row.prop(settings, k.prop)
 
 
 def draw_keys(layout, settings, keys):
