@@ -172,6 +172,23 @@ for role in ("DOMAIN", "EMITTER", "COLLIDER"):
             if name != panel_keys.LABELS.get(k.dotted):
                 raw.append(f"{k.dotted}: '{name}'")
 check(not raw, "every key's label is panel_keys.LABELS', in words", "; ".join(raw[:5]))
+# A label's unit is the schema's: the unit in brackets is spelt in the key's
+# doc, and a float key whose doc gives a physical unit has one in its label.
+SPELLINGS = {"m/s²": ("m/s^2",), "m²/s": ("m^2/s",), "m/s": ("m/s",), "1/s": ("per second", "1/s"),
+             "1/m": ("1/m",), "m": ("metres",), "K": ("kelvin",), "frames": ("frame",),
+             "voxels": ("voxel",)}
+PHYSICAL = ("m/s", "m^2/s", "1/m", "per second", "1/s", "metres", "kelvin")
+astray = []
+for role in ("DOMAIN", "EMITTER", "COLLIDER"):
+    for sec in schema.ROLE_SECTIONS[role]:
+        for k in s_.shown(sec):
+            name = rna[k.prop].name
+            unit = name[name.rindex("(") + 1:-1].split(" per ")[0] if name.endswith(")") else None
+            if unit in SPELLINGS and not any(sp in k.doc for sp in SPELLINGS[unit]):
+                astray.append(f"{k.dotted}: '{name}' but the doc says '{k.doc[:60]}'")
+            if unit is None and k.type in ("float", "vec3") and any(u in k.doc for u in PHYSICAL):
+                astray.append(f"{k.dotted}: '{name}' has no unit; the doc says '{k.doc[:60]}'")
+check(not astray, "each label's unit is the one the schema's doc gives", "; ".join(astray[:4]))
 check((rna["time_cfl"].name, rna["output_crf"].name, rna["physics_gravity"].name)
       == ("CFL Number", "Video Quality (CRF)", "Gravity (m/s²)"),
       "labels like 'CFL Number', 'Video Quality (CRF)', 'Gravity (m/s²)'",
