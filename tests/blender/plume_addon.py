@@ -19,6 +19,7 @@
 # - keyframes round trip: plume.export writes keys that `plume check` reads back
 #   equal to Blender's values at each key (collider center and rotation, camera
 #   focal length), with the domain's origin, start frame and fps;
+# - plume.export leaves an orthographic camera out, saying so in one line;
 # - plume.bake bakes with an area and a spot light and an orthographic camera in
 #   the scene (a bake uses neither), warning of the emitter's particle system;
 #   and imports '<domain>_plume': a volume sequence numbered as
@@ -430,6 +431,14 @@ gate("round trip")
 # An orthographic camera (and the area and spot lights): a bake needs neither.
 # A particle system on the emitter: ignored, and said so.
 cam_data.type = "ORTHO"
+ortho_toml = os.path.join(work, "ortho.toml")
+result, lines = captured(lambda: bpy.ops.plume.export(filepath=ortho_toml))
+warned = warnings_of(lines)
+with open(ortho_toml, "rb") as f:
+    written = tomllib.load(f)
+check(result == {"FINISHED"} and "camera" not in written
+      and any("leaves out camera 'Camera' (orthographic" in w for w in warned),
+      "Export leaves the orthographic camera out of the file, saying so in one line", str(warned))
 emitter.modifiers.new("Sparks", "PARTICLE_SYSTEM")
 emitter.particle_systems[0].name = "Sparks"
 scene.frame_set(FIRST)
