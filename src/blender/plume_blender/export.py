@@ -251,9 +251,11 @@ def motion_notes(context, scene, first, last):
         role = obj.plume.role
         if role == "EMITTER" and len(obj.particle_systems):
             names = ", ".join(f"'{p.name}'" for p in obj.particle_systems)
+            what = "particle system " + names + " is" if len(obj.particle_systems) == 1 else \
+                "particle systems " + names + " are"
             kind = "sphere" if obj.plume.emitter_kind == "SPHERE" else "mesh"
-            notes.append(f"plume: emitter '{obj.name}': its particle system {names} is ignored; plume "
-                         f"emits from the object's {kind}")
+            notes.append(f"plume: emitter '{obj.name}': its {what} ignored; plume emits from the "
+                         f"object's {kind}")
         mesh = role == "COLLIDER" or (role == "EMITTER" and obj.plume.emitter_kind == "MESH")
         if not mesh or obj.type != "MESH" or last <= first:
             continue
@@ -543,7 +545,8 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     # Camera.
     cam = scene.camera
     if cam is not None and left_out_camera(scene) is not None:
-        w.lines += ["", f"# Blender camera '{cam.name}' left out: {camera_kind(cam)} (plume's is perspective)"]
+        w.lines += ["", f"# Blender camera '{cam.name}' left out: {camera_kind(cam)} "
+                        "(plume's is perspective)"]
         cam = None
     if cam is not None:
         w.table("[camera]", camera_values(cam, scene))
