@@ -3,7 +3,8 @@
 # button does, presses Esc (Blender's event simulation) once two frames are on
 # disk, checks that plume stopped early with its frames imported, invokes
 # Resume, waits for every frame, and takes screenshots mid-bake (the status
-# line) and of the viewport with the smoke and the plume panel.
+# line), of the viewport with the smoke and the plume panel, and of the
+# Properties editor alone (panel.png: the domain's sub-panels).
 #
 # Usage (after ctest -R blender.addon):
 #   w=build/tests/blender/addon
@@ -93,6 +94,12 @@ def tick():
         state.update(step="shoot", t=time.monotonic())
     elif step == "shoot" and waited > 2.0:
         screenshot("viewport.png")
+        props = next((a for a in win.screen.areas if a.type == "PROPERTIES"), None)
+        if props is not None:
+            # The domain's plume panel as a user first sees it (sub-panels in
+            # their default open or closed state).
+            with bpy.context.temp_override(window=win, area=props):
+                bpy.ops.screen.screenshot_area(filepath=os.path.join(out, "panel.png"))
         quit(True, f"Esc stopped the modal bake, Resume finished it; screenshots in {out}")
     return 0.05
 

@@ -8,12 +8,21 @@
 # Checks, in order (exits 1 with a message on the first failed group):
 # - the zip installs and enables as module plume_blender; obj.plume's defaults
 #   are the schema's (`plume check --reference --reference-format json`);
-# - a non-manifold collider and an area light are refused in one line naming
-#   them, before anything is written;
+# - the domain panel: sub-panels Settings, Gas (Fire and Detail inside, closed),
+#   Cache as Blender's Fluid panels, plume's renderer in its own closed one
+#   (its debugging views in a closed one inside it); every key placed once,
+#   labelled in words;
+# - a non-manifold collider is refused in one line naming it, before anything
+#   is written; a scene without an emitter is refused by Bake in one line;
+# - a collider deformed by an armature or shape keys is named in one warning
+#   line each (a static Subdivision is not);
 # - keyframes round trip: plume.export writes keys that `plume check` reads back
 #   equal to Blender's values at each key (collider center and rotation, camera
 #   focal length), with the domain's origin, start frame and fps;
-# - plume.bake bakes and imports '<domain>_plume': a volume sequence numbered as
+# - plume.export leaves an orthographic camera out, saying so in one line;
+# - plume.bake bakes with an area and a spot light and an orthographic camera in
+#   the scene (a bake uses neither), warning of the emitter's particle system;
+#   and imports '<domain>_plume': a volume sequence numbered as
 #   the scene (start 1001), grids density/temperature/velocity, bounds inside the
 #   domain, half a voxel back (Cycles' offset), a Principled Volume material;
 # - at a mid frame no smoke inside the collider, read from Blender's own grid
@@ -22,7 +31,9 @@
 # - a small Cycles frame with the smoke differs clearly from one without it;
 # - SIGINT (the modal operator's Esc) stops a bake after a frame, its frames
 #   kept, and plume.bake(resume=True) bakes the rest;
-# - plume.render writes plume's MP4 beside the .blend, one frame per scene frame.
+# - plume.render refuses the orthographic camera in one line naming it, and
+#   with a perspective one writes plume's MP4 beside the .blend, one frame per
+#   scene frame, saying in one line it leaves out the area and spot lights.
 import math
 import os
 import subprocess
@@ -103,6 +114,88 @@ check((prop_rna.hard_min, prop_rna.hard_max) == (ref["domain.resolution"]["min"]
 bpy.data.objects.remove(probe)
 gate("install")
 
+
+def captured(op):
+    """(result, Blender's report lines) of an operator call: an operator run
+    from Python prints its reports on stdout ("Warning: ..."). An ERROR
+    report raises RuntimeError, as in Blender."""
+    import tempfile
+    sys.stdout.flush()
+    with tempfile.TemporaryFile(mode="w+") as f:
+        saved = os.dup(1)
+        os.dup2(f.fileno(), 1)
+        try:
+            result = op()
+        finally:
+            sys.stdout.flush()
+            os.dup2(saved, 1)
+            os.close(saved)
+        f.seek(0)
+        out = f.read()
+    sys.stdout.write(out)
+    return result, out.splitlines()
+
+
+def warnings_of(lines):
+    return [l[len("Warning: "):] for l in lines if l.startswith("Warning: ")]
+
+
+# --- The domain panel: Blender's Fluid grouping, labels in words ---------------
+from plume_blender import panel_keys, ui  # noqa: E402
+
+want_panels = {"settings": ("Settings", "PHYSICS_PT_plume", False),
+               "gas": ("Gas", "PHYSICS_PT_plume", False),
+               "fire": ("Fire", "PHYSICS_PT_plume_gas", True),
+               "detail": ("Detail", "PHYSICS_PT_plume_gas", True),
+               "cache": ("Cache", "PHYSICS_PT_plume", False),
+               "renderer": ("plume Renderer", "PHYSICS_PT_plume", True),
+               "views": ("Debug Views", "PHYSICS_PT_plume_renderer", True)}
+for ident, (title, parent, closed) in want_panels.items():
+    cls = getattr(bpy.types, f"PHYSICS_PT_plume_{ident}", None)
+    got = None if cls is None else (cls.bl_label, cls.bl_parent_id, "DEFAULT_CLOSED" in cls.bl_options)
+    check(got == (title, parent, closed), f"sub-panel PHYSICS_PT_plume_{ident} is '{title}' under {parent}"
+          f"{', closed by default' if closed else ', open'}", str(got))
+s_ = schema.load()
+shown = [k.dotted for sec in schema.DOMAIN_SECTIONS for k in s_.shown(sec)]
+placed = [d for p in panel_keys.DOMAIN_PANELS for d in p.keys]
+check(sorted(shown) == sorted(placed), "every domain key the panel shows sits in exactly one sub-panel",
+      f"unplaced {sorted(set(shown) - set(placed))}, twice or unknown "
+      f"{sorted(r for r in set(placed) if placed.count(r) > 1 or r not in shown)}")
+views = panel_keys.panel_of("render.view")
+check(all(panel_keys.panel_of(d) is views for d in ("render.grid", "render.slice", "render.view_range"))
+      and views.parent == "renderer", "Grid, View, Slice and View range sit in the renderer's Debug Views")
+rna = bpy.types.Object.bl_rna.properties["plume"].fixed_type.bl_rna.properties
+raw = []
+for role in ("DOMAIN", "EMITTER", "COLLIDER"):
+    for sec in schema.ROLE_SECTIONS[role]:
+        for k in s_.shown(sec):
+            name = rna[k.prop].name
+            if name != panel_keys.LABELS.get(k.dotted):
+                raw.append(f"{k.dotted}: '{name}'")
+check(not raw, "every key's label is panel_keys.LABELS', in words", "; ".join(raw[:5]))
+# A label's unit is the schema's: the unit in brackets is spelt in the key's
+# doc, and a float key whose doc gives a physical unit has one in its label.
+SPELLINGS = {"m/s²": ("m/s^2",), "m²/s": ("m^2/s",), "m/s": ("m/s",), "1/s": ("per second", "1/s"),
+             "1/m": ("1/m",), "m": ("metres",), "K": ("kelvin",), "frames": ("frame",),
+             "voxels": ("voxel",)}
+PHYSICAL = ("m/s", "m^2/s", "1/m", "per second", "1/s", "metres", "kelvin")
+astray = []
+for role in ("DOMAIN", "EMITTER", "COLLIDER"):
+    for sec in schema.ROLE_SECTIONS[role]:
+        for k in s_.shown(sec):
+            name = rna[k.prop].name
+            unit = name[name.rindex("(") + 1:-1].split(" per ")[0] if name.endswith(")") else None
+            if unit in SPELLINGS and not any(sp in k.doc for sp in SPELLINGS[unit]):
+                astray.append(f"{k.dotted}: '{name}' but the doc says '{k.doc[:60]}'")
+            if unit is None and k.type in ("float", "vec3") and any(u in k.doc for u in PHYSICAL):
+                astray.append(f"{k.dotted}: '{name}' has no unit; the doc says '{k.doc[:60]}'")
+check(not astray, "each label's unit is the one the schema's doc gives", "; ".join(astray[:4]))
+check((rna["time_cfl"].name, rna["output_crf"].name, rna["physics_gravity"].name)
+      == ("CFL Number", "Video Quality (CRF)", "Gravity (m/s²)"),
+      "labels like 'CFL Number', 'Video Quality (CRF)', 'Gravity (m/s²)'",
+      f"{rna['time_cfl'].name}, {rna['output_crf'].name}, {rna['physics_gravity'].name}")
+gate("panel")
+
 # --- The scene: a domain, a sphere emitter, a collider moving through the smoke -
 scene.frame_start, scene.frame_end = FIRST, LAST
 scene.render.fps, scene.render.fps_base = 24, 1.0
@@ -161,6 +254,13 @@ lamp = bpy.data.objects.new("Lamp", bpy.data.lights.new("Lamp", "POINT"))
 lamp.data.energy = 100.0
 lamp.location = (centre_xy.x + 1.0, DOMAIN_MIN.y - 0.5, DOMAIN_MIN.z + 1.0)
 scene.collection.objects.link(lamp)
+# An area and a spot light: a bake does not use them, plume's render leaves
+# them out (faint, so Cycles' frame below is the sun's and the lamp's).
+for name_, kind in (("AreaLamp", "AREA"), ("SpotLamp", "SPOT")):
+    light = bpy.data.objects.new(name_, bpy.data.lights.new(name_, kind))
+    light.data.energy = 1.0
+    light.location = (centre_xy.x - 2.0, DOMAIN_MIN.y - 2.0, DOMAIN_MIN.z + 3.0)
+    scene.collection.objects.link(light)
 # The sun turns with a keyed parent: no F-curve of its own, so its keys are
 # sampled on every frame.
 rig = bpy.data.objects.new("Rig", None)
@@ -188,17 +288,27 @@ def refused(what, name, path):
     check(False, f"{what} refused", "plume.export finished")
 
 
-# --- Refusals: a non-manifold collider, an area light --------------------------
+# --- Refusals: a non-manifold collider, no emitter ------------------------------
 bpy.ops.mesh.primitive_plane_add(size=0.3, location=(centre_xy.x, centre_xy.y, DOMAIN_MIN.z + 1.2))
 plane = bpy.context.object
 plane.name = "Sheet"
 plane.plume.role = "COLLIDER"
 refused("a non-manifold collider", "Sheet", os.path.join(work, "refused_sheet.toml"))
 bpy.data.objects.remove(plane)
-area = bpy.data.objects.new("AreaLamp", bpy.data.lights.new("AreaLamp", "AREA"))
-scene.collection.objects.link(area)
-refused("an area light", "AreaLamp", os.path.join(work, "refused_area.toml"))
-bpy.data.objects.remove(area)
+# No emitter: Bake refuses in one line, writing nothing (not even its folder).
+emitter.plume.role = "NONE"
+domain.plume.cache_dir = os.path.join(work, "no_emitter")
+try:
+    bpy.ops.plume.bake()
+    check(False, "a scene without an emitter is refused by Bake", "plume.bake finished")
+except RuntimeError as e:
+    msg = str(e).strip()
+    say(f"no emitter: {msg}")
+    check("no emitter: set an object's plume role to Emitter" in msg and "\n" not in msg,
+          "a scene without an emitter is refused by Bake in one line")
+check(not os.path.exists(domain.plume.cache_dir), "no emitter: nothing written")
+emitter.plume.role = "EMITTER"
+domain.plume.cache_dir = ""
 # A value Blender's property allows but plume refuses: plume's own line.
 emitter.plume.emitter_frames = (1010, 1005)
 try:
@@ -211,9 +321,66 @@ except RuntimeError as e:
 emitter.plume.emitter_frames = (1, 1000000)
 gate("refusals")
 
+# --- Deformed colliders: the deformation is ignored, and said so ----------------
+# Bent: an armature bends it over the frames; Morph: a keyed shape key;
+# Smooth: a Subdivision modifier, the same on every frame (no warning).
+corner = DOMAIN_MIN + Vector((0.2, 0.2, 1.2))
+bpy.ops.mesh.primitive_cube_add(size=0.15, location=corner)
+bent = bpy.context.object
+bent.name = "Bent"
+rig_arm = bpy.data.objects.new("BendRig", bpy.data.armatures.new("BendRig"))
+scene.collection.objects.link(rig_arm)
+rig_arm.location = corner
+bpy.context.view_layer.objects.active = rig_arm
+bpy.ops.object.mode_set(mode="EDIT")
+bone = rig_arm.data.edit_bones.new("Bone")
+bone.head, bone.tail = (0.0, 0.0, 0.0), (0.0, 0.0, 0.2)
+bpy.ops.object.mode_set(mode="OBJECT")
+group = bent.vertex_groups.new(name="Bone")
+group.add([v.index for v in bent.data.vertices if v.co.z > 0], 1.0, "REPLACE")
+bent.modifiers.new("Armature", "ARMATURE").object = rig_arm
+pose = rig_arm.pose.bones["Bone"]
+pose.rotation_mode = "XYZ"
+pose.keyframe_insert("rotation_euler", frame=FIRST)
+pose.rotation_euler.x = math.radians(40.0)
+pose.keyframe_insert("rotation_euler", frame=LAST)
+bpy.ops.mesh.primitive_cube_add(size=0.15, location=corner + Vector((0.4, 0.0, 0.0)))
+morph = bpy.context.object
+morph.name = "Morph"
+morph.shape_key_add(name="Basis")
+key = morph.shape_key_add(name="Squash")
+for p in key.data:
+    p.co.z *= 0.5
+key.value = 0.0
+key.keyframe_insert("value", frame=FIRST)
+key.value = 1.0
+key.keyframe_insert("value", frame=LAST)
+bpy.ops.mesh.primitive_cube_add(size=0.15, location=corner + Vector((0.2, 0.5, 0.0)))
+smooth = bpy.context.object
+smooth.name = "Smooth"
+smooth.modifiers.new("Subdivision", "SUBSURF")
+for o in (bent, morph, smooth):
+    o.plume.role = "COLLIDER"
+result, lines = captured(lambda: bpy.ops.plume.export(filepath=os.path.join(work, "deformed.toml")))
+warned = warnings_of(lines)
+check(result == {"FINISHED"}, "a scene with deformed colliders exports", str(result))
+for name_, what in (("Bent", "modifier 'Armature' (armature)"), ("Morph", "shape keys")):
+    mine = [w for w in warned if f"'{name_}'" in w]
+    check(len(mine) == 1 and what in mine[0] and "ignored" in mine[0],
+          f"collider '{name_}' ({what}): one warning line says its deformation is ignored", str(mine))
+check(not any("'Smooth'" in w for w in warned), "the control: a static Subdivision draws no warning",
+      str(warned))
+for o in (bent, morph, smooth, rig_arm):
+    bpy.data.objects.remove(o)
+gate("deformed colliders")
+
 # --- Keyframe round trip --------------------------------------------------------
 toml = os.path.join(work, "roundtrip.toml")
-bpy.ops.plume.export(filepath=toml)
+result, lines = captured(lambda: bpy.ops.plume.export(filepath=toml))
+warned = warnings_of(lines)
+check(result == {"FINISHED"} and any("leaves out area light 'AreaLamp', spot light 'SpotLamp'" in w
+                                     for w in warned),
+      "Export leaves out the area and spot lights, saying so in one line", str(warned))
 r = subprocess.run([plume, "check", toml], capture_output=True, text=True)
 check(r.returncode == 0, "plume check accepts the export", r.stderr.strip())
 resolved = tomllib.loads(r.stdout)
@@ -261,11 +428,34 @@ check(sun_keys != [] and worst < 1e-5, "its direction reads back equal on every 
 gate("round trip")
 
 # --- Bake and import through the operator ------------------------------------
+# An orthographic camera (and the area and spot lights): a bake needs neither.
+# A particle system on the emitter: ignored, and said so.
+cam_data.type = "ORTHO"
+ortho_toml = os.path.join(work, "ortho.toml")
+result, lines = captured(lambda: bpy.ops.plume.export(filepath=ortho_toml))
+warned = warnings_of(lines)
+with open(ortho_toml, "rb") as f:
+    written = tomllib.load(f)
+check(result == {"FINISHED"} and "camera" not in written
+      and any("leaves out camera 'Camera' (orthographic" in w for w in warned),
+      "Export leaves the orthographic camera out of the file, saying so in one line", str(warned))
+emitter.modifiers.new("Sparks", "PARTICLE_SYSTEM")
+emitter.particle_systems[0].name = "Sparks"
 scene.frame_set(FIRST)
 t = time.monotonic()
-result = bpy.ops.plume.bake()
+try:
+    result, lines = captured(lambda: bpy.ops.plume.bake())
+except RuntimeError as e:
+    die(f"plume.bake refused a scene with an area and a spot light and an orthographic camera: {e}")
 say(f"plume.bake: {result} in {time.monotonic() - t:.1f} s")
-check(result == {"FINISHED"}, "plume.bake finished")
+check(result == {"FINISHED"}, "plume.bake finishes with an area and a spot light and an orthographic camera")
+warned = warnings_of(lines)
+check([w for w in warned if "'Emitter'" in w and "particle system 'Sparks' is ignored" in w] != [],
+      "the emitter's particle system: one warning line says it is ignored", str(warned))
+check(not any(n in w for w in warned for n in ("AreaLamp", "SpotLamp", "'Camera'")),
+      "Bake says nothing of the lights and camera it does not use", str(warned))
+cam_data.type = "PERSP"
+emitter.modifiers.remove(emitter.modifiers["Sparks"])
 cache = os.path.join(work, "plume_cache")
 files = sorted(f for f in os.listdir(cache) if f.endswith(".vdb")) if os.path.isdir(cache) else []
 check(files == [f"Domain_{n}.vdb" for n in range(FIRST, LAST + 1)], "//plume_cache/ holds Domain_1001.vdb ..",
@@ -417,7 +607,20 @@ check(result == {"FINISHED"} and len(kept) == LAST - FIRST + 1, "Resume bakes th
 gate("stop and resume")
 
 # --- Render with plume: plume's own MP4 beside the .blend ------------------------
-result = bpy.ops.plume.render()
+cam_data.type = "ORTHO"
+try:
+    bpy.ops.plume.render()
+    check(False, "Render with plume refuses an orthographic camera", "plume.render finished")
+except RuntimeError as e:
+    msg = str(e).strip()
+    say(f"orthographic camera: {msg}")
+    check("'Camera'" in msg and "orthographic" in msg and "\n" not in msg,
+          "Render with plume refuses the orthographic camera in one line naming it")
+cam_data.type = "PERSP"
+result, lines = captured(lambda: bpy.ops.plume.render())
+warned = warnings_of(lines)
+check(any("plume: the render leaves out area light 'AreaLamp', spot light 'SpotLamp'" in w for w in warned),
+      "Render with plume says in one line it leaves out the area and spot lights", str(warned))
 video = os.path.join(work, "Domain.mp4")
 probe = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
                         "stream=nb_read_frames", "-of", "default=nw=1:nk=1", video], capture_output=True, text=True)

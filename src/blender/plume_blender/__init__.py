@@ -13,7 +13,7 @@ bl_info = {
 }
 
 import bpy
-from bpy.props import BoolProperty, PointerProperty
+from bpy.props import PointerProperty
 
 from . import operators, properties, ui
 
@@ -22,18 +22,14 @@ _classes = []
 
 def register():
     settings = properties.make_settings_class()
-    _classes[:] = [ui.PlumePreferences, settings, *operators.classes, ui.PHYSICS_PT_plume]
+    _classes[:] = [ui.PlumePreferences, settings, *operators.classes, ui.PHYSICS_PT_plume,
+                   *ui.panel_classes()]
     for cls in _classes:
         bpy.utils.register_class(cls)
     bpy.types.Object.plume = PointerProperty(type=settings)
-    for flag in ui.fold_flags():
-        setattr(bpy.types.WindowManager, flag, BoolProperty(default=False))
 
 
 def unregister():
-    for flag in ui.fold_flags():
-        if hasattr(bpy.types.WindowManager, flag):
-            delattr(bpy.types.WindowManager, flag)
     del bpy.types.Object.plume
     for cls in reversed(_classes):
         bpy.utils.unregister_class(cls)

@@ -1,7 +1,8 @@
 """A Blender scene as a plume scene file: the domain, emitters and colliders
 (meshes in object space, OBJ), their keyframes, the camera and lights, frames
 and fps. Anything plume cannot take is refused in one line naming the object,
-before anything is written."""
+before anything is written; what a run leaves out or ignores is said in one
+line each (Exported.warnings)."""
 import math
 import os
 import re
@@ -20,9 +21,10 @@ class ExportError(Exception):
 class Exported:
     """What a bake or render needs to know about the written scene."""
 
-    def __init__(self, domain, name, toml_path, first, last, fps):
+    def __init__(self, domain, name, toml_path, first, last, fps, warnings):
         self.domain, self.name, self.toml_path = domain, name, toml_path
         self.first, self.last, self.fps = first, last, fps
+        self.warnings = warnings  # one line each, for the operator's report
 
 
 def scene_name(domain):
@@ -125,10 +127,18 @@ def check_closed(obj, depsgraph, what):
 LIGHT_TYPES = {"SUN": "directional", "POINT": "point"}
 
 
+def an(word):
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 def check_scene(scene, depsgraph):
+    """The domain; refuses what no run can take (the objects of the simulation)."""
     domain = find_domain(scene)
     if domain.type != "MESH":
         raise ExportError(f"plume: domain '{domain.name}' is a {domain.type.lower()}, not a mesh")
+    if not any(o.plume.role == "EMITTER" for o in scene.objects):
+        raise ExportError("plume: no emitter: set an object's plume role to Emitter (Physics "
+                          "properties > plume); the domain would stay empty")
     for obj in scene.objects:
         role = obj.plume.role
         if role == "COLLIDER":
@@ -139,15 +149,123 @@ def check_scene(scene, depsgraph):
             elif obj.type != "MESH":
                 raise ExportError(f"plume: emitter '{obj.name}' is a {obj.type.lower()}, not a "
                                   "mesh; plume takes mesh objects (or set its shape to Sphere)")
-        elif obj.type == "LIGHT" and not obj.hide_render and obj.data.type not in LIGHT_TYPES:
-            kind = obj.data.type.lower()
-            raise ExportError(f"plume: light '{obj.name}' is {'an' if kind[0] in 'aeiou' else 'a'} {kind} light; plume "
-                              "takes sun and point lights (change its type or hide it from renders)")
+    return domain
+
+
+# --- What the file leaves out -------------------------------------------------
+# A bake uses neither the camera nor the lights: what plume's renderer cannot
+# take is left out of the file (a comment says so), and only "Render with
+# plume" and Export say it, or refuse it.
+
+def left_out_lights(scene):
+    """Visible lights plume's renderer has no kind for (area, spot)."""
+    return sorted((o for o in scene.objects if o.type == "LIGHT" and not o.hide_render
+                   and o.data.type not in LIGHT_TYPES), key=lambda o: o.name)
+
+
+def left_out_camera(scene):
+    """The scene's camera when plume's pinhole cannot stand for it."""
     cam = scene.camera
     if cam is not None and (cam.type != "CAMERA" or cam.data.type != "PERSP"):
-        raise ExportError(f"plume: camera '{cam.name}' is not a perspective camera; plume's camera is "
-                          "a pinhole")
-    return domain
+        return cam
+    return None
+
+
+def camera_kind(cam):
+    if cam.type != "CAMERA":
+        return f"{an(cam.type.lower())} object"
+    return {"ORTHO": "orthographic", "PANO": "panoramic"}.get(cam.data.type, cam.data.type.lower())
+
+
+def view_notes(scene, purpose):
+    """Warnings for what the file leaves out of the view; raises ExportError
+    where a render without it would be another picture (the camera)."""
+    notes = []
+    cam = left_out_camera(scene)
+    if cam is not None and purpose == "render":
+        raise ExportError(f"plume: camera '{cam.name}' is {camera_kind(cam)}; plume renders through "
+                          "a perspective camera (set its type to Perspective; Bake does not need it)")
+    if cam is not None and purpose == "export":
+        notes.append(f"plume: the scene file leaves out camera '{cam.name}' ({camera_kind(cam)}; "
+                     "plume's camera is perspective): plume frames the domain by itself")
+    lights = left_out_lights(scene)
+    if lights and purpose in ("render", "export"):
+        what = "the render" if purpose == "render" else "the scene file"
+        names = ", ".join(f"{o.data.type.lower()} light '{o.name}'" for o in lights)
+        notes.append(f"plume: {what} leaves out {names} (plume's lights are sun and point)")
+    return notes
+
+
+# Modifiers that build a mesh once and do not move it by themselves.
+STATIC_MODIFIERS = {"SUBSURF", "MIRROR", "BEVEL", "SOLIDIFY", "TRIANGULATE", "WELD", "EDGE_SPLIT",
+                    "REMESH", "DECIMATE", "ARRAY", "MULTIRES", "WEIGHTED_NORMAL", "SCREW",
+                    "SKIN", "WIREFRAME", "PARTICLE_SYSTEM", "COLLISION"}
+
+
+def deformers(obj):
+    """What may change an object's shape over time: its modifiers (those that
+    deform first), shape keys, an armature parent."""
+    mods = [m for m in obj.modifiers if m.show_viewport]
+    moving = [m for m in mods if m.type not in STATIC_MODIFIERS]
+    found = [f"modifier '{m.name}' ({m.type.lower().replace('_', ' ')})" for m in moving]
+    keys = getattr(obj.data, "shape_keys", None)
+    if keys is not None and len(keys.key_blocks) > 1:
+        found.append("shape keys")
+    if obj.parent is not None and obj.parent_type == "ARMATURE":
+        found.append(f"armature '{obj.parent.name}'")
+    return found
+
+
+def object_points(obj, depsgraph):
+    """The evaluated mesh's vertices in object space, flat."""
+    ev, me = evaluated_mesh(obj, depsgraph)
+    try:
+        co = [0.0] * (3 * len(me.vertices))
+        me.vertices.foreach_get("co", co)
+        return co
+    finally:
+        ev.to_mesh_clear()
+
+
+def changes_shape(obj, context, scene, first, last, samples=8):
+    """True when the evaluated mesh (object space) differs from the first
+    frame's at one of a few frames across the range."""
+    set_frame(scene, first)
+    start = object_points(obj, context.evaluated_depsgraph_get())
+    size = max((abs(v) for v in start), default=1.0) or 1.0
+    n = min(samples, last - first)
+    for i in range(1, n + 1):
+        set_frame(scene, first + round(i * (last - first) / n))
+        co = object_points(obj, context.evaluated_depsgraph_get())
+        if len(co) != len(start) or any(abs(a - b) > 1e-6 * size for a, b in zip(co, start)):
+            return True
+    return False
+
+
+def motion_notes(context, scene, first, last):
+    """Warnings for what the bake ignores: a deforming collider or mesh
+    emitter (plume moves its first frame's mesh rigidly), an emitter's
+    particle systems (plume emits from the object)."""
+    notes = []
+    for obj in sorted(scene.objects, key=lambda o: o.name):
+        role = obj.plume.role
+        if role == "EMITTER" and len(obj.particle_systems):
+            names = ", ".join(f"'{p.name}'" for p in obj.particle_systems)
+            what = "particle system " + names + " is" if len(obj.particle_systems) == 1 else \
+                "particle systems " + names + " are"
+            kind = "sphere" if obj.plume.emitter_kind == "SPHERE" else "mesh"
+            notes.append(f"plume: emitter '{obj.name}': its {what} ignored; plume emits from the "
+                         f"object's {kind}")
+        mesh = role == "COLLIDER" or (role == "EMITTER" and obj.plume.emitter_kind == "MESH")
+        if not mesh or obj.type != "MESH" or last <= first:
+            continue
+        found = deformers(obj)
+        if found and changes_shape(obj, context, scene, first, last):
+            what = "collider" if role == "COLLIDER" else "emitter"
+            notes.append(f"plume: {what} '{obj.name}' changes shape ({', '.join(found)}): the "
+                         f"deformation is ignored; plume moves its frame {first} mesh rigidly")
+    set_frame(scene, first)
+    return notes
 
 
 # --- Meshes -----------------------------------------------------------------
@@ -327,9 +445,10 @@ def element_keys(obj, scene, role, frames, static):
     return keys
 
 
-def write_scene(context, toml_path):
-    """Writes the scene file and its meshes; returns Exported. Raises
-    ExportError, with nothing written, for anything plume cannot take."""
+def write_scene(context, toml_path, purpose="export"):
+    """Writes the scene file and its meshes for a "bake", a "render" or an
+    "export"; returns Exported. Raises ExportError, with nothing written, for
+    anything plume cannot take for that purpose."""
     scene = context.scene
     depsgraph = context.evaluated_depsgraph_get()
     frame_now, subframe_now = scene.frame_current, scene.frame_subframe
@@ -339,13 +458,18 @@ def write_scene(context, toml_path):
     set_frame(scene, first)
     depsgraph = context.evaluated_depsgraph_get()
     domain = check_scene(scene, depsgraph)
+    warnings = view_notes(scene, purpose)
     name = os.path.splitext(os.path.basename(toml_path))[0]
     out_dir = os.path.dirname(os.path.abspath(toml_path))
     mesh_dir_name = f"{name}_meshes"
     mesh_dir = os.path.join(out_dir, mesh_dir_name)
     try:
-        return _write(context, scene, depsgraph, domain, name, toml_path, out_dir,
-                      mesh_dir, mesh_dir_name, first, last)
+        warnings += motion_notes(context, scene, first, last)
+        depsgraph = context.evaluated_depsgraph_get()
+        ex = _write(context, scene, depsgraph, domain, name, toml_path, out_dir,
+                    mesh_dir, mesh_dir_name, first, last)
+        ex.warnings = warnings
+        return ex
     finally:
         scene.frame_set(frame_now, subframe=subframe_now)
 
@@ -420,6 +544,10 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
 
     # Camera.
     cam = scene.camera
+    if cam is not None and left_out_camera(scene) is not None:
+        w.lines += ["", f"# Blender camera '{cam.name}' left out: {camera_kind(cam)} "
+                        "(plume's is perspective)"]
+        cam = None
     if cam is not None:
         w.table("[camera]", camera_values(cam, scene))
         frames, interp = key_plan(cam, scene, data=cam.data)
@@ -433,9 +561,12 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
                 w.table("[[camera.key]]", v)
             set_frame(scene, first)
 
-    # Lights: sun -> directional, point -> point.
-    for obj in sorted((o for o in scene.objects if o.type == "LIGHT" and not o.hide_render),
-                      key=lambda o: o.name):
+    # Lights: sun -> directional, point -> point; the others left out.
+    for obj in left_out_lights(scene):
+        w.lines += ["", f"# Blender {obj.data.type.lower()} light '{obj.name}' left out (plume's lights are "
+                        "sun and point)"]
+    for obj in sorted((o for o in scene.objects if o.type == "LIGHT" and not o.hide_render
+                       and o.data.type in LIGHT_TYPES), key=lambda o: o.name):
         vals = {"type": LIGHT_TYPES[obj.data.type]}
         vals.update(light_values(obj))
         w.table("[[light]]", vals)
@@ -454,4 +585,4 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     with open(tmp, "w", encoding="utf-8") as f:
         f.write(w.text())
     os.replace(tmp, toml_path)
-    return Exported(domain, name, toml_path, first, last, fps)
+    return Exported(domain, name, toml_path, first, last, fps, [])

@@ -21,13 +21,25 @@ def cache_dir(domain):
     return os.path.join(bpy.app.tempdir or "/tmp", "plume_cache")
 
 
-def export_for_run(context):
-    """Writes the scene into the domain's cache folder; returns (Exported, folder)."""
+def export_for_run(context, purpose):
+    """Writes the scene into the domain's cache folder (made then, so a
+    refused scene leaves none); returns (Exported, folder)."""
     domain = export.find_domain(context.scene)
     folder = cache_dir(domain)
-    os.makedirs(folder, exist_ok=True)
     toml = os.path.join(folder, export.scene_name(domain) + ".toml")
-    return export.write_scene(context, toml), folder
+    return export.write_scene(context, toml, purpose), folder
+
+
+def report_warnings(op, ex):
+    for line in ex.warnings:
+        op.report({"WARNING"}, line)
+
+
+def with_warnings(text, ex):
+    """The closing line, pointing back at the warnings (a modal run's last
+    report is the one the status bar keeps)."""
+    n = len(ex.warnings)
+    return text if n == 0 else f"{text} ({n} warning{'s' if n > 1 else ''}: see Info)"
 
 
 class PLUME_OT_export(bpy.types.Operator):
@@ -59,7 +71,7 @@ class PLUME_OT_export(bpy.types.Operator):
         if not path.endswith(".toml"):
             path += ".toml"
         try:
-            ex = export.write_scene(context, path)
+            ex = export.write_scene(context, path, "export")
         except export.ExportError as e:
             self.report({"ERROR"}, str(e))
             return {"CANCELLED"}
@@ -72,7 +84,8 @@ class PLUME_OT_export(bpy.types.Operator):
             if r.returncode != 0:
                 self.report({"ERROR"}, runner.error_line(r.stderr.splitlines(), r.returncode))
                 return {"CANCELLED"}
-        self.report({"INFO"}, f"plume: wrote {path} (frames {ex.first}-{ex.last})")
+        report_warnings(self, ex)
+        self.report({"INFO"}, with_warnings(f"plume: wrote {path} (frames {ex.first}-{ex.last})", ex))
         return {"FINISHED"}
 
 
@@ -88,12 +101,13 @@ class _PlumeRun:
 
     def start(self, context):
         try:
-            self.ex, self.folder = export_for_run(context)
+            self.ex, self.folder = export_for_run(context, self.verb)
             args = self.command(self.ex, self.folder)
             args[0:0] = [runner.binary()]
         except (export.ExportError, runner.RunError) as e:
             self.report({"ERROR"}, str(e))
             return False
+        report_warnings(self, self.ex)
         print("plume: " + " ".join(args), flush=True)
         self.proc = runner.Process(args, self.ex.first, self.ex.last)
         self.last_frame = None
@@ -207,8 +221,8 @@ class PLUME_OT_bake(_PlumeRun, bpy.types.Operator):
             self.report({"WARNING"}, f"plume bake cancelled after frame {self.proc.done_frame}; "
                                      "the frames so far are kept (Resume goes on)")
         else:
-            self.report({"INFO"}, f"plume: baked frames {ex.first}-{ex.last} into {folder}; "
-                                  f"imported as '{obj.name}'")
+            self.report({"INFO"}, with_warnings(f"plume: baked frames {ex.first}-{ex.last} into "
+                                                f"{folder}; imported as '{obj.name}'", ex))
         return {"FINISHED"}
 
 
@@ -239,7 +253,7 @@ class PLUME_OT_render(_PlumeRun, bpy.types.Operator):
         if cancelled:
             self.report({"WARNING"}, f"plume render cancelled; {self.video} holds the frames so far")
         else:
-            self.report({"INFO"}, f"plume: wrote {self.video}")
+            self.report({"INFO"}, with_warnings(f"plume: wrote {self.video}", ex))
         return {"FINISHED"}
 
 

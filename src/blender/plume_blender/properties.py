@@ -6,7 +6,7 @@ import bpy
 from bpy.props import (BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty,
                        IntProperty, IntVectorProperty, StringProperty)
 
-from . import schema
+from . import panel_keys, schema
 
 ROLES = [
     ("NONE", "None", "Not part of plume's simulation"),
@@ -37,9 +37,7 @@ def _bounds(k, integer):
 
 def make_property(k):
     """The bpy property for one schema key."""
-    # A dotted key's field sits under a heading of its table (ui.py): "X min"
-    # under "Boundary", short enough for the panel's label column.
-    name = k.key.split(".")[-1].replace("_", " ").capitalize()
+    name = panel_keys.label(k)
     desc = f"{k.dotted}: {k.doc}"
     if k.type == "integer":
         return IntProperty(name=name, description=desc, default=int(k.default), **_bounds(k, True))
@@ -58,7 +56,7 @@ def make_property(k):
         return BoolProperty(name=name, description=desc, default=bool(k.default))
     if k.type == "choice":
         return EnumProperty(name=name, description=desc,
-                            items=[(c, c.replace("-", " ").capitalize(), "") for c in k.choices],
+                            items=[(c, panel_keys.choice_label(c), "") for c in k.choices],
                             default=k.default)
     if k.type == "string":
         return StringProperty(name=name, description=desc, default=k.default or "")

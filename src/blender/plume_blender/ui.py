@@ -1,14 +1,9 @@
-"""The plume panel in Physics properties, and the add-on's preferences."""
+"""The plume panel in Physics properties, its domain sub-panels (laid out in
+panel_keys.py), and the add-on's preferences."""
 import bpy
 from bpy.props import StringProperty
 
-from . import properties, schema
-
-SECTION_TITLES = {"domain": "Domain", "time": "Time", "physics": "Physics", "solver": "Solver",
-                  "upres": "Detail (upres)", "render": "plume's render", "output": "Output",
-                  "emitter": "Emitter", "obstacle": "Collider"}
-# Sections drawn open; the others start folded behind a toggle.
-OPEN = {"domain", "time", "physics", "emitter", "obstacle"}
+from . import panel_keys, schema
 
 
 class PlumePreferences(bpy.types.AddonPreferences):
@@ -36,44 +31,92 @@ class PHYSICS_PT_plume(bpy.types.Panel):
         layout = self.layout
         layout.use_property_split = True
         settings = context.object.plume
-        layout.prop(settings, "role")
+        layout.prop(settings, "role", text="Type")
         role = settings.role
-        if role == "NONE":
-            return
         if role == "EMITTER":
             layout.prop(settings, "emitter_kind")
-        wm = context.window_manager
-        sections = schema.ROLE_SECTIONS[role]
-        for section in sections:
-            keys = [k for k in properties.shown_keys(role) if k.section == section]
-            if not keys:
-                continue
-            box = layout.box()
-            title = SECTION_TITLES.get(section, section)
-            if section in OPEN:
-                box.label(text=title)
-            else:
-                flag = f"plume_show_{section}"
-                shown = getattr(wm, flag, False)
-                box.prop(wm, flag, text=title, icon="TRIA_DOWN" if shown else "TRIA_RIGHT",
-                         emboss=False)
-                if not shown:
-                    continue
-            table = None
-            for k in keys:
-                if "." in k.key and k.key.split(".")[0] != table:
-                    table = k.key.split(".")[0]
-                    box.label(text=table.replace("_", " ").capitalize())
-                box.prop(settings, k.prop)
-        if role == "DOMAIN":
-            layout.prop(settings, "cache_dir")
-            row = layout.row(align=True)
-            row.operator("plume.bake", text="Bake", icon="PHYSICS").resume = False
-            row.operator("plume.bake", text="Resume").resume = True
-            layout.operator("plume.render", text="Render with plume", icon="RENDER_ANIMATION")
-            layout.operator("plume.export", text="Export scene…", icon="EXPORT")
+        if role in ("EMITTER", "COLLIDER"):
+            s = schema.load()
+            for section in schema.ROLE_SECTIONS[role]:
+                for k in s.shown(section):
+                    row = layout.row()
+                    # The shell's thickness means something for a surface emitter only.
+                    row.active = k.dotted != "emitter.thickness" or settings.emitter_mode == "surface"
+                    row.prop(settings, k.prop)
 
 
-def fold_flags():
-    """Window-manager flags for the folded sections (UI state, not saved)."""
-    return [f"plume_show_{s}" for s in schema.DOMAIN_SECTIONS if s not in OPEN]
+def draw_keys(layout, settings, keys):
+    s = schema.load()
+    for dotted in keys:
+        if dotted in s.by_dotted:
+            layout.prop(settings, s.by_dotted[dotted].prop)
+
+
+def unplaced():
+    """Shown domain keys no sub-panel lists."""
+    placed = {d for p in panel_keys.DOMAIN_PANELS for d in p.keys}
+    s = schema.load()
+    return [k.dotted for section in schema.DOMAIN_SECTIONS for k in s.shown(section)
+            if k.dotted not in placed]
+
+
+class DomainSubPanel:
+    bl_space_type = "PROPERTIES"
+    bl_region_type = "WINDOW"
+    bl_context = "physics"
+    sub = None  # a panel_keys.Sub
+
+    @classmethod
+    def poll(cls, context):
+        return context.object is not None and context.object.plume.role == "DOMAIN"
+
+    def draw(self, context):
+        layout = self.layout
+        layout.use_property_split = True
+        settings = context.object.plume
+        self.draw_top(layout, settings)
+        draw_keys(layout, settings, self.sub.keys)
+        if self.sub.ident == "settings":
+            # A key the schema gained and panel_keys.py does not place yet.
+            draw_keys(layout, settings, unplaced())
+        self.draw_bottom(layout, settings)
+
+    def draw_top(self, layout, settings):
+        pass
+
+    def draw_bottom(self, layout, settings):
+        pass
+
+
+class CachePanel(DomainSubPanel):
+    """The cache folder, its format, and the buttons that fill it (as
+    Blender's Fluid Cache panel holds Bake)."""
+
+    def draw_top(self, layout, settings):
+        layout.prop(settings, "cache_dir", text="Directory")
+
+    def draw_bottom(self, layout, settings):
+        row = layout.row(align=True)
+        row.operator("plume.bake", text="Bake", icon="PHYSICS").resume = False
+        row.operator("plume.bake", text="Resume").resume = True
+        layout.operator("plume.export", text="Export Scene…", icon="EXPORT")
+
+
+class RendererPanel(DomainSubPanel):
+    def draw_top(self, layout, settings):
+        layout.operator("plume.render", text="Render with plume", icon="RENDER_ANIMATION")
+
+
+KINDS = {"cache": CachePanel, "renderer": RendererPanel}
+
+
+def panel_classes():
+    """The domain's sub-panels, parents before children (Blender's order)."""
+    classes = []
+    for sub in panel_keys.DOMAIN_PANELS:
+        parent = f"PHYSICS_PT_plume_{sub.parent}" if sub.parent else "PHYSICS_PT_plume"
+        attrs = {"bl_label": sub.title, "bl_parent_id": parent, "sub": sub,
+                 "bl_options": {"DEFAULT_CLOSED"} if sub.closed else set()}
+        base = KINDS.get(sub.ident, DomainSubPanel)
+        classes.append(type(f"PHYSICS_PT_plume_{sub.ident}", (base, bpy.types.Panel), attrs))
+    return classes
