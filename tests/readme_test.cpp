@@ -1,10 +1,15 @@
 // The README's scene reference is what `plume check --reference` prints, verbatim,
 // between its two markers: the schema is the one source, so the two cannot drift.
+// Its first scene is scenes/first_scene.toml, word for word, and every scene file
+// and picture it names is in the tree: what a reader types is what ships.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,12 +22,14 @@ namespace {
 constexpr const char* kBegin = "<!-- scene-reference:begin -->\n";
 constexpr const char* kEnd = "<!-- scene-reference:end -->";
 
-std::string readReadme() {
-    std::ifstream in(std::string(PLUME_SOURCE_DIR) + "/README.md");
+std::string readSource(const std::string& relative) {
+    std::ifstream in(std::string(PLUME_SOURCE_DIR) + "/" + relative);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
 }
+
+std::string readReadme() { return readSource("README.md"); }
 
 std::vector<std::string> linesOf(const std::string& text) {
     std::vector<std::string> lines;
@@ -58,6 +65,46 @@ TEST(Readme, SceneReferenceIsPlumeCheckReference) {
                       << "  generated: " << (i < generated.size() ? generated[i] : "(ends)")
                       << "\nput the command's output between the scene-reference markers, a "
                          "blank line on each side";
+}
+
+TEST(Readme, FirstSceneIsTheShippedFileAndPlumeCheckAcceptsIt) {
+    // The first ```toml block after the heading is the file a reader types.
+    const std::string readme = readReadme();
+    const std::size_t heading = readme.find("\n## Your first scene\n");
+    ASSERT_NE(heading, std::string::npos) << "README.md lacks the heading '## Your first scene'";
+    const std::string fence = "\n```toml\n";
+    const std::size_t open = readme.find(fence, heading);
+    ASSERT_NE(open, std::string::npos) << "README.md's first scene has no ```toml block";
+    const std::size_t begin = open + fence.size();
+    const std::size_t close = readme.find("\n```\n", begin);
+    ASSERT_NE(close, std::string::npos) << "README.md's first scene block is not closed";
+    const std::string inReadme = readme.substr(begin, close + 1 - begin);
+
+    const std::string shipped = readSource("scenes/first_scene.toml");
+    ASSERT_FALSE(shipped.empty()) << "scenes/first_scene.toml is missing or empty";
+    EXPECT_EQ(inReadme, shipped)
+        << "README.md's first scene differs from scenes/first_scene.toml: paste the file into "
+           "the block";
+
+    test::RunResult r =
+        test::runPlume("check '" + std::string(PLUME_SOURCE_DIR) + "/scenes/first_scene.toml'",
+                       test::scratchDir("readme_first_scene"));
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("[[emitter]]"), std::string::npos) << r.out;
+}
+
+TEST(Readme, EveryFileItNamesUnderScenesExists) {
+    // Scene files in the text, stills in image links: `scenes/NAME.toml`, (scenes/NAME.png).
+    const std::string readme = readReadme();
+    const std::regex named(R"(scenes/[A-Za-z0-9_/]+\.(toml|png|obj))");
+    std::set<std::string> names;
+    for (auto it = std::sregex_iterator(readme.begin(), readme.end(), named);
+         it != std::sregex_iterator(); ++it)
+        names.insert(it->str());
+    EXPECT_GE(names.size(), 5u) << "README.md names almost no scenes";
+    for (const std::string& name : names)
+        EXPECT_TRUE(std::filesystem::is_regular_file(std::string(PLUME_SOURCE_DIR) + "/" + name))
+            << "README.md names " << name << ", which is not in the tree";
 }
 
 }  // namespace
