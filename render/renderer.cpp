@@ -9,16 +9,16 @@
 #include "core/parallel.h"
 #include "core/report.h"
 #include "core/triangle_mesh.h"
-#include "render/compositing.h"
-#include "render/cubic.h"
-#include "render/filter.h"
-#include "render/in_scattering.h"
-#include "render/light_transmittance.h"
-#include "render/motion_blur.h"
-#include "render/pixel_tracer.h"
-#include "render/ray_marcher.h"
-#include "render/screen_bounds.h"
-#include "render/solid_motion_blur.h"
+#include "render/light/in_scattering.h"
+#include "render/light/light_transmittance.h"
+#include "render/march/cubic.h"
+#include "render/march/filter.h"
+#include "render/march/motion_blur.h"
+#include "render/march/pixel_tracer.h"
+#include "render/march/ray_marcher.h"
+#include "render/march/screen_bounds.h"
+#include "render/output/compositing.h"
+#include "render/solids/solid_motion_blur.h"
 
 namespace plume {
 
@@ -26,7 +26,7 @@ namespace {
 
 // Density a flame of 1 adds to what the renderer sees (render.extinction
 // times this is its extinction per metre): a thin gas, which the march finds
-// (its light is its own, render/ray_marcher.h) and which hardly dims what
+// (its light is its own, render/march/ray_marcher.h) and which hardly dims what
 // lies behind it. In Blender: Density = density + 0.02 flame.
 constexpr float kFlameDensity = 0.02f;
 
@@ -258,7 +258,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     shading_.setDensity(density.data());
     // A cubic frame reads density, temperature and flame through the
     // B-spline over their values, a sharp one over their coefficients
-    // (render/cubic.h), worked out once.
+    // (render/march/cubic.h), worked out once.
     if (sharp_) {
         bsplineCoefficients(density.data(), n, densityCoefficients_);
         if (temperature) bsplineCoefficients(temperature->data(), n, temperatureCoefficients_);
@@ -411,7 +411,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const WorldBox marchBox{volume.origin + marchLo * volume.dx,
                             volume.origin + marchHi * volume.dx};
     // Where a voxel spans several pixels, a sparse grid of them traced and
-    // the rest filled where smooth (render/filter.h).
+    // the rest filled where smooth (render/march/filter.h).
     const int fill = cubic_ && settings_.adaptive
                          ? fillStride(pixelsPerVoxel(cameraSettings, height_, volume,
                                                      float(width_) / float(height_)))

@@ -12,16 +12,16 @@
 #include "core/grid3.h"
 #include "core/volume.h"
 #include "render/camera.h"
-#include "render/empty_space.h"
-#include "render/fire_light.h"
-#include "render/image.h"
-#include "render/pixel_tracer.h"
-#include "render/render_passes.h"
-#include "render/shading_grid.h"
-#include "render/slice_view.h"
-#include "render/solid_lighting.h"
-#include "render/solid_motion_blur.h"
-#include "render/solid_scene.h"
+#include "render/light/fire_light.h"
+#include "render/march/empty_space.h"
+#include "render/march/pixel_tracer.h"
+#include "render/march/shading_grid.h"
+#include "render/output/image.h"
+#include "render/output/render_passes.h"
+#include "render/solids/solid_lighting.h"
+#include "render/solids/solid_motion_blur.h"
+#include "render/solids/solid_scene.h"
+#include "render/views/slice_view.h"
 #include "scene/scene.h"
 
 namespace plume {
@@ -75,7 +75,7 @@ class Renderer {
 
   private:
     void placeLights(const std::vector<LightSettings>& lights);
-    // The frame again, once per pass, into passes_ (render/render_passes.cpp):
+    // The frame again, once per pass, into passes_ (render/output/render_passes.cpp):
     // after traceImage's beauty, through the same grid and rays.
     void tracePasses(const FrameRays& rays, BlurredSolids& blurred, const VolumeView& volume);
     // One trace of the frame with only `part` of its light, into `image`.
@@ -109,7 +109,7 @@ class Renderer {
     std::vector<int> directionalIndex_, pointIndex_;  // each one's place among the scene's lights
     RenderSettings settings_;
     Vec3f albedo_;  // the smoke's scattering colour
-    double fps_;  // frames per second of simulated time: a frame's shutter in seconds
+    double fps_;    // frames per second of simulated time: a frame's shutter in seconds
     int width_, height_;
     LinearImage frame_;
     // A slice view (render.view) draws its frame as 8-bit sRGB directly: a
@@ -133,8 +133,8 @@ class Renderer {
     bool sharp_ = false;  // ... over the coefficients of density, temperature and flame
     // The B-spline coefficients of density, temperature and flame (sharp frames).
     std::vector<float> densityCoefficients_, temperatureCoefficients_, flameCoefficients_;
-    Box3i active_;        // cells with density above kEmptyDensity
-    Box3i lit_;           // cells whose light channels hold this frame's light
+    Box3i active_;  // cells with density above kEmptyDensity
+    Box3i lit_;     // cells whose light channels hold this frame's light
     EmptySpace emptySpace_;
     std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
     std::vector<float> sweepScratch_;

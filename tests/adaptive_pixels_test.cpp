@@ -1,6 +1,6 @@
 // render.adaptive: where a voxel spans several pixels the frame traces a
 // sparse grid of them and fills the rest by interpolation where their
-// neighbours agree (render/pixel_tracer.cpp). What it draws is what tracing
+// neighbours agree (render/march/pixel_tracer.cpp). What it draws is what tracing
 // every pixel draws, to within the march's own noise; solids keep their
 // edges; and it is the same frame for any thread count.
 #include <gtest/gtest.h>
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/parallel.h"
-#include "render/filter.h"
+#include "render/march/filter.h"
 #include "render/renderer.h"
 
 namespace plume {
@@ -118,10 +118,10 @@ TEST(AdaptivePixels, DrawWhatTracingEveryPixelDraws) {
         smoke += full.t[p] <= 0.95f;
         differ += full.t[p] <= 0.95f && fill.rgb[p * 3 + 1] != full.rgb[p * 3 + 1];
     }
-    std::printf("against 4x the steps: every pixel traced, mean |dL|/L %.4f, RMS dT %.4f; "
-                "adaptive %.4f, %.4f (%d of %d smoke pixels filled or traced otherwise)\n",
-                dFull.luminance, dFull.transmittance, dFill.luminance, dFill.transmittance,
-                differ, smoke);
+    std::printf(
+        "against 4x the steps: every pixel traced, mean |dL|/L %.4f, RMS dT %.4f; "
+        "adaptive %.4f, %.4f (%d of %d smoke pixels filled or traced otherwise)\n",
+        dFull.luminance, dFull.transmittance, dFill.luminance, dFill.transmittance, differ, smoke);
     EXPECT_GT(differ, smoke / 3);  // the frame took the sparse path
     EXPECT_LT(dFill.luminance, 1.1 * dFull.luminance);
     EXPECT_LT(dFill.transmittance, 1.1 * dFull.transmittance);

@@ -17,8 +17,8 @@
 #include <stb_image.h>
 
 #include "core/error.h"
+#include "render/output/tone_map.h"
 #include "render/renderer.h"
-#include "render/tone_map.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
 #include "support/run.h"

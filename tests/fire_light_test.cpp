@@ -1,6 +1,6 @@
 // The fire's glow as light: on the smoke around it, on surfaces, through
-// what stands in between (render/fire_light.h), and in a rendered frame.
-#include "render/fire_light.h"
+// what stands in between (render/light/fire_light.h), and in a rendered frame.
+#include "render/light/fire_light.h"
 
 #include <gtest/gtest.h>
 
@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "core/parallel.h"
-#include "render/cubic.h"
-#include "render/in_scattering.h"
-#include "render/planck.h"
+#include "render/light/in_scattering.h"
+#include "render/light/planck.h"
+#include "render/march/cubic.h"
 #include "render/renderer.h"
 
 namespace plume {
@@ -25,7 +25,7 @@ constexpr float kVoxelMetres = 0.5f;
 float luminance(Vec3f c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; }
 
 // A 32^3 grid of hot clear air, open to the sky: density, the sky's
-// openness (render/in_scattering.h's kSkyChannel), temperature, flame, and
+// openness (render/light/in_scattering.h's kSkyChannel), temperature, flame, and
 // the fire's light. Hot everywhere, so a flame's glow is its flame's, read
 // trilinearly or through the B-spline alike.
 struct Cells {
@@ -351,7 +351,7 @@ TEST(FireLight, AFireLightsTheUndersideOfItsSmokeOrange) {
               0.01f * luminance(below));
 }
 
-// A flame is a thin emitter (render/ray_marcher.h): a metre of flame at the
+// A flame is a thin emitter (render/march/ray_marcher.h): a metre of flame at the
 // reference temperature gives off luminance emission x flame per metre,
 // dimmed only by the smoke in the way, ∫ e^(-sigma s) ds over the metre.
 // Seen straight through a cube of flame (1 m, no lights, no sky, black

@@ -1,5 +1,7 @@
 // render.motion_blur: smoke smeared along its velocity, keyed solids along
 // their motion, over a shutter centred on the frame; nothing changes at 0.
+#include "render/march/motion_blur.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -7,9 +9,8 @@
 
 #include "core/parallel.h"
 #include "io/vdb_cache.h"
-#include "support/run.h"
-#include "render/motion_blur.h"
 #include "render/renderer.h"
+#include "support/run.h"
 
 namespace plume {
 namespace {
@@ -50,8 +51,9 @@ void coverage(const LinearImage& f, int& width, int& height, double& total) {
         for (int x = 0; x < kW; ++x) {
             const float a = 1.0f - f.transmittance[size_t(y) * kW + x];
             total += a;
-            if (a > 0.02f) x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y),
-                           y1 = std::max(y1, y);
+            if (a > 0.02f)
+                x0 = std::min(x0, x), x1 = std::max(x1, x), y0 = std::min(y0, y),
+                y1 = std::max(y1, y);
         }
     width = x1 - x0 + 1;
     height = y1 - y0 + 1;
@@ -115,8 +117,8 @@ TEST(MotionBlur, BlurAlongVelocityAveragesThePath) {
     const int c = 8 + pad;
     EXPECT_NEAR(sum, 1.0, 0.02);
     EXPECT_EQ(offAxis, 0.0);
-    EXPECT_GE(lit, 4);                             // spread over the path...
-    EXPECT_LT(d(c, c, c), 0.5f);                   // ...so the peak drops
+    EXPECT_GE(lit, 4);                                   // spread over the path...
+    EXPECT_LT(d(c, c, c), 0.5f);                         // ...so the peak drops
     EXPECT_NEAR(d(c, c - 1, c), d(c, c + 1, c), 1e-6f);  // centred on the frame
 }
 

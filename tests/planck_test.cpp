@@ -1,7 +1,7 @@
 // The blackbody table: Planck's law through the CIE matching functions.
-#include <gtest/gtest.h>
+#include "render/light/planck.h"
 
-#include "render/planck.h"
+#include <gtest/gtest.h>
 
 namespace plume {
 namespace {

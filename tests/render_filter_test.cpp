@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "core/parallel.h"
-#include "render/cubic.h"
-#include "render/empty_space.h"
-#include "render/filter.h"
+#include "render/march/cubic.h"
+#include "render/march/empty_space.h"
+#include "render/march/filter.h"
+#include "render/march/shading_grid.h"
 #include "render/renderer.h"
-#include "render/shading_grid.h"
 
 namespace plume {
 namespace {
@@ -97,10 +97,12 @@ TEST(RenderFilter, SharpSpikeIsSmoothOverItsBump) {
     EXPECT_GT(cubic[peak], 0.1);
     const size_t centre = cubic.size() / 2, half = 16;
     auto bump = [&](const std::vector<double>& f) {
-        return std::vector<double>(f.begin() + long(centre - half), f.begin() + long(centre + half));
+        return std::vector<double>(f.begin() + long(centre - half),
+                                   f.begin() + long(centre + half));
     };
-    std::printf("spike: second difference's largest jump over its largest, linear %.3f, sharp %.3f\n",
-                secondDifferenceJump(bump(linear)), secondDifferenceJump(bump(cubic)));
+    std::printf(
+        "spike: second difference's largest jump over its largest, linear %.3f, sharp %.3f\n",
+        secondDifferenceJump(bump(linear)), secondDifferenceJump(bump(cubic)));
     EXPECT_GT(secondDifferenceJump(bump(linear)), 0.5);
     EXPECT_LT(secondDifferenceJump(bump(cubic)), 0.25);
 
@@ -138,9 +140,10 @@ TEST(RenderFilter, SharpKeepsAOneVoxelFeature) {
         return *std::max_element(depth.begin(), depth.end()) / expected;
     };
     const double sharp = peakOf(RenderFilter::Sharp), cubic = peakOf(RenderFilter::Cubic);
-    std::printf("one voxel: depth at its centre, sharp %.3f, cubic %.3f, linear %.3f of "
-                "extinction x dx\n",
-                sharp, cubic, peakOf(RenderFilter::Linear));
+    std::printf(
+        "one voxel: depth at its centre, sharp %.3f, cubic %.3f, linear %.3f of "
+        "extinction x dx\n",
+        sharp, cubic, peakOf(RenderFilter::Linear));
     EXPECT_GE(sharp, 0.9);
     EXPECT_LE(sharp, 1.2);
     EXPECT_NEAR(cubic, 4.0 / 9.0, 0.01);
@@ -299,7 +302,7 @@ TEST(RenderFilter, BsplineWeightsArePositiveAndSumToOne) {
         EXPECT_NEAR(bsplineSample(ramp.data(), n, {x, 1.0f, 1.0f}), x - 0.5f, 1e-5f);
 }
 
-// The B-spline one axis at a time with scalar weights, as render/cubic.h
+// The B-spline one axis at a time with scalar weights, as render/march/cubic.h
 // computed it before the axes went four-wide.
 float bsplineReference(const float* data, Vec3i n, Vec3f pGrid) {
     int cell[3];
@@ -529,8 +532,7 @@ std::vector<double> laplacian(const CloseUp& c) {
 // the inner bins, where the window meets the border): what is left of a
 // curvature that changes slowly across the frame, the puff's own, is near
 // 0, while a crease, a line a bin or two wide, keeps most of its height.
-std::vector<double> withoutSlowCurvature(const std::vector<double>& lap, int w, int h,
-                                         int radius) {
+std::vector<double> withoutSlowCurvature(const std::vector<double>& lap, int w, int h, int radius) {
     std::vector<double> out(lap.size(), 0.0);
     for (int y = 1; y + 1 < h; ++y)
         for (int x = 1; x + 1 < w; ++x) {
@@ -600,10 +602,10 @@ TEST(RenderFilter, CubicCloseUpHasNoVoxelCreases) {
         const auto [creases, creasesLinear] =
             meanAbsWhereSmoke(cubic, linear, withoutSlowCurvature(lapCubic, w, h, kVoxelRadius),
                               withoutSlowCurvature(lapLinear, w, h, kVoxelRadius));
-        std::printf("mean |Laplacian| of luminance: %s %.4g, linear %.4g, ratio %.3f\n", name,
-                    all, allLinear, all / allLinear);
-        std::printf("less its mean over a voxel: %s %.4g, linear %.4g, ratio %.3f\n", name,
-                    creases, creasesLinear, creases / creasesLinear);
+        std::printf("mean |Laplacian| of luminance: %s %.4g, linear %.4g, ratio %.3f\n", name, all,
+                    allLinear, all / allLinear);
+        std::printf("less its mean over a voxel: %s %.4g, linear %.4g, ratio %.3f\n", name, creases,
+                    creasesLinear, creases / creasesLinear);
         EXPECT_LT(all / allLinear, 0.8) << name;
         EXPECT_LT(creases / creasesLinear, 0.4) << name;
     }

@@ -1,4 +1,4 @@
-// Render passes (render.passes, render/render_passes.h): the layers of the
+// Render passes (render.passes, render/output/render_passes.h): the layers of the
 // EXR frames the real plume binary writes, read back with OpenEXR (and
 // oiiotool), sum to the beauty; a light turned off empties its layer and no
 // other; depth is where the transmittance halves; bad values are one line at
@@ -102,9 +102,8 @@ float layerPeak(const ExrChannels& exr, const std::string& layer) {
 ExrChannels renderFrame(const fs::path& dir, const std::string& scene,
                         const std::vector<std::string>& keys, const std::string& frame,
                         const std::string& name) {
-    auto r = runPlume("render " + scene + " --no-video --exr exr --frames " + frame +
-                          sets(keys) + " -q",
-                      dir);
+    auto r = runPlume(
+        "render " + scene + " --no-video --exr exr --frames " + frame + sets(keys) + " -q", dir);
     EXPECT_EQ(r.status, 0) << r.err;
     return readExrChannels((dir / "exr" / name).string());
 }
@@ -136,7 +135,8 @@ TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {
         const fs::path dir = scratchDir(std::string("passes_two_lights_") + transparent);
         std::vector<std::string> keys = kTwoLights;
         keys.push_back(std::string("render.transparent=") + transparent);
-        const ExrChannels exr = renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
+        const ExrChannels exr =
+            renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
         EXPECT_EQ(colourLayers(exr), (std::vector<std::string>{"emission", "fire_light", "light_1",
                                                                "light_2", "sky"}));
         expectLayersSumToBeauty(exr, std::string("two lights, transparent ") + transparent);
@@ -151,11 +151,11 @@ TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {
 // the solids' light at every moment is split as the still ones' is.
 TEST(RenderPasses, BlurredSolidsLayersSumToTheBeauty) {
     const fs::path dir = scratchDir("passes_motion_blur");
-    const ExrChannels exr = renderFrame(
-        dir, std::string(PLUME_SOURCE_DIR) + "/scenes/ball_throw.toml",
-        {"domain.resolution=24", "render.width=96", "render.height=54", "render.motion_blur=0.5",
-         "render.passes=all"},
-        "24", "ball_throw_0024.exr");
+    const ExrChannels exr =
+        renderFrame(dir, std::string(PLUME_SOURCE_DIR) + "/scenes/ball_throw.toml",
+                    {"domain.resolution=24", "render.width=96", "render.height=54",
+                     "render.motion_blur=0.5", "render.passes=all"},
+                    "24", "ball_throw_0024.exr");
     expectLayersSumToBeauty(exr, "motion blur");
     EXPECT_GT(layerPeak(exr, "light_1"), 1e-3f);
 }
@@ -246,7 +246,8 @@ TEST(RenderPasses, OiiotoolReadsEveryLayer) {
     const fs::path dir = scratchDir("passes_oiiotool");
     std::vector<std::string> keys = kTwoLights;
     keys.push_back("light[2].name=lamp");
-    const ExrChannels exr = renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
+    const ExrChannels exr =
+        renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
     const std::string file = (dir / "exr" / "obstacle_0006.exr").string();
     const std::string info = test::capture("oiiotool --info -v '" + file + "' 2>&1");
     EXPECT_NE(info.find("20 channel"), std::string::npos) << info;

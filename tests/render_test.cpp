@@ -9,8 +9,8 @@
 #include "core/parallel.h"
 #include "core/simd.h"
 #include "render/camera.h"
-#include "render/light_transmittance.h"
-#include "render/png.h"
+#include "render/light/light_transmittance.h"
+#include "render/output/png.h"
 #include "render/renderer.h"
 #include "support/run.h"
 
@@ -258,7 +258,7 @@ TEST(Render, FramesIgnoreTheThreadCount) {
 }
 
 // The march is built for every CPU and for AVX2 and chosen at run time
-// (render/ray_marcher.h): both give the same bits, or frames would change
+// (render/march/ray_marcher.h): both give the same bits, or frames would change
 // from one machine to the next.
 TEST(Render, FramesIgnoreTheAvx2Path) {
     simd::allowAvx2(true);

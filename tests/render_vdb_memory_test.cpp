@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "render/png.h"
+#include "render/output/png.h"
 #include "support/run.h"
 
 namespace plume {
@@ -50,9 +50,9 @@ constexpr bool kAddressSanitizer = false;
 test::RunResult runPlumeCapped(const std::string& args, const fs::path& dir, int capKiB = 4 << 20) {
     const fs::path outFile = dir / "stdout.txt", errFile = dir / "stderr.txt";
     const std::string cap = kAddressSanitizer ? "" : "ulimit -v " + std::to_string(capKiB) + " && ";
-    const std::string cmd = "cd '" + dir.string() + "' && " + cap +
-                            "'" PLUME_BINARY "' " + args + " > '" + outFile.string() +
-                            "' 2> '" + errFile.string() + "' < /dev/null";
+    const std::string cmd = "cd '" + dir.string() + "' && " + cap + "'" PLUME_BINARY "' " + args +
+                            " > '" + outFile.string() + "' 2> '" + errFile.string() +
+                            "' < /dev/null";
     const int raw = std::system(cmd.c_str());
     test::RunResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);

@@ -1,13 +1,14 @@
 // screenBounds: the pixels whose rays can meet world boxes, the one rule the
 // renderer uses for the smoke's march box and the moving solids over the shutter.
+#include "render/march/screen_bounds.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "render/camera.h"
-#include "render/ray.h"
-#include "render/screen_bounds.h"
+#include "render/march/ray.h"
 
 namespace plume {
 namespace {
@@ -49,9 +50,9 @@ TEST(RenderScreenBounds, HoldsEveryPixelWhoseRayMeetsTheBoxWithOnePixelToSpare) 
     float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
     for (int c = 0; c < 8; ++c) {
         float px, py;
-        ASSERT_TRUE(camera.project({c & 1 ? box.hi.x : box.lo.x, c & 2 ? box.hi.y : box.lo.y,
-                                    c & 4 ? box.hi.z : box.lo.z},
-                                   px, py));
+        ASSERT_TRUE(camera.project(
+            {c & 1 ? box.hi.x : box.lo.x, c & 2 ? box.hi.y : box.lo.y, c & 4 ? box.hi.z : box.lo.z},
+            px, py));
         x0 = std::min(x0, px), y0 = std::min(y0, py), x1 = std::max(x1, px), y1 = std::max(y1, py);
     }
     ASSERT_GT(std::floor(x0), 1.0f);

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-#include "render/png.h"
+#include "render/output/png.h"
 #include "support/run.h"
 
 namespace plume {

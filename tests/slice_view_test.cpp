@@ -1,6 +1,6 @@
-// Slice views (render.view, render/slice_view.h): what the colour map shows
+// Slice views (render.view, render/views/slice_view.h): what the colour map shows
 // is the field the solver holds, read through the real renderer.
-#include "render/slice_view.h"
+#include "render/views/slice_view.h"
 
 #include <gtest/gtest.h>
 

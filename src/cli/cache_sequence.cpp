@@ -15,12 +15,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// "cache/fluid_data_####.vdb" -> "fluid_data": names the outputs of a sequence.
+// "cache/fluid_data_0001.vdb" -> "fluid_data": names the outputs of a sequence.
 std::string sequenceName(const std::string& path) {
     std::string stem = fs::path(path).stem().string();
-    while (!stem.empty() && (std::isdigit(static_cast<unsigned char>(stem.back())) ||
-                             stem.back() == '#' || stem.back() == '_' || stem.back() == '%' ||
-                             stem.back() == 'd' || stem.back() == '.' || stem.back() == '-'))
+    while (!stem.empty() && std::isdigit(static_cast<unsigned char>(stem.back()))) stem.pop_back();
+    while (!stem.empty() && (stem.back() == '_' || stem.back() == '.' || stem.back() == '-'))
         stem.pop_back();
     return stem.empty() ? "render" : stem;
 }
@@ -120,7 +119,7 @@ void CacheSequence::applyTo(Scene& scene, const std::string& sceneFile,
 // a flame's edge to flame_max_temp (3) in its core: at kForeignFireKelvin a
 // unit, 1050 K (deep red) to 2100 K (orange). kFireCacheEmission: a metre of
 // Mantaflow's flame at its 2100 K core gives off luminance 1.5
-// (render/planck.h's T^4 law), orange, not white (tests/blender,
+// (render/light/planck.h's T^4 law), orange, not white (tests/blender,
 // mantaflow_fire).
 constexpr float kFireCacheEmission = 0.4f;
 constexpr float kForeignFireKelvin = 700.0f;

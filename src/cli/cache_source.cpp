@@ -6,7 +6,7 @@
 
 #include "cli/frame_sink.h"
 #include "core/error.h"
-#include "render/slice_view.h"
+#include "render/views/slice_view.h"
 
 namespace plume {
 

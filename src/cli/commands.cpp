@@ -16,7 +16,7 @@
 #include "io/sequence.h"
 #include "io/solver_state.h"
 #include "render/camera.h"
-#include "render/slice_view.h"
+#include "render/views/slice_view.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
 #include "scene/schema.h"

@@ -16,10 +16,10 @@
 #include "core/report.h"
 #include "io/exr_file.h"
 #include "io/sequence.h"
-#include "render/bitmap_font.h"
-#include "render/png.h"
-#include "render/tone_map.h"
-#include "render/video_encoder.h"
+#include "render/output/png.h"
+#include "render/output/tone_map.h"
+#include "render/output/video_encoder.h"
+#include "render/views/bitmap_font.h"
 #include "scene/loader.h"
 
 namespace plume {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "render/image.h"
-#include "render/render_passes.h"
+#include "render/output/image.h"
+#include "render/output/render_passes.h"
 #include "sim/field_totals.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
@@ -18,21 +18,21 @@ namespace plume {
 class FrameSource;
 
 struct Frame {
-    int index = 0;                   // the solver's frame, from 1 (Scene's frames count so)
-    int number = 0;                  // the scene's frame number (time.start_frame on): names files
-    bool written = false;            // false: only simulated (before --frames) or skipped
+    int index = 0;         // the solver's frame, from 1 (Scene's frames count so)
+    int number = 0;        // the scene's frame number (time.start_frame on): names files
+    bool written = false;  // false: only simulated (before --frames) or skipped
     const FrameSource* source = nullptr;  // what made it (cli/frame_source.h)
-    const Solver* solver = nullptr;  // the simulation; null when rendering a cache
+    const Solver* solver = nullptr;       // the simulation; null when rendering a cache
     // Upres's fine scalars (sim/upres), which the cache writes in place of
     // the solver's; null when upres is off.
     const Fields* fine = nullptr;
     const Upres* upres = nullptr;  // its state, for the resume state
-    const Image* image = nullptr;    // the rendered frame, opaque 8-bit sRGB (Takes::Image)
+    const Image* image = nullptr;  // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
     const std::vector<float>* rgba = nullptr;
     // Its render passes beside the RGBA (render.passes, with EXR frames); null when none.
     const RenderPasses* passes = nullptr;
-    FrameStats sim;            // the solver's numbers (zero when rendering a cache)
+    FrameStats sim;  // the solver's numbers (zero when rendering a cache)
     // What the fields hold at the frame's end (smoke, fuel, peak speed):
     // summed once for --stats and --report, zero when neither asked.
     FieldTotals totals;

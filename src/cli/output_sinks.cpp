@@ -10,9 +10,9 @@
 #include "core/report.h"
 #include "io/exr_file.h"
 #include "io/frame_name.h"
-#include "render/png.h"
-#include "render/tone_map.h"
-#include "render/video_encoder.h"
+#include "render/output/png.h"
+#include "render/output/tone_map.h"
+#include "render/output/video_encoder.h"
 
 namespace plume {
 
@@ -42,8 +42,8 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 }
 
 void VdbCacheSink::consume(const Frame& frame) {
-    frame.source->writeVdb(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame,
-                           sceneName_, options_);
+    frame.source->writeVdb(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame, sceneName_,
+                           options_);
     ++written_;
 }
 

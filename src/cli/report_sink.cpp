@@ -1,7 +1,5 @@
 #include "cli/report_sink.h"
 
-#include "cli/frame_source.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli/frame_source.h"
 #include "cli/interrupt.h"
 #include "cli/machine_info.h"
 #include "cli/memory_check.h"
@@ -18,7 +17,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
-#include "render/png.h"
+#include "render/output/png.h"
 #include "scene/describe.h"
 
 namespace plume {
@@ -158,8 +157,8 @@ void ReportSink::consume(const Frame& frame) {
     // Every written frame's picture is made: the run may stop after any of
     // them, and the sheet ends with the last.
     if (!rendered_ && frame.written && frame.source && !frame.source->fields().empty())
-        sheet_->add(thumbnailOf(frame.number, densityThumbnail(frame.source->fields(),
-                                                               extinction_, kThumbHeight)));
+        sheet_->add(thumbnailOf(
+            frame.number, densityThumbnail(frame.source->fields(), extinction_, kThumbHeight)));
 }
 
 void ReportSink::finish() {

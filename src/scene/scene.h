@@ -36,7 +36,7 @@ enum class VdbPrecision { Half, Full, Exact };
 struct DomainSettings {
     Vec3f origin{0, 0, 0};  // metres: the min corner's world position
     Vec3f size{2, 2, 2};    // metres; the domain spans origin .. origin + size
-    int resolution = 64;  // cells along the longest axis
+    int resolution = 64;    // cells along the longest axis
     std::array<Boundary, 6> boundary{Boundary::Open, Boundary::Open, Boundary::Open,
                                      Boundary::Open, Boundary::Wall, Boundary::Open};
     Vec3f inflowVelocity{0, 0, 0};  // m/s through every side marked inflow
@@ -109,10 +109,10 @@ struct SolverSettings {
 // velocity's, moved by the base velocity plus wavelet turbulence where the
 // base grid's energy holds more than it resolves (Kim et al. 2008).
 struct UpresSettings {
-    int factor = 1;          // fine cells per base cell along an axis; 1 = off
-    float strength = 2.0f;   // the turbulence's speed per unit of unresolved speed
-    float scale = 0.0f;      // metres: the largest noise swirl; 0 = two base cells
-    float speed = 1.0f;      // renewals of the noise pattern per second
+    int factor = 1;         // fine cells per base cell along an axis; 1 = off
+    float strength = 2.0f;  // the turbulence's speed per unit of unresolved speed
+    float scale = 0.0f;     // metres: the largest noise swirl; 0 = two base cells
+    float speed = 1.0f;     // renewals of the noise pattern per second
     bool on() const { return factor > 1; }
 };
 
@@ -190,12 +190,12 @@ struct GroundSettings {
     bool shadowCatcher = false;     // only the shadow, into alpha
 };
 
-// How a frame reads density between voxels (render.filter, render/filter.h):
-// Sharp is the B-spline through every voxel's value (render/cubic.h).
+// How a frame reads density between voxels (render.filter, render/march/filter.h):
+// Sharp is the B-spline through every voxel's value (render/march/cubic.h).
 enum class RenderFilter { Auto, Linear, Cubic, Sharp };
 
 // What a frame shows (render.view): the shaded smoke, or one field on a
-// plane (render.slice) as a colour map (render/slice_view.h).
+// plane (render.slice) as a colour map (render/views/slice_view.h).
 enum class RenderView {
     Shaded,
     Density,
@@ -211,13 +211,13 @@ struct CameraSettings {
     Vec3f position{1, -3.2f, 1.2f};
     Vec3f lookAt{1, 1, 1};
     Vec3f up{0, 0, 1};
-    float fov = 40.0f;    // vertical, degrees
+    float fov = 40.0f;  // vertical, degrees
     // A lens as Blender gives it, instead of fov when focalLength > 0: the
     // sensor's width spans the image's larger side (Blender's sensor fit Auto).
     float focalLength = 0.0f;   // mm; 0: fov
     float sensorWidth = 36.0f;  // mm
-    bool given = false;   // false: frame the domain automatically
-    Animation animation;  // position, look_at, up, fov or focal_length
+    bool given = false;         // false: frame the domain automatically
+    Animation animation;        // position, look_at, up, fov or focal_length
 
     // Whether the lens gives the field of view: focal_length given or keyed.
     bool byLens() const;
@@ -256,7 +256,8 @@ struct RenderSettings {
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
     RenderFilter filter = RenderFilter::Auto;
-    bool adaptive = true;  // trace a sparse grid of pixels, fill between (render/pixel_tracer.cpp)
+    bool adaptive =
+        true;  // trace a sparse grid of pixels, fill between (render/march/pixel_tracer.cpp)
     std::string grid = "density";  // grid rendered by render-vdb
     RenderView view = RenderView::Shaded;
     // "x=1.0": the slice view's plane, an axis and a world position in
@@ -264,7 +265,7 @@ struct RenderSettings {
     std::string slice;
     bool viewVelocity = false;  // streamlines of the in-plane velocity over a slice view
     float viewRange = 0.0f;     // the colour bar's top (|value| for signed fields); 0: per frame
-    // Layers of the --exr frame beside the beauty (render/render_passes.h):
+    // Layers of the --exr frame beside the beauty (render/output/render_passes.h):
     // "emission", "lights", "sky", "fire_light", "depth", or "all".
     std::vector<std::string> passes;
     // Whether render.passes asks for this pass (or "all").

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/interpolation.h"
-#include "render/cubic.h"
+#include "render/march/cubic.h"
 #include "render/renderer.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
@@ -48,7 +48,7 @@ struct LookupFixture {
     }
 };
 
-// Direct 4x4x4 weights (render/cubic.h).
+// Direct 4x4x4 weights (render/march/cubic.h).
 void BM_CubicLookupDirect(benchmark::State& state) {
     LookupFixture f;
     for (auto _ : state)

@@ -34,7 +34,7 @@ from cycles_common import (add_camera, add_lights_and_sky, box3, die, load_rgba,
 
 # Cycles' blackbody (Principled Volume) is sigma T^4 / pi * 1e-6 per unit of
 # Blackbody Intensity; plume's flame light per unit of render.emission is that
-# over its value at 1500 K (render/planck.h).
+# over its value at 1500 K (render/light/planck.h).
 BLACKBODY_PER_EMISSION = 10.944
 # The flame's own density per unit of flame (render/renderer.cpp).
 FLAME_DENSITY = 0.02

@@ -1,6 +1,6 @@
 # Measures plume's look against a path tracer: Cycles renders the same VDB
 # frame with the same medium, lights, sky and camera as plume's ray-marcher
-# (render/ray_marcher.h, render/in_scattering.h), and the two linear
+# (render/march/ray_marcher.h, render/light/in_scattering.h), and the two linear
 # premultiplied frames are compared in luminance over the smoke.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 --python cycles_reference.py -- \
@@ -49,12 +49,12 @@ from cycles_common import (add_camera, add_lights_and_sky, box3, die, load_rgba,
 # Measured 9.4% with the sky from all six axis directions through the true
 # optical depth (the sky's light from the smoke's openness, no fitted
 # constant) and the sun's octaves weighted by how enclosed in smoke a sample
-# is (render/in_scattering.h); 7.3% against 800 samples (the sky's and the
+# is (render/light/in_scattering.h); 7.3% against 800 samples (the sky's and the
 # suns' 400-sample frames added). By light: the sky alone 32.6% -> 7.5%, the
 # suns alone 27.3% -> 12.7% (400 samples each): the old 11.3% was the sky's
 # excess hiding the suns' missing multiple scattering.
 # Measured 9.6% with the light the smoke around a sample sends back
-# (render/in_scattering.h: kSkyReturn 0.98, kLightReturn 0.3): each light
+# (render/light/in_scattering.h: kSkyReturn 0.98, kLightReturn 0.3): each light
 # right on average (sky alone +4.1% -> -0.1%, suns alone -4.7% -> +0.9%),
 # the stem 10.2% -> 9.6%; 6.9% against one 800-sample frame (edges 9.8%,
 # stem 7.6%, lit 6.1%, shadowed 6.0%; 6.9% before). Per pixel, Cycles'

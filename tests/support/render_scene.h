@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "render/image.h"
+#include "render/output/image.h"
 #include "render/renderer.h"
 #include "scene/scene.h"
 #include "sim/solver.h"

@@ -8,7 +8,7 @@ from mathutils import Vector
 # Blackbody Intensity = flame x render.emission x BLACKBODY_PER_EMISSION: plume's
 # flame light per unit of render.emission is Cycles' blackbody (sigma T^4 / pi
 # per unit of intensity) over its value at 1500 K (README "Fire",
-# render/planck.h), so Cycles draws the flame as plume does.
+# render/light/planck.h), so Cycles draws the flame as plume does.
 BLACKBODY_PER_EMISSION = 10.944
 
 

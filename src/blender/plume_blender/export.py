@@ -396,7 +396,7 @@ def light_values(obj):
         # A sun's strength is irradiance in W/m^2, as plume's intensity.
         return {"direction": list(direction), "color": list(d.color), "intensity": float(d.energy)}
     # A point light of P watts sends P / (4 pi) per steradian; plume's point
-    # intensity is irradiance at one metre (render/in_scattering.h: intensity / d^2).
+    # intensity is irradiance at one metre (render/light/in_scattering.h: intensity / d^2).
     return {"position": list(obj.matrix_world.translation), "color": list(d.color),
             "intensity": float(d.energy) / (4.0 * math.pi)}
 

@@ -1,0 +1,117 @@
+#include "render/light/planck.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace plume {
+
+namespace {
+
+// The CIE 1931 2-degree colour matching functions, as the multi-lobe
+// Gaussian fit of Wyman, Sloan and Shirley (2013, "Simple Analytic
+// Approximations to the CIE XYZ Color Matching Functions"), within a few
+// percent of the tabulated curves; lambda in nanometres.
+double lobe(double lambda, double mu, double s1, double s2) {
+    const double t = (lambda - mu) / (lambda < mu ? s1 : s2);
+    return std::exp(-0.5 * t * t);
+}
+double xBar(double l) {
+    return 1.056 * lobe(l, 599.8, 37.9, 31.0) + 0.362 * lobe(l, 442.0, 16.0, 26.7) -
+           0.065 * lobe(l, 501.1, 20.4, 26.2);
+}
+double yBar(double l) {
+    return 0.821 * lobe(l, 568.8, 46.9, 40.5) + 0.286 * lobe(l, 530.9, 16.3, 31.1);
+}
+double zBar(double l) {
+    return 1.217 * lobe(l, 437.0, 11.8, 36.0) + 0.681 * lobe(l, 459.0, 26.0, 13.8);
+}
+
+// Spectral radiance of a blackbody (Planck), W / (m^2 sr m), at lambda in nm.
+double planck(double lambdaNm, double kelvin) {
+    constexpr double h = 6.62607015e-34, c = 2.99792458e8, k = 1.380649e-23;
+    const double l = lambdaNm * 1e-9;
+    return 2.0 * h * c * c / (l * l * l * l * l) / std::expm1(h * c / (l * k * kelvin));
+}
+
+// XYZ of a blackbody: Planck times the matching functions, 380..780 nm.
+Vec3f xyzOf(double kelvin) {
+    double x = 0, y = 0, z = 0;
+    for (double l = 380.0; l <= 780.0; l += 1.0) {
+        const double p = planck(l, kelvin);
+        x += p * xBar(l);
+        y += p * yBar(l);
+        z += p * zBar(l);
+    }
+    return Vec3f(float(x), float(y), float(z));
+}
+
+// XYZ to linear sRGB (IEC 61966-2-1).
+Vec3f toSrgb(Vec3f c) {
+    return {3.2404542f * c.x - 1.5371385f * c.y - 0.4985314f * c.z,
+            -0.9692660f * c.x + 1.8760108f * c.y + 0.0415560f * c.z,
+            0.0556434f * c.x - 0.2040259f * c.y + 1.0572252f * c.z};
+}
+
+constexpr float kStepKelvin = 25.0f;
+constexpr int kEntries = int(kMaxKelvin / kStepKelvin) + 1;
+
+// Radiance in linear sRGB per kStepKelvin, relative to the reference's
+// luminance: with out-of-gamut (negative) channels clipped, as a display
+// would; and the colour as it is, outside the gamut too, at luminance 1 (a
+// blackbody redder than Rec. 709's red primary, below about 1400 K, has
+// negative green and blue; Cycles keeps them, and so must a flame's light
+// that is to add up as Cycles' does).
+struct Table {
+    std::array<Vec3f, kEntries> rgb;
+    std::array<Vec3f, kEntries> colour;
+    Table() {
+        const float reference = xyzOf(kReferenceKelvin).y;
+        rgb[0] = colour[0] = Vec3f(0.0f);
+        for (int i = 1; i < kEntries; ++i) {
+            const Vec3f xyz = xyzOf(double(i) * kStepKelvin);
+            const Vec3f c = toSrgb(xyz);
+            rgb[size_t(i)] = vmax(c / reference, Vec3f(0.0f));
+            colour[size_t(i)] = xyz.y > 0.0f ? c / xyz.y : Vec3f(0.0f);
+        }
+    }
+};
+
+const Table& table() {
+    static const Table t;
+    return t;
+}
+
+}  // namespace
+
+Vec3f blackbody(float kelvin) {
+    if (!(kelvin > 0.0f)) return Vec3f(0.0f);
+    const float f = std::min(kelvin, kMaxKelvin) / kStepKelvin;
+    const int i = std::min(int(f), kEntries - 2);
+    const float t = f - float(i);
+    const Table& tab = table();
+    return tab.rgb[size_t(i)] * (1.0f - t) + tab.rgb[size_t(i) + 1] * t;
+}
+
+Vec3f flameRadiance(float kelvin) {
+    if (!(kelvin > 0.0f)) return Vec3f(0.0f);
+    // Below 800 K the colour is 800 K's, as Cycles' (and OSL's) blackbody
+    // colour is: the light is dim there, and the visible part of Planck's
+    // curve so small that its colour, divided by its luminance, would not
+    // fit a float.
+    const float f = std::min(std::max(kelvin, 800.0f), kMaxKelvin) / kStepKelvin;
+    const int i = std::min(int(f), kEntries - 2);
+    const float t = f - float(i);
+    const Table& tab = table();
+    const Vec3f c = tab.colour[size_t(i)] * (1.0f - t) + tab.colour[size_t(i) + 1] * t;
+    const float r = std::min(kelvin, kMaxKelvin) / kReferenceKelvin;
+    return c * (r * r * r * r);
+}
+
+Vec3f blackbodyColor(float kelvin) {
+    const Vec3f c = blackbody(kelvin);
+    const float m = std::max({c.x, c.y, c.z});
+    return m > 0.0f ? c / m : c;
+}
+
+}  // namespace plume

@@ -1,0 +1,134 @@
+// Renderer's render passes (render/output/render_passes.h): the frame traced again
+// per pass, through the grid, rays and solids the beauty's trace used.
+#include <optional>
+
+#include "render/light/in_scattering.h"
+#include "render/march/pixel_tracer.h"
+#include "render/march/ray_marcher.h"
+#include "render/output/compositing.h"
+#include "render/renderer.h"
+
+namespace plume {
+
+namespace {
+
+// Calls f with the frame's RayMarcher (the lookup traceImage chose), its
+// emission from `temperatureChannel` (-1: none) and the fire's light apart.
+template <typename F>
+void withMarcher(bool cubic, const ShadingGrid& shading, const EmptySpace& emptySpace,
+                 const RenderSettings& settings, float dx, int temperatureChannel, int flameChannel,
+                 Vec3f fireLight, F f) {
+    const float sigmaPerVoxel = settings.extinction * dx;
+    if (cubic)
+        f(RayMarcher<CubicLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
+                                  flameChannel, fireLight, dx});
+    else
+        f(RayMarcher<LinearLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
+                                   flameChannel, fireLight, dx});
+}
+
+}  // namespace
+
+void Renderer::tracePasses(const FrameRays& rays, BlurredSolids& blurred,
+                           const VolumeView& volume) {
+    passes_.width = width_;
+    passes_.height = height_;
+    size_t used = 0;
+    // A part that holds no light this frame (emission where nothing glows,
+    // the fire's light where nothing burns) is black without a trace.
+    auto dark = [&](const LightPart& part) {
+        return !part.sky && part.light < 0 && (!part.emission || temperatureChannel_ < 0) &&
+               (!part.fire || fire_.empty());
+    };
+    // Each layer is a trace of its part of the light, kept in passes_.
+    auto layer = [&](const std::string& name, const LightPart& part) {
+        if (used == passes_.layers.size()) passes_.layers.emplace_back();
+        PassLayer& out = passes_.layers[used++];
+        out.name = name;
+        if (dark(part)) {
+            out.rgb.assign(size_t(width_) * height_ * 3, 0.0f);
+            return;
+        }
+        tracePart(part, rays, blurred, volume, partImage_);
+        out.rgb = partImage_.rgb;
+    };
+    if (settings_.wantsPass("emission")) layer("emission", LightPart::only(true, false, false, -1));
+    if (settings_.wantsPass("lights"))
+        for (size_t l = 0; l < lightNames_.size(); ++l)
+            layer(lightNames_[l], LightPart::only(false, false, false, int(l)));
+    if (settings_.wantsPass("sky")) {
+        layer("sky", LightPart::only(false, true, false, -1));
+        // The background is the sky seen directly: behind the frame's own
+        // transmittance, as composite() puts it (none when transparent).
+        if (!settings_.transparent) {
+            partImage_.transmittance = frame_.transmittance;
+            passes_.layers[used - 1].rgb = plume::composite(partImage_, settings_);
+        }
+    }
+    if (settings_.wantsPass("fire_light"))
+        layer("fire_light", LightPart::only(false, false, true, -1));
+    passes_.layers.resize(used);
+
+    passes_.depth.clear();
+    if (settings_.wantsPass("depth"))
+        withMarcher(cubic_, shading_, emptySpace_, settings_, volume.dx, temperatureChannel_,
+                    flameChannel_, Vec3f(0.0f), [&](const auto& marcher) {
+                        traceDepth(rays, marcher, width_, height_, passes_.depth);
+                    });
+}
+
+void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSolids& blurred,
+                         const VolumeView& volume, LinearImage& image) {
+    // The lights as the part sees them: every light keeps its place (and its
+    // channel in the grid), the ones off at intensity 0.
+    std::vector<LightSettings> directional = directional_, point = point_;
+    for (size_t l = 0; l < directional.size(); ++l)
+        if (!part.shines(directionalIndex_[l])) directional[l].intensity = 0.0f;
+    for (size_t l = 0; l < point.size(); ++l)
+        if (!part.shines(pointIndex_[l])) point[l].intensity = 0.0f;
+    RenderSettings settings = settings_;
+    if (!part.sky) settings.ambient = Vec3f(0.0f);
+    const bool fire = part.fire && !fire_.empty();
+
+    // The light the smoke sends toward the camera, as traceImage fills it.
+    InScattering inScattering(directional, point, settings,
+                              (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
+    if (fire) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
+    const bool fireApart = cubic_ && !fire_.empty();
+    inScattering.fillSource(shading_, lit_, emptySpace_, rays.eye, albedo_, fireApart);
+    const Vec3f fireLight = fireApart && fire ? fire_.color() * albedo_ : Vec3f(0.0f);
+
+    // The solids' light (and the moving solids' over the shutter), the same
+    // way; the solids themselves are the beauty's.
+    std::optional<SurfaceLight> surfaceLight;
+    if (rays.solids)
+        surfaceLight.emplace(shading_, lit_, directional, point, settings, ground_, volume,
+                             *rays.solids, fire ? &fire_ : nullptr);
+    BlurredSolids partBlurred;
+    partBlurred.pixels = blurred.pixels;
+    partBlurred.scenes = std::move(blurred.scenes);
+    for (const auto& scene : partBlurred.scenes)
+        partBlurred.lights.emplace_back(shading_, lit_, directional, point, settings, ground_,
+                                        volume, *scene, fire ? &fire_ : nullptr);
+    const FrameRays partRays{.camera = rays.camera,
+                             .eye = rays.eye,
+                             .dx = rays.dx,
+                             .marchLo = rays.marchLo,
+                             .marchHi = rays.marchHi,
+                             .smoke = rays.smoke,
+                             .solids = rays.solids,
+                             .surfaceLight = surfaceLight ? &*surfaceLight : nullptr,
+                             .blurred = partBlurred,
+                             .frame = rays.frame,
+                             .fillStride = rays.fillStride,
+                             .replayFill = true};
+
+    if (image.width != width_ || image.height != height_) image = LinearImage(width_, height_);
+    withMarcher(
+        cubic_, shading_, emptySpace_, settings_, volume.dx,
+        part.emission ? temperatureChannel_ : -1, flameChannel_, fireLight,
+        [&](const auto& marcher) { traceFrame(partRays, marcher, image, partHitIds_, filled_); });
+    blurred.scenes = std::move(partBlurred.scenes);
+}
+
+}  // namespace plume
