@@ -19,16 +19,11 @@
 #include "render/march/screen_bounds.h"
 #include "render/output/compositing.h"
 #include "render/solids/solid_motion_blur.h"
+#include "scene/flame_units.h"
 
 namespace plume {
 
 namespace {
-
-// Density a flame of 1 adds to what the renderer sees (render.extinction
-// times this is its extinction per metre): a thin gas, which the march finds
-// (its light is its own, render/march/ray_marcher.h) and which hardly dims what
-// lies behind it. In Blender: Density = density + 0.02 flame.
-constexpr float kFlameDensity = 0.02f;
 
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
@@ -125,8 +120,10 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const std::uint64_t cells = std::uint64_t(n.x) * n.y * n.z;
     std::uint64_t points = 0;
     for (const LightSettings& light : scene.lights) points += light.type == LightType::Point;
-    const bool glows = scene.render.emission > 0.0f;
-    const bool fire = glows && scene.burns();
+    // A fire's flame glows by render.emission, hot smoke where nothing burns
+    // by render.heat_glow.
+    const bool fire = scene.burns() && scene.render.emission > 0.0f;
+    const bool glows = fire || (!scene.burns() && scene.render.heatGlow > 0.0f);
     // Temperature; with a fire, the flame and its light on the smoke.
     // and the light sent toward the camera (four floats).
     const std::uint64_t channels =
@@ -147,8 +144,7 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     }
     if (scene.ground.enabled) solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
     // Motion blur: the blurred density (and temperature, when it glows).
-    if (scene.render.motionBlur > 0.0f)
-        solids += cells * sizeof(float) * (scene.render.emission > 0.0f ? 2 : 1);
+    if (scene.render.motionBlur > 0.0f) solids += cells * sizeof(float) * (glows ? 2 : 1);
     // A sharp frame: the B-spline coefficients of density, temperature, flame.
     if (scene.render.filter == RenderFilter::Sharp)
         solids += cells * sizeof(float) * (1 + (glows ? 1 : 0) + (fire ? 1 : 0));
@@ -237,7 +233,10 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     if (!volume.density) throw RunError("renderer: the volume has no density grid");
     const ScalarGrid& density = *volume.density;
     const Vec3i n{density.nx(), density.ny(), density.nz()};
-    const ScalarGrid* temperature = settings_.emission > 0.0f ? volume.temperature : nullptr;
+    // A flame glows by render.emission; hot smoke where nothing burns (no
+    // flame grid) by render.heat_glow.
+    const bool glows = volume.flame ? settings_.emission > 0.0f : settings_.heatGlow > 0.0f;
+    const ScalarGrid* temperature = glows ? volume.temperature : nullptr;
     if (temperature &&
         (temperature->nx() != n.x || temperature->ny() != n.y || temperature->nz() != n.z))
         throw RunError("renderer: temperature and density grids differ in size");
@@ -251,8 +250,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
         throw RunError("renderer: flame and density grids differ in size");
     flameChannel_ = flame ? channels++ : -1;
     // Only a flame lights what is around it: the glow of hot smoke without
-    // one (render.emission in a scene that burns nothing) is a colour ramp
-    // on heat, as it always was, and lights nothing.
+    // one (render.heat_glow) is a colour ramp on heat and lights nothing.
     fireChannel_ = flame ? channels++ : -1;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());

@@ -218,7 +218,8 @@ TEST(Render, HotSmokeGlows) {
     Scene scene = smallScene();
     scene.lights.clear();
     scene.render.ambient = {0, 0, 0};
-    scene.render.emission = 1.0f;
+    scene.render.heatGlow = 1.0f;
+    scene.render.fireTemperature = 1500.0f;
     ScalarGrid density = puffs(32, {{{0.5f, 0.5f, 0.5f}, 0.2f}});
     ScalarGrid cold(32, 32, 32), hot(32, 32, 32, Vec3f(0.5f), 1.0f);
     Renderer renderer(scene);
@@ -235,7 +236,7 @@ TEST(Render, FramesIgnoreTheThreadCount) {
     Scene scene = smallScene(80, 48);  // tiles do not divide the image evenly
     ScalarGrid density = puffs(32, {{{0.45f, 0.5f, 0.45f}, 0.18f}, {{0.6f, 0.45f, 0.6f}, 0.15f}});
     ScalarGrid temperature = puffs(32, {{{0.5f, 0.5f, 0.4f}, 0.15f}});
-    scene.render.emission = 0.5f;
+    scene.render.heatGlow = 0.5f;
     LightSettings point;
     point.type = LightType::Point;
     point.position = {1.5f, -0.5f, 1.2f};
@@ -266,7 +267,7 @@ TEST(Render, FramesIgnoreTheAvx2Path) {
     Scene scene = smallScene(80, 48);
     ScalarGrid density = puffs(32, {{{0.45f, 0.5f, 0.45f}, 0.18f}, {{0.6f, 0.45f, 0.6f}, 0.15f}});
     ScalarGrid temperature = puffs(32, {{{0.5f, 0.5f, 0.4f}, 0.15f}});
-    scene.render.emission = 0.5f;
+    scene.render.heatGlow = 0.5f;
     LightSettings point;
     point.type = LightType::Point;
     point.position = {1.5f, -0.5f, 1.2f};

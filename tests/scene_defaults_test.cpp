@@ -39,6 +39,21 @@ TEST(SceneDefaults, EmptyFileResolvesToStructDefaults) {
     EXPECT_FALSE(s.camera.given);
 }
 
+// A fire's emitter makes no smoke of its own unless it says so: its smoke is
+// the soot burning makes (a first fire shows its flame, not a grey ball).
+TEST(SceneDefaults, AFuelEmitterMakesNoSmokeOfItsOwn) {
+    const std::string text =
+        "[[emitter]]\nfuel = 1.0\n\n[[emitter]]\nfuel = 1.0\ndensity = 0.5\n\n[[emitter]]\n";
+    Scene s = parseScene(text, "s.toml");
+    ASSERT_EQ(s.emitters.size(), 3u);
+    EXPECT_EQ(s.emitters[0].density, 0.0f);
+    EXPECT_EQ(s.emitters[1].density, 0.5f);
+    EXPECT_EQ(s.emitters[2].density, EmitterSettings().density);
+    Scene set = parseScene(text, "s.toml", {"emitter[1].density=1.0"});
+    EXPECT_EQ(set.emitters[0].density, 1.0f);
+    EXPECT_TRUE(parseScene("[[emitter]]\nfuel = 1.0\n", "s.toml").smokeOnlyFromFire());
+}
+
 TEST(SceneDefaults, NoLightGivesOneWarmKeyLight) {
     Scene s = parseScene("", "s.toml");
     ASSERT_EQ(s.lights.size(), 1u);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "core/vec.h"
+#include "scene/flame_units.h"
 
 namespace plume {
 
@@ -24,8 +25,7 @@ Vec3f blackbodyColor(float kelvin);
 // T^4, relative to 1500 K. This is Cycles' Principled Volume's blackbody
 // emission, sigma T^4 / pi * 1e-6 per unit of Blackbody Intensity, over its
 // value at 1500 K (0.0914): a flame of 1 with render.emission e is Blackbody
-// Intensity kCyclesBlackbodyPerEmission * e in Blender.
+// Intensity kCyclesBlackbodyPerEmission * e in Blender (scene/flame_units.h).
 Vec3f flameRadiance(float kelvin);
-constexpr float kCyclesBlackbodyPerEmission = 10.944f;
 
 }  // namespace plume

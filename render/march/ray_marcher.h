@@ -220,7 +220,7 @@ struct RayMarcher {
                 settings.fireTemperature;
             if (flameChannel < 0) {
                 // Hot smoke's glow, without a flame.
-                source += blackbody(kelvin) * settings.emission;
+                source += blackbody(kelvin) * settings.heatGlow;
             } else {
                 // Only where the flame burns, so cooled smoke stops glowing.
                 const float flame = w.glow(shading.flameCoefficients(), data + flameChannel);

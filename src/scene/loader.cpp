@@ -22,6 +22,25 @@ namespace plume {
 
 namespace loader {
 
+namespace {
+
+// An emitter that gives fuel and says nothing of its density emits no smoke
+// of its own, as Blender's Fire flow: its smoke is the soot its burning makes
+// (physics.flame_smoke, in flame_smoke_color), so a first fire shows its
+// flame instead of the grey ball of the emitter's smoke around it.
+void fuelEmittersMakeNoSmoke(Scene& scene) {
+    for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
+        EmitterSettings& e = scene.emitters[i];
+        const bool densityKeyed = std::any_of(e.animation.tracks.begin(), e.animation.tracks.end(),
+                                              [](const KeyTrack& t) { return t.key == "density"; });
+        if (e.givesFuel() && !densityKeyed &&
+            !scene.given.count("emitter[" + std::to_string(i + 1) + "].density"))
+            e.density = 0.0f;
+    }
+}
+
+}  // namespace
+
 Scene SceneReader::read(const toml::table& root) {
     Scene scene;
     scene.path = path_;
@@ -86,6 +105,7 @@ Scene SceneReader::read(const toml::table& root) {
 
     if (scene.lights.empty()) scene.lights.push_back(defaultKeyLight());
     for (const auto& entry : given_) scene.given.insert(entry.first);
+    fuelEmittersMakeNoSmoke(scene);
     // Once, here: the solver and renderer see the domain's frame (placement.h).
     toDomainFrame(scene);
     return scene;

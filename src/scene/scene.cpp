@@ -62,15 +62,18 @@ bool Scene::shownSolidsMove() const {
 
 bool Scene::viewMoves() const { return shownSolidsMove() || anyKeyed(lights) || camera.keyed(); }
 
-bool Scene::burns() const {
-    for (const EmitterSettings& e : emitters) {
-        if (e.fuel > 0.0f) return true;
-        for (const KeyTrack& track : e.animation.tracks)
-            if (track.key == "fuel")
-                for (const Key<float>& k : track.real)
-                    if (k.value > 0.0f) return true;
-    }
+bool EmitterSettings::givesFuel() const {
+    if (fuel > 0.0f) return true;
+    for (const KeyTrack& track : animation.tracks)
+        if (track.key == "fuel")
+            for (const Key<float>& k : track.real)
+                if (k.value > 0.0f) return true;
     return false;
+}
+
+bool Scene::burns() const {
+    return std::any_of(emitters.begin(), emitters.end(),
+                       [](const EmitterSettings& e) { return e.givesFuel(); });
 }
 
 bool Scene::smokeOnlyFromFire() const {

@@ -81,7 +81,7 @@ struct PhysicsSettings {
     // that cools at flameCooling per second.
     float ignitionTemperature = 0.5f;
     float burnRate = 4.0f;
-    float flameHeat = 3.0f;
+    float flameHeat = 1.5f;
     float flameSmoke = 0.5f;
     Vec3f flameSmokeColor{0.25f, 0.23f, 0.22f};  // the render's colour of smoke made by fire
     float flameExpansion = 1.0f;
@@ -175,6 +175,8 @@ struct EmitterSettings : ShapeSettings {
     float noiseScale = 0.0f;       // metres per noise feature; 0: a third of the emitter's size
     float noiseSpeed = 1.7f;       // 1/s: noise features drift up this many per second
     float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
+    // True when it gives fuel (at some frame).
+    bool givesFuel() const;
 };
 
 struct ObstacleSettings : ShapeSettings {
@@ -249,8 +251,12 @@ struct RenderSettings {
     Vec3f backgroundTop{0.32f, 0.36f, 0.42f};
     Vec3f backgroundBottom{0.08f, 0.085f, 0.09f};
     Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
-    float emission = 0.0f;              // strength of blackbody glow from temperature
-    float fireTemperature = 1500.0f;    // kelvin per unit of simulation temperature
+    // A first fire reads as fire (tests/first_fire_test.cpp): flames of 1 to
+    // about 2.5 units, 1200 to 3000 K, red at their edges, yellow-white at
+    // their cores.
+    float emission = 5.0f;              // a flame's light per metre (README "Fire")
+    float fireTemperature = 1200.0f;    // kelvin per unit of simulation temperature
+    float heatGlow = 0.0f;              // hot smoke's glow where nothing burns (a colour ramp)
     float fireLight = 1.0f;             // scale of a flame's light on its surroundings
     float exposure = 1.0f;
     bool transparent = false;  // alpha 0 background in EXR and PNG

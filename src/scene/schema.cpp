@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <type_traits>
 
+#include "scene/flame_units.h"
+
 namespace plume {
 
 namespace {
@@ -350,7 +352,8 @@ std::vector<KeySpec> buildKeys() {
         key("emitter", "thickness", emitterPart, &EmitterSettings::thickness, kPositive,
             "surface mode: thickness of the shell in metres"),
         key("emitter", "density", emitterPart, &EmitterSettings::density, kNonNegative,
-            "smoke density set inside the emitter"),
+            "smoke density set inside the emitter; not given in an emitter that gives fuel, 0: "
+            "a fire's smoke is the soot its burning makes (physics.flame_smoke)"),
         key("emitter", "temperature", emitterPart, &EmitterSettings::temperature, kAny,
             "temperature set inside the emitter (above ambient rises)"),
         key("emitter", "fuel", emitterPart, &EmitterSettings::fuel, kNonNegative,
@@ -439,9 +442,13 @@ std::vector<KeySpec> buildKeys() {
         key("render", "ambient", renderPart, &RenderSettings::ambient, kNonNegative,
             "sky light radiance (linear RGB)"),
         key("render", "emission", renderPart, &RenderSettings::emission, kNonNegative,
-            "strength of blackbody glow from temperature (0 = none)"),
+            "a flame's light: a metre of flame of 1 at 1500 K gives off luminance this, hotter "
+            "flames more (T^4) and yellower, cooler ones redder (0 = no flame drawn)"),
         key("render", "fire_temperature", renderPart, &RenderSettings::fireTemperature, kPositive,
-            "kelvin per unit of simulation temperature, for the blackbody glow"),
+            "kelvin per unit of simulation temperature: the flame's colour and brightness"),
+        key("render", "heat_glow", renderPart, &RenderSettings::heatGlow, kNonNegative,
+            "glow of hot smoke where nothing burns (a scene without fuel, a cache without a "
+            "flame grid): a colour ramp on its kelvin that lights nothing (0 = none)"),
         key("render", "fire_light", renderPart, &RenderSettings::fireLight, kNonNegative,
             "how strongly a flame lights the smoke, solids and ground around it (0 = not at "
             "all, 1 = as much light as it gives off)"),
@@ -796,7 +803,27 @@ std::string sceneReferenceJson() {
                ", \"alias\": " + (spec.alias ? "true" : "false") +
                ", \"doc\": " + jsonString(spec.doc) + "}";
     }
-    return out + "\n  ]\n}\n";
+    // The numbers behind the fire keys another renderer needs (scene/flame_units.h).
+    out += "\n  ],\n  \"constants\": {";
+    const struct {
+        const char* name;
+        float value;
+        const char* doc;
+    } constants[] = {
+        {"flame_density", kFlameDensity,
+         "density a flame of 1 adds to the smoke: Density = render.extinction * (density + "
+         "this * flame)"},
+        {"cycles_blackbody_per_emission", kCyclesBlackbodyPerEmission,
+         "Cycles' Principled Volume Blackbody Intensity per unit of render.emission * flame"},
+    };
+    first = true;
+    for (const auto& c : constants) {
+        out += first ? "\n" : ",\n";
+        first = false;
+        out += "    " + jsonString(c.name) + ": {\"value\": " + formatFloat(c.value) +
+               ", \"doc\": " + jsonString(c.doc) + "}";
+    }
+    return out + "\n  }\n}\n";
 }
 
 std::size_t editDistance(std::string_view a, std::string_view b) {

@@ -5,8 +5,12 @@
 # linear frames are compared over flame pixels and over soot pixels.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 --python cycles_fire.py -- \
-#            VDB_FILE PLUME_EXR PLUME_NO_FLAME_EXR RESOLVED_TOML OUT_DIR [samples=N] [reference=EXR]
-#            [blackbody_scale=S]
+#            VDB_FILE PLUME_EXR PLUME_NO_FLAME_EXR RESOLVED_TOML SCHEMA_JSON OUT_DIR [samples=N]
+#            [reference=EXR] [blackbody_scale=S]
+#
+# SCHEMA_JSON is `plume check --reference --reference-format json`: its
+# constants (the flame's density, Cycles' blackbody per unit of emission)
+# are plume's own, as the add-on's fire material reads them.
 #
 # PLUME_NO_FLAME_EXR is plume's frame with render.emission = 0: where the
 # flame's light is most of a pixel's (plume's frame at least twice that one)
@@ -22,6 +26,7 @@
 # L_cycles| / L_cycles in 3x3 neighbourhoods, its signed mean, and the mean
 # distance between the two frames' CIE 1931 xy chromaticities; exits 1 when
 # one exceeds its limit below.
+import json
 import os
 import sys
 
@@ -31,13 +36,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cycles_common import (add_camera, add_lights_and_sky, box3, die, load_rgba,  # noqa: E402
                            load_volume, read_resolved, render_or_reference, save_png, say,
                            side_by_side, srgb)
-
-# Cycles' blackbody (Principled Volume) is sigma T^4 / pi * 1e-6 per unit of
-# Blackbody Intensity; plume's flame light per unit of render.emission is that
-# over its value at 1500 K (render/light/planck.h).
-BLACKBODY_PER_EMISSION = 10.944
-# The flame's own density per unit of flame (render/renderer.cpp).
-FLAME_DENSITY = 0.02
 
 # Limits. Measured 2026-11-26 (scenes/fireball.toml at 32 cells, no upres,
 # frame 24, 192x108; run_test.sh cycles_fire): against 512 samples, flame
@@ -55,11 +53,17 @@ MAX_SOOT_XY = 0.01
 MIN_PIXELS = 50
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-options = dict(a.split("=", 1) for a in args[5:] if "=" in a)
-if len(args) < 5 or len(options) != len(args) - 5:
-    sys.exit("usage: ... cycles_fire.py -- VDB_FILE PLUME_EXR PLUME_NO_FLAME_EXR RESOLVED_TOML OUT_DIR "
-             "[samples=N] [reference=EXR] [blackbody_scale=S]")
-vdb_file, plume_exr, dark_exr, resolved_toml, out_dir = (os.path.abspath(a) for a in args[:5])
+options = dict(a.split("=", 1) for a in args[6:] if "=" in a)
+if len(args) < 6 or len(options) != len(args) - 6:
+    sys.exit("usage: ... cycles_fire.py -- VDB_FILE PLUME_EXR PLUME_NO_FLAME_EXR RESOLVED_TOML SCHEMA_JSON "
+             "OUT_DIR [samples=N] [reference=EXR] [blackbody_scale=S]")
+vdb_file, plume_exr, dark_exr, resolved_toml, schema_json, out_dir = (os.path.abspath(a) for a in args[:6])
+with open(schema_json, encoding="utf-8") as f:
+    constants = {name: c["value"] for name, c in json.load(f)["constants"].items()}
+# Cycles' blackbody (Principled Volume) per unit of render.emission x flame,
+# and the flame's own density per unit of flame (scene/flame_units.h).
+BLACKBODY_PER_EMISSION = constants["cycles_blackbody_per_emission"]
+FLAME_DENSITY = constants["flame_density"]
 samples = int(options.pop("samples", 64))
 reference = options.pop("reference", None)
 blackbody_scale = float(options.pop("blackbody_scale", 1.0))

@@ -2,20 +2,23 @@
 # renders its fire with a Principled Volume's blackbody emission in Cycles.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 --python import_plume_fire.py -- \
-#            VDB_FILE FIRE_TEMPERATURE EXTINCTION SIZE_X SIZE_Y SIZE_Z OUT_DIR
+#            VDB_FILE FIRE_TEMPERATURE EXTINCTION EMISSION SCHEMA_JSON SIZE_X SIZE_Y SIZE_Z OUT_DIR
 #
 # Checks: Add > Volume > Import OpenVDB gives one Volume object whose grids
 # Blender reads as density, flame, fuel and temperature (float) and velocity
 # (vector). The material is the one a user sets up for fire: Principled
 # Volume, Density Attribute "density" (Density = render.extinction, per metre
 # per unit density, as plume's), Blackbody Intensity from an Attribute node
-# reading "flame" (times FLAME_GAIN), Temperature = render.fire_temperature (kelvin per unit, as
+# reading "flame" (times cycles_blackbody_per_emission x render.emission, the
+# constant from SCHEMA_JSON, `plume check --reference --reference-format
+# json`), Temperature = render.fire_temperature (kelvin per unit, as
 # plume's) times the Temperature Attribute "temperature". Cycles renders it
 # twice at WIDTHxHEIGHT, few samples, Standard view: as imported, and with the
 # Attribute node reading a grid the file does not have (the cache without its
 # flame). Passes when the first shows orange light (the brightest pixels
 # bright, R > G > B by the margins below) and the second does not; exits 1
 # with a message otherwise. Writes OUT_DIR/fire.png and OUT_DIR/no_flame.png.
+import json
 import math
 import os
 import sys
@@ -28,19 +31,19 @@ WIDTH, HEIGHT, SAMPLES = 96, 128, 16
 TOP_FRACTION = 0.02     # the brightest 2% of pixels are "the flame"
 MIN_TOP_LUMA = 0.05     # their mean linear luminance must exceed this
 MIN_RG, MIN_GB = 1.3, 1.2  # and their mean colour R > 1.3 G, G > 1.2 B: orange (grey smoke: 1, 1)
-# Blackbody Intensity = flame * FLAME_GAIN. At 1 (physically accurate) Cycles
-# emits sigma T^4 per metre whatever the density: about 0.1 per metre at
-# 1600 K, too dim to see in a flame a hand thick, so a user turns it up.
-FLAME_GAIN = 10.0
-
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-if len(args) != 7:
-    sys.exit("usage: ... import_plume_fire.py -- VDB_FILE FIRE_TEMPERATURE EXTINCTION "
-             "SIZE_X SIZE_Y SIZE_Z OUT_DIR")
+if len(args) != 9:
+    sys.exit("usage: ... import_plume_fire.py -- VDB_FILE FIRE_TEMPERATURE EXTINCTION EMISSION "
+             "SCHEMA_JSON SIZE_X SIZE_Y SIZE_Z OUT_DIR")
 vdb_file = os.path.abspath(args[0])
-fire_temperature, extinction = float(args[1]), float(args[2])
-size = Vector((float(args[3]), float(args[4]), float(args[5])))
-out_dir = os.path.abspath(args[6])
+fire_temperature, extinction, emission = float(args[1]), float(args[2]), float(args[3])
+with open(args[4], encoding="utf-8") as f:
+    constants = json.load(f)["constants"]
+# Blackbody Intensity = flame * FLAME_GAIN: plume's render.emission in
+# Cycles' units (sigma T^4 / pi per unit, about 0.1 per metre at 1500 K).
+FLAME_GAIN = constants["cycles_blackbody_per_emission"]["value"] * emission
+size = Vector((float(args[5]), float(args[6]), float(args[7])))
+out_dir = os.path.abspath(args[8])
 os.makedirs(out_dir, exist_ok=True)
 failures = 0
 

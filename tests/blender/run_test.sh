@@ -32,6 +32,11 @@
 #            and imports through the add-on's operators, and checks the volume,
 #            the collider's empty inside, keys read back and refusals, and a
 #            small Cycles frame (plume_addon.py).
+#        run_test.sh addon_fire PLUME SOURCE_DIR WORK_DIR
+#            the add-on bakes a fire emitter with every fire setting at its
+#            default; the imported material is plume's fire mapping with the
+#            constants plume prints, and a Cycles frame shows flame
+#            (addon_fire.py).
 #
 # Exit: 0 pass, 1 fail, 77 skip (no Blender: apt-get install blender); with
 # PLUME_REQUIRE_ALL=1 (CI), no Blender fails instead of skipping.
@@ -45,7 +50,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|addon PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -140,13 +145,16 @@ fire_import)
   "$plume" check "$scene" >resolved.toml || fail "plume check $scene exited with $?"
   name=$(sed -n "s/^# plume scene '\([^']*\)'.*/\1/p" resolved.toml)
   frames=$(get time frames) kelvin=$(get render fire_temperature) extinction=$(get render extinction)
+  emission=$(get render emission)
   read -r sx sy sz < <(get domain size | tr -d '[],' )
-  [[ -n $name && -n $frames && -n $kelvin && -n $extinction && -n $sz ]] ||
-    fail "could not read name/frames/fire_temperature/extinction/size from 'plume check $scene'"
+  [[ -n $name && -n $frames && -n $kelvin && -n $extinction && -n $emission && -n $sz ]] ||
+    fail "could not read name/frames/fire_temperature/extinction/emission/size from 'plume check $scene'"
+  "$plume" check --reference --reference-format json >schema.json || fail "plume check --reference exited with $?"
   timeout 120 "$plume" bake "$scene" --vdb "$work/cache" --quiet || fail "plume bake exited with $?"
   cache=$work/cache/${name}_$(printf %04d "$frames").vdb
   [[ -s $cache ]] || fail "plume bake wrote no $cache"
-  run_blender "$here/import_plume_fire.py" "$cache" "$kelvin" "$extinction" "$sx" "$sy" "$sz" "$work/renders"
+  run_blender "$here/import_plume_fire.py" "$cache" "$kelvin" "$extinction" "$emission" schema.json \
+    "$sx" "$sy" "$sz" "$work/renders"
   say "PASS: Cycles renders plume's fire cache ($name, frame $frames) with orange blackbody light from its flame"
   ;;
 mantaflow_fire)
@@ -231,8 +239,9 @@ cycles_fire)
   done
   exr=fireball_$(printf %04d $frame).exr
   status=0
+  "$plume" check --reference --reference-format json >schema.json || fail "plume check --reference exited with $?"
   (run_blender "$here/cycles_fire.py" "$cache" "$work/fire/$exr" "$work/dark/$exr" resolved.toml \
-    "$work/compare") || status=$?
+    schema.json "$work/compare") || status=$?
   crops=${PLUME_CROPS_DIR-/work/crops}
   if [[ -n $crops && -s $work/compare/side_by_side.png ]]; then
     if mkdir -p "$crops/cycles_fire" &&
@@ -251,6 +260,13 @@ addon)
   run_blender "$here/plume_addon.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
+addon_fire)
+  zip=$(dirname "$plume")/plume_blender.zip
+  [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
+  export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
+  run_blender "$here/addon_fire.py" "$zip" "$plume" "$work"
+  say "PASS"
+  ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire)" >&2; exit 2 ;;
 esac

@@ -5,12 +5,7 @@ import os
 import bpy
 from mathutils import Vector
 
-# Blackbody Intensity = flame x render.emission x BLACKBODY_PER_EMISSION: plume's
-# flame light per unit of render.emission is Cycles' blackbody (sigma T^4 / pi
-# per unit of intensity) over its value at 1500 K (README "Fire",
-# render/light/planck.h), so Cycles draws the flame as plume does.
-BLACKBODY_PER_EMISSION = 10.944
-
+from . import schema
 
 def sequence_files(cache_dir, name, first, last):
     files = []
@@ -30,27 +25,65 @@ def remove_previous(name):
             bpy.data.volumes.remove(data)
 
 
-def material(name, extinction, fire_temperature, albedo, emission):
+def smoke_only_from_fire(scene):
+    """True when an emitter gives fuel and none gives smoke of its own: the
+    smoke is all soot, drawn in physics.flame_smoke_color (scene.h,
+    Scene::smokeOnlyFromFire; the export writes each emitter's density)."""
+    emitters = [o for o in scene.objects if o.plume.role == "EMITTER"]
+    return (any(o.plume.emitter_fuel > 0.0 for o in emitters)
+            and all(o.plume.emitter_density <= 0.0 for o in emitters))
+
+
+def material(name, ds, soot):
+    """plume's look as a Principled Volume (README "Fire"): Density
+    render.extinction x (density + flame_density x flame), Color the soot's
+    (physics.flame_smoke_color) when all smoke is the fire's, else
+    render.albedo grey, Absorption Color black, Anisotropy render.phase,
+    Blackbody Intensity cycles_blackbody_per_emission x render.emission x
+    flame, Temperature render.fire_temperature x temperature. The constants
+    are plume's own, from the schema the add-on carries."""
+    s = schema.load()
     mat = bpy.data.materials.get(name) or bpy.data.materials.new(name)
     mat.use_nodes = True
     nt = mat.node_tree
     nt.nodes.clear()
+
+    def attribute(grid, y):
+        a = nt.nodes.new("ShaderNodeAttribute")
+        a.attribute_name = grid
+        a.location = (-600, y)
+        return a.outputs["Fac"]
+
+    def math_node(op, inputs, x, y):
+        m = nt.nodes.new("ShaderNodeMath")
+        m.operation = op
+        m.location = (x, y)
+        for socket, v in zip(m.inputs, inputs):
+            if isinstance(v, float):
+                socket.default_value = v
+            else:
+                nt.links.new(v, socket)
+        return m.outputs[0]
+
     pv = nt.nodes.new("ShaderNodeVolumePrincipled")
     pv.location = (0, 0)
-    pv.inputs["Color"].default_value = (albedo, albedo, albedo, 1.0)
-    pv.inputs["Density"].default_value = extinction  # plume's extinction per unit density, 1/m
-    pv.inputs["Density Attribute"].default_value = "density"
-    pv.inputs["Temperature"].default_value = fire_temperature  # kelvin per unit
+    colour = tuple(ds.physics_flame_smoke_color) if soot else (ds.render_albedo,) * 3
+    pv.inputs["Color"].default_value = (*colour, 1.0)
+    pv.inputs["Absorption Color"].default_value = (0.0, 0.0, 0.0, 1.0)  # extinction = density
+    pv.inputs["Anisotropy"].default_value = ds.render_phase
+    flame = attribute("flame", -250)
+    # The Density input is the whole of it: render.extinction per metre per
+    # unit of density, plus the flame's own thin density.
+    pv.inputs["Density Attribute"].default_value = ""
+    rho = math_node("MULTIPLY_ADD", (flame, float(s.constant("flame_density")), attribute("density", 0)),
+                    -400, 0)
+    nt.links.new(math_node("MULTIPLY", (rho, float(ds.render_extinction)), -200, 0),
+                 pv.inputs["Density"])
+    gain = float(s.constant("cycles_blackbody_per_emission")) * ds.render_emission
+    nt.links.new(math_node("MULTIPLY", (flame, gain), -200, -250), pv.inputs["Blackbody Intensity"])
+    pv.inputs["Temperature"].default_value = ds.render_fire_temperature  # kelvin per unit
     pv.inputs["Temperature Attribute"].default_value = "temperature"
-    flame = nt.nodes.new("ShaderNodeAttribute")
-    flame.attribute_name = "flame"
-    flame.location = (-400, -200)
-    gain = nt.nodes.new("ShaderNodeMath")
-    gain.operation = "MULTIPLY"
-    gain.inputs[1].default_value = BLACKBODY_PER_EMISSION * emission
-    gain.location = (-200, -200)
-    nt.links.new(flame.outputs["Fac"], gain.inputs[0])
-    nt.links.new(gain.outputs[0], pv.inputs["Blackbody Intensity"])
+    pv.inputs["Emission Strength"].default_value = 0.0
     out = nt.nodes.new("ShaderNodeOutputMaterial")
     out.location = (300, 0)
     nt.links.new(pv.outputs["Volume"], out.inputs["Volume"])
@@ -104,8 +137,7 @@ def import_sequence(context, domain, cache_dir, name, first, last):
     vol.display.density = 10.0
     ds = domain.plume
     vol.materials.clear()
-    vol.materials.append(material(obj_name, ds.render_extinction, ds.render_fire_temperature,
-                                  ds.render_albedo, ds.render_emission))
+    vol.materials.append(material(obj_name, ds, smoke_only_from_fire(scene)))
     # The domain's box stays in the viewport as bounds, out of renders.
     domain.display_type = "BOUNDS"
     domain.hide_render = True

@@ -55,6 +55,8 @@ class Schema:
         self.sections = {s["name"]: s for s in data["sections"]}
         self.keys = [Key(k) for k in data["keys"]]
         self.by_dotted = {k.dotted: k for k in self.keys}
+        # The numbers behind the fire keys (the fire material's), plume's own.
+        self.constants = {n: c["value"] for n, c in data.get("constants", {}).items()}
 
     def shown(self, section):
         """The keys of a section the panel shows (and export writes)."""
@@ -71,6 +73,12 @@ class Schema:
 
     def default(self, dotted):
         return self.by_dotted[dotted].default
+
+    def constant(self, name):
+        if name not in self.constants:
+            raise RuntimeError(f"plume add-on: {SCHEMA_FILE} has no constant '{name}': "
+                               "rebuild the zip with this plume (target blender_addon)")
+        return self.constants[name]
 
 
 _schema = None
