@@ -5,7 +5,7 @@ import os
 import bpy
 from mathutils import Vector
 
-from . import schema
+from . import export, schema
 
 def sequence_files(cache_dir, name, first, last):
     files = []
@@ -28,10 +28,11 @@ def remove_previous(name):
 def smoke_only_from_fire(scene):
     """True when an emitter gives fuel and none gives smoke of its own: the
     smoke is all soot, drawn in physics.flame_smoke_color (scene.h,
-    Scene::smokeOnlyFromFire; the export writes each emitter's density)."""
+    Scene::smokeOnlyFromFire; export.gives_smoke)."""
     emitters = [o for o in scene.objects if o.plume.role == "EMITTER"]
     return (any(o.plume.emitter_fuel > 0.0 for o in emitters)
-            and all(o.plume.emitter_density <= 0.0 for o in emitters))
+            and not any(export.gives_smoke(o) and o.plume.emitter_density > 0.0
+                        for o in emitters))
 
 
 def material(name, ds, soot):

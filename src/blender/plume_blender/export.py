@@ -103,6 +103,14 @@ def evaluated_mesh(obj, depsgraph):
     return ev, ev.to_mesh()
 
 
+def gives_smoke(obj):
+    """Whether an emitter makes smoke of its own: it gives no fuel, or its
+    density was set (src/scene/loader.cpp: a fuel emitter's density is 0
+    unless given)."""
+    p = obj.plume
+    return p.emitter_fuel <= 0.0 or p.is_property_set("emitter_density")
+
+
 def check_closed(obj, depsgraph, what):
     """A mesh plume takes as a solid or a volume emitter must be closed."""
     if obj.type != "MESH":
@@ -536,7 +544,12 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
                   f"scale = {fmt(scale)}"]
         if frames:
             lines.append(f"interpolation = {fmt(interp)}")
-        lines += settings_lines(obj.plume, role, section, skip_defaults=False)
+        values = settings_lines(obj.plume, role, section, skip_defaults=False)
+        if role == "EMITTER" and not gives_smoke(obj):
+            # As on the command line: a fuel emitter makes no smoke of its
+            # own unless its density is set; its smoke is the fire's soot.
+            values = [v for v in values if not v.startswith("density =")]
+        lines += values
         w.raw(f"[[{section}]]", lines)
         for key in element_keys(obj, scene, role, frames, static=False):
             w.table(f"[[{section}.key]]", key)
