@@ -164,6 +164,11 @@ void addFarmOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--account", opt.account, "Slurm account (sbatch --account)");
     cmd->add_option("--time", opt.time, "Time limit per job, HH:MM:SS (sbatch --time)");
     cmd->add_option("--mem-per-task", opt.memPerTask, "Memory per job, e.g. 4G (sbatch --mem)");
+    cmd->add_option("--cpus-per-task", opt.cpusPerTask,
+                    "CPUs per job (sbatch --cpus-per-task); each job runs as many threads as "
+                    "Slurm gives it (default: the cluster's, often 1)")
+        ->check(CLI::Range(1, 4096))
+        ->default_str("");
     cmd->add_option("--wedge", opt.wedges,
                     "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
         ->allow_extra_args(false);
