@@ -113,7 +113,8 @@ TEST(RenderChunks, ARerunChunkRedoesOnlyMissingFrames) {
     r = runPlume(chunk.substr(0, chunk.find(" --no-video")) + " --skip-existing -o x.mp4", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err,
-              "--skip-existing writes no video (a video takes every frame): add --no-video\n");
+              "plume: error: --skip-existing writes no video (a video takes every frame): add "
+              "--no-video\n");
 }
 
 }  // namespace

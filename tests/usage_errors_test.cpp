@@ -36,6 +36,7 @@ fs::path refusalsFolder() {
     fs::create_directories(dir / "caches");
     for (const char* name : {"a_0001.vdb", "b_0001.vdb"}) std::ofstream(dir / "caches" / name);
     std::ofstream(dir / "far.toml") << "[[emitter]]\ncenter = [5, 1, 1]\n";
+    std::ofstream(dir / "filed.toml") << "[[emitter]]\nshape = \"box\"\nfile = \"torch.obj\"\n";
     return dir;
 }
 
@@ -90,6 +91,9 @@ const std::vector<Refusal> kRefusals = {
     {"check far.toml",
      "far.toml:2:10: error: 'emitter[1].center' = [5, 1, 1]: the emitter lies wholly outside "
      "the domain [0, 0, 0] to [2, 2, 2] (check its center, radius and scale)"},
+    {"render filed.toml",
+     "filed.toml:3:8: error: 'emitter[1].file' is read only for shape = \"mesh\"; emitter[1] is "
+     "a box (set shape = \"mesh\" to use the file, or drop the file)"},
     {"help rendr", "plume: error: 'rendr' is not a plume command (did you mean 'render'?)"},
 };
 
@@ -102,8 +106,9 @@ TEST(UsageErrors, EachRefusalIsOneLineInPlumesWords) {
         EXPECT_EQ(r.out, "") << "plume " << refusal.args;
     }
     // Nothing written: no video, no cache, no frames.
-    EXPECT_EQ(test::listDir(dir), (std::vector<std::string>{"caches", "far.toml", "frames", "out",
-                                                            "stderr.txt", "stdout.txt"}));
+    EXPECT_EQ(test::listDir(dir),
+              (std::vector<std::string>{"caches", "far.toml", "filed.toml", "frames", "out",
+                                        "stderr.txt", "stdout.txt"}));
     EXPECT_EQ(test::listDir(dir / "out"), std::vector<std::string>{});
 }
 
