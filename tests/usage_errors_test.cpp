@@ -47,6 +47,9 @@ const std::vector<Refusal> kRefusals = {
     {"bake " + kScene + " --vdb cache -o x.mp4",
      "-o x.mp4: error: plume bake writes only the --vdb cache, no video: plume render -o x.mp4 "
      "writes one (and takes --vdb DIR too)"},
+    {"bake " + kScene + " -o x.mp4",  // without --vdb too: the stray -o is the mistake
+     "-o x.mp4: error: plume bake writes only the --vdb cache, no video: plume render -o x.mp4 "
+     "writes one (and takes --vdb DIR too)"},
     {"bake " + kScene + " --vdb cache --png frames",
      "--png frames: error: plume bake writes only the --vdb cache: plume render --png frames "
      "writes frames (and takes --vdb DIR too)"},

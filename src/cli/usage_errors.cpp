@@ -75,6 +75,11 @@ std::string unexpected(const CLI::App* sub, const std::string& command,
         return what + "plume bake writes only the --vdb cache: plume render " +
                withValue(name, value) + " writes frames (and takes --vdb DIR too)";
 
+    if (command == "render-vdb" && name == "--vdb")
+        return what +
+               "plume render-vdb reads a cache and writes none: plume bake --vdb DIR, or "
+               "plume render --vdb DIR, writes one";
+
     std::vector<std::string> names;
     if (sub) {
         for (const CLI::Option* o : sub->get_options()) {
@@ -98,6 +103,11 @@ std::string usageError(const CLI::App& app, const CLI::ParseError& error,
     const std::string help =
         command.empty() ? "see plume --help" : "see plume " + command + " --help";
     const std::string where = command.empty() ? "plume" : "plume " + command;
+
+    // An option the command lacks is the likelier mistake than one it misses
+    // (bake -o x.mp4 without --vdb): said first.
+    if (dynamic_cast<const CLI::RequiredError*>(&error) && sub && !sub->remaining().empty())
+        return unexpected(sub, command, sub->remaining());
 
     if (dynamic_cast<const CLI::RequiredError*>(&error)) {
         if (!sub) {
