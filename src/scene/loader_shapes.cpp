@@ -122,9 +122,15 @@ void SceneReader::checkEmittersInDomain(const Scene& scene, const toml::table& r
         std::string name = display + ".center";
         std::optional<toml::source_region> where;
         if (auto it = given_.find(name); it != given_.end()) where = it->second;
-        for (const auto& [key, at] : keyGiven_)
-            if (!where && key.starts_with(display + ".key[") && key.ends_with("].center"))
-                where = at, name = key;
+        auto order = [&](const toml::source_region& r) {
+            return std::tuple(sourceIndex(r), r.begin.line, r.begin.column);
+        };
+        if (!where) {  // the first keyed centre in the file ("key[10]" sorts before "key[2]")
+            for (const auto& [key, at] : keyGiven_)
+                if (key.starts_with(display + ".key[") && key.ends_with("].center") &&
+                    (!where || order(at) < order(*where)))
+                    where = at, name = key;
+        }
         if (!where && elements && i < elements->size()) where = elements->get(i)->source();
         const bool keyed = !frames.empty();
         fail(where.value_or(toml::source_region{}),
