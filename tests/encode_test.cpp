@@ -67,6 +67,28 @@ TEST(Encode, RenderPngsEncodeToTheVideoRenderWrites) {
               std::string::npos);
 }
 
+// A folder is its one sequence, as render-vdb and upres take folders: the
+// same video as its pattern gives; a folder of two sequences is refused.
+TEST(Encode, AFolderIsItsOneSequence) {
+    fs::path dir = scratchDir("encode_folder");
+    auto r = runPlume("render " + kScene + " --no-video --png frames -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runPlume("encode frames -o folder.mp4 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runPlume("encode 'frames/rising_####.png' -o pattern.mp4 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(frameCount(dir / "folder.mp4"), 8);
+    EXPECT_TRUE(decoded(dir / "folder.mp4") == decoded(dir / "pattern.mp4"));
+
+    fs::copy_file(dir / "frames" / "rising_0001.png", dir / "frames" / "other_0001.png");
+    r = runPlume("encode frames -o two.mp4", dir);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err,
+              "'frames': error: holds more than one sequence (other_####.png, rising_####.png); "
+              "pass one as a pattern, e.g. 'frames/other_####.png'\n");
+    EXPECT_FALSE(fs::exists(dir / "two.mp4"));
+}
+
 // Linear EXR frames are tone-mapped as render tone-maps; only their half-float
 // rounding separates the video from plume render's.
 TEST(Encode, ExrFramesAreToneMappedLikeRender) {

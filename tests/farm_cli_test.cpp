@@ -37,7 +37,8 @@ TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
     auto r = runPlume(
         "farm " + kScene +
             " --slurm -o out/shot.mp4 --chunk 3 --partition short "
-            "--time 00:10:00 --mem-per-task 2G --wedge physics.vorticity=0.2,0.5 --dry-run",
+            "--time 00:10:00 --mem-per-task 2G --cpus-per-task 4 --wedge physics.vorticity=0.2,0.5 "
+            "--dry-run",
         dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const fs::path farm = dir / "out" / "shot.farm";
@@ -56,6 +57,18 @@ TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
     EXPECT_NE(render.find("#SBATCH --partition=short\n"), std::string::npos);
     EXPECT_NE(render.find("#SBATCH --time=00:10:00\n"), std::string::npos);
     EXPECT_NE(render.find("#SBATCH --mem=2G\n"), std::string::npos);
+    // Every job asks for the CPUs and runs as many threads as Slurm gives it.
+    for (const fs::path& p : {farm / "vorticity-0.5" / "render.sh",
+                              farm / "vorticity-0.5" / "bake.sh", farm / "encode.sh"})
+        EXPECT_NE(text(p).find("#SBATCH --cpus-per-task=4\n"), std::string::npos) << p;
+    for (const fs::path& p :
+         {farm / "vorticity-0.5" / "render.sh", farm / "vorticity-0.5" / "bake.sh"})
+        EXPECT_NE(text(p).find(" --threads \"${SLURM_CPUS_ON_NODE:-0}\""), std::string::npos) << p;
+    // What users run carries no test hook.
+    for (const auto& e : fs::recursive_directory_iterator(farm)) {
+        if (e.path().extension() != ".sh") continue;
+        EXPECT_EQ(text(e.path()).find("PLUME_"), std::string::npos) << e.path();
+    }
     EXPECT_NE(render.find("--set 'physics.vorticity=0.5'"), std::string::npos);
     EXPECT_NE(render.find("--skip-existing"), std::string::npos);
     EXPECT_NE(text(farm / "vorticity-0.2" / "bake.sh").find(" bake '" + kScene + "' --vdb "),
@@ -73,8 +86,8 @@ TEST(FarmCli, DryRunWritesRunnableCommentedScripts) {
 // in their order, give the fine frames a bake with upres inline writes.
 TEST(FarmCli, UpresIsAStageBetweenBakeAndRender) {
     fs::path dir = scratchDir("farm_upres");
-    auto r = runPlume("farm " + kScene + " --slurm -o out/shot.mp4 --set upres.factor=2 --dry-run",
-                      dir);
+    auto r =
+        runPlume("farm " + kScene + " --slurm -o out/shot.mp4 --set upres.factor=2 --dry-run", dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const fs::path main = dir / "out" / "shot.farm" / "main";
     for (const char* script : {"bake.sh", "upres.sh", "render.sh"})
@@ -100,9 +113,9 @@ TEST(FarmCli, UpresIsAStageBetweenBakeAndRender) {
                             "' >/dev/null 2>&1; echo $?"),
               "0\n");
     EXPECT_TRUE(fs::exists(main / "frames" / "rising_0008.png"));
-    r = runPlume("bake " + kScene +
-                     " --set upres.factor=2 --set output.vdb_precision=exact --vdb inline -q",
-                 dir);
+    r = runPlume(
+        "bake " + kScene + " --set upres.factor=2 --set output.vdb_precision=exact --vdb inline -q",
+        dir);
     ASSERT_EQ(r.status, 0) << r.err;
     const CacheFrame farm = readVdbFrame((main / "fine" / "rising_0008.vdb").string());
     const CacheFrame inline_ = readVdbFrame((dir / "inline" / "rising_0008.vdb").string());
@@ -128,6 +141,42 @@ TEST(FarmCli, ErrorsComeBeforeAnythingIsSubmitted) {
               "plume farm: error: --slurm is required (Slurm is the scheduler plume submits "
               "to)\nstatus=2\n");
     EXPECT_EQ(test::listDir(dir), std::vector<std::string>{});  // no scripts for a failed check
+}
+
+// sbatch refusing a job (here the second): the job before it is cancelled,
+// plume farm exits 2 with sbatch's reason, and the folders and scripts this
+// run made are gone; a folder that was there before stays, with its files.
+TEST(FarmCli, ARefusedSubmissionCancelsItsJobsAndLeavesNothing) {
+    fs::path dir = scratchDir("farm_refused");
+    const fs::path bin = dir / "bin";
+    fs::create_directories(bin);
+    auto tool = [&](const char* name, const std::string& body) {
+        std::ofstream(bin / name) << "#!/bin/bash\n" << body;
+        fs::permissions(bin / name, fs::perms::owner_all);
+    };
+    tool("sbatch",
+         "echo \"$*\" >>'" + (dir / "sbatch.log").string() +
+             "'\n"
+             "if [[ $(wc -l <'" +
+             (dir / "sbatch.log").string() +
+             "') == 1 ]]; then echo 101; exit 0; fi\n"
+             "echo 'sbatch: error: Batch job submission failed: Invalid account' >&2\nexit 1\n");
+    tool("scancel", "echo \"$*\" >>'" + (dir / "scancel.log").string() + "'\n");
+    const std::string path = "PATH='" + bin.string() + "':/usr/bin:/bin";
+    auto r = runPlume("farm " + kScene + " --slurm -o new/shot.mp4", dir, path);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "plume farm: error: sbatch refused " +
+                         (dir / "new/shot.farm/main/render.sh").string() +
+                         ": Batch job submission failed: Invalid account\n");
+    EXPECT_EQ(text(dir / "scancel.log"), "101\n");
+    EXPECT_FALSE(fs::exists(dir / "new"));
+
+    fs::create_directories(dir / "old");
+    std::ofstream(dir / "old" / "notes.txt") << "mine\n";
+    fs::remove(dir / "sbatch.log");
+    r = runPlume("farm " + kScene + " --slurm -o old/shot.mp4", dir, path);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_EQ(test::listDir(dir / "old"), std::vector<std::string>{"notes.txt"});
 }
 
 }  // namespace

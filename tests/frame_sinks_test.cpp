@@ -52,8 +52,8 @@ TEST(FrameSinks, VideoOntoAFolderIsRefusedBeforeSimulating) {
     std::ofstream(dir / "outdir" / "keep.txt") << "mine";
     auto r = runPlume("render " + kGolden + "rising.toml -o outdir",
                       dir);  // not quiet: frames would show
-    EXPECT_EQ(r.status, 1);
-    EXPECT_EQ(r.err, "plume: error: cannot write 'outdir': it is a folder\n");
+    EXPECT_EQ(r.status, 2);  // a usage error, found before any work
+    EXPECT_EQ(r.err, "-o outdir: error: a folder: name the video in it, e.g. outdir/shot.mp4\n");
     EXPECT_EQ(listDir(dir), (std::vector<std::string>{"outdir", "stderr.txt", "stdout.txt"}));
     EXPECT_EQ(listDir(dir / "outdir"), std::vector<std::string>{"keep.txt"});
 }

@@ -437,7 +437,8 @@ TEST(InputFiles, FrameThatIsNoFileIsRefused) {
     makeFifo(s / "frames/f_0002.png");
     write(s / "frames/f_0001.png", "");
     makeFifo(s / "exr/f_0001.exr");
-    fs::create_directories(s.dir() / "folder_0001.png");
+    fs::create_directories(s.dir() / "dirs/f_0001.png");  // a folder where a frame belongs
+    write(s / "dirs/f_0002.png", "");
 
     const struct {
         const char* args;
@@ -447,8 +448,8 @@ TEST(InputFiles, FrameThatIsNoFileIsRefused) {
          "frames/f_0002.png: error: cannot read PNG file (a FIFO, not a regular file)\n"},
         {"encode exr/f_0001.exr -o out.mp4",
          "exr/f_0001.exr: error: cannot read EXR file (a FIFO, not a regular file)\n"},
-        {"encode folder_0001.png -o out.mp4",
-         "folder_0001.png: error: cannot read PNG file (a directory, not a regular file)\n"},
+        {"encode 'dirs/f_####.png' -o out.mp4",
+         "dirs/f_0001.png: error: cannot read PNG file (a directory, not a regular file)\n"},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.args);

@@ -207,6 +207,60 @@ TEST(SceneErrorStrings, CrossFieldChecks) {
               "s.toml:3:13: error: 'light[2].direction' must not be zero for a directional light");
 }
 
+// An emitter that can emit nothing, for lying wholly outside the domain
+// ([0, 0, 0] to [2, 2, 2] by default), is refused at its centre.
+TEST(SceneErrorStrings, EmitterWhollyOutsideTheDomain) {
+    EXPECT_EQ(parseError("[[emitter]]\ncenter = [1, 1, 2.3]\n"),
+              "s.toml:2:10: error: 'emitter[1].center' = [1, 1, 2.3]: the emitter lies wholly "
+              "outside the domain [0, 0, 0] to [2, 2, 2] (check its center, radius and scale)");
+    EXPECT_EQ(parseError("[domain]\norigin = [10, 0, 0]\n[[emitter]]\nshape = \"box\"\n"),
+              "s.toml:3:1: error: 'emitter[1].center' = [1, 1, 0.3]: the emitter lies wholly "
+              "outside the domain [10, 0, 0] to [12, 2, 2] (check its center, size and scale)");
+    // Half in is in; so is a shape whose scale reaches in.
+    EXPECT_EQ(parseError("[[emitter]]\ncenter = [1, 1, 2.1]\n"), "");
+    EXPECT_EQ(parseError("[[emitter]]\ncenter = [1, 1, 2.3]\nscale = [1, 1, 2]\n"), "");
+    // Keyed: outside at every key on one side is refused; keys on both sides
+    // pass through the domain between them, and one key inside is enough.
+    const std::string keyed =
+        "[[emitter]]\n[[emitter.key]]\nframe = 1\ncenter = [-1, 1, 1]\n"
+        "[[emitter.key]]\nframe = 10\ncenter = ";
+    EXPECT_EQ(
+        parseError(keyed + "[-3, 1, 1]\n"),
+        "s.toml:4:10: error: 'emitter[1].key[1].center' = [-1, 1, 1]: the emitter lies wholly "
+        "outside the domain [0, 0, 0] to [2, 2, 2] at every key and between them (check its "
+        "center, radius and scale)");
+    EXPECT_EQ(parseError(keyed + "[3, 1, 1]\n"), "");
+    EXPECT_EQ(parseError(keyed + "[1, 1, 1]\n"), "");
+    // A box outside at both keys may turn into the domain between them (at
+    // 45 degrees it reaches x = 0.21 from x = -1.2): bounded by its sphere.
+    const std::string turning = "[[emitter]]\nshape = \"box\"\nsize = [2, 2, 2]\ncenter = ";
+    const std::string turns =
+        "\n[[emitter.key]]\nframe = 1\nrotation = [0, 0, 0]\n"
+        "[[emitter.key]]\nframe = 10\nrotation = [0, 0, 90]\n";
+    EXPECT_EQ(parseError(turning + "[-1.2, 1, 1]" + turns), "");
+    EXPECT_EQ(parseError(turning + "[-2, 1, 1]" + turns),
+              "s.toml:4:10: error: 'emitter[1].center' = [-2, 1, 1]: the emitter lies wholly "
+              "outside the domain [0, 0, 0] to [2, 2, 2] at every key and between them (check its "
+              "center, size and scale)");
+}
+
+// A `file` on a sphere or a box would be ignored: refused, naming the shape.
+TEST(SceneErrorStrings, FileOnAShapeThatReadsNone) {
+    EXPECT_EQ(parseError("[[emitter]]\nfile = \"torch.obj\"\n"),
+              "s.toml:2:8: error: 'emitter[1].file' is read only for shape = \"mesh\"; emitter[1] "
+              "is a sphere (set shape = \"mesh\" to use the file, or drop the file)");
+    EXPECT_EQ(
+        parseError("[[emitter]]\n[[obstacle]]\nshape = \"box\"\nfile = \"wall.obj\"\n"),
+        "s.toml:4:8: error: 'obstacle[1].file' is read only for shape = \"mesh\"; obstacle[1] "
+        "is a box (set shape = \"mesh\" to use the file, or drop the file)");
+    // Reported at the later key: here the --set that turned a mesh into a sphere.
+    EXPECT_EQ(parseError("[[emitter]]\nshape = \"mesh\"\nfile = \"torch.obj\"\n",
+                         {"emitter[1].shape=sphere"}),
+              "--set emitter[1].shape=sphere: error: 'emitter[1].file' is read only for shape = "
+              "\"mesh\"; emitter[1] is a sphere (set shape = \"mesh\" to use the file, or drop "
+              "the file)");
+}
+
 TEST(SceneErrorStrings, SyntaxErrorIsOneLine) {
     std::string e = parseError("[domain\n");
     EXPECT_EQ(e.rfind("s.toml:1:", 0), 0u) << e;

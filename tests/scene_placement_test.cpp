@@ -105,11 +105,11 @@ TEST(ScenePlacement, DefaultsAreWorldValuesToo) {
 }
 
 TEST(ScenePlacement, SetOverridesTheNewKeys) {
-    const Scene s = parseScene("[[emitter]]\ncenter = [1.0, 1.0, 1.0]\n", "s.toml",
+    const Scene s = parseScene("[[emitter]]\ncenter = [1.5, 2.5, 3.5]\n", "s.toml",
                                {"domain.origin=[1,2,3]", "time.start_frame=1001",
                                 "camera.focal_length=35", "camera.sensor_width=24"});
     EXPECT_EQ(s.domain.origin, Vec3f(1, 2, 3));
-    EXPECT_EQ(s.emitters[0].center, Vec3f(0, -1, -2));
+    EXPECT_EQ(s.emitters[0].center, Vec3f(0.5f, 0.5f, 0.5f));
     EXPECT_EQ(s.time.startFrame, 1001);
     EXPECT_EQ(s.camera.focalLength, 35.0f);
     EXPECT_EQ(s.camera.sensorWidth, 24.0f);

@@ -35,8 +35,9 @@ FrameFormat formatOf(const std::string& pattern) {
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (ext == ".png") return FrameFormat::Png;
     if (ext == ".exr") return FrameFormat::Exr;
-    throw InputError("plume encode: error: '" + pattern +
-                     "' is neither a PNG nor an EXR sequence (expected NAME_####.png or .exr)");
+    throw InputError("'" + pattern +
+                     "': error: neither a PNG nor an EXR sequence (expected NAME_####.png or "
+                     ".exr, or a folder of them)");
 }
 
 // One frame as the video takes it. An EXR holds linear, premultiplied light:
@@ -128,6 +129,12 @@ int runEncode(const RunOptions& opt) {
     std::vector<FrameFormat> formats;
     std::vector<std::vector<SequenceFile>> sequences;
     for (const std::string& pattern : opt.inputs) {
+        std::error_code ec;
+        if (fs::is_directory(pattern, ec)) {  // its one sequence, as render-vdb and upres take
+            sequences.push_back(expandFolder(pattern, {".png", ".exr"}, "PNG or EXR"));
+            formats.push_back(formatOf(sequences.back().front().path));
+            continue;
+        }
         formats.push_back(formatOf(pattern));
         sequences.push_back(
             expandSequence(pattern, formats.back() == FrameFormat::Png ? "PNG" : "EXR"));

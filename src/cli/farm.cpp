@@ -60,8 +60,14 @@ std::string sbatchHeader(const FarmOptions& opt, const std::string& jobName,
     if (!opt.account.empty()) h += "#SBATCH --account=" + opt.account + "\n";
     if (!opt.time.empty()) h += "#SBATCH --time=" + opt.time + "\n";
     if (!opt.memPerTask.empty()) h += "#SBATCH --mem=" + opt.memPerTask + "\n";
+    if (opt.cpusPerTask > 0)
+        h += "#SBATCH --cpus-per-task=" + std::to_string(opt.cpusPerTask) + "\n";
     return h;
 }
+
+// plume's --threads in a job: as many as the CPUs Slurm gave it (on this node:
+// --cpus-per-task, or the cluster's default, often one); all cores outside Slurm.
+const char* const kThreads = " --threads \"${SLURM_CPUS_ON_NODE:-0}\"";
 
 std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
                        const std::string& scene, const std::string& farmDir) {
@@ -79,12 +85,13 @@ std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::
              farmDir + "/logs/bake-" + (v.wedge.name.empty() ? "main" : v.wedge.name) + "-%j.log")
       << "#SBATCH --requeue\n"
       << "set -euo pipefail\n"
-      << "# As many threads as CPUs Slurm gave the job; frames are identical for any count.\n"
+      << "# As many threads as CPUs Slurm gave the job (plume farm --cpus-per-task);\n"
+      << "# frames are identical for any count.\n"
       << "# An exact cache (32-bit, nothing dropped) renders to the very frames plume\n"
       << "# render would; a --set output.vdb_precision given to plume farm wins.\n"
       << (v.upres ? "# Without upres: the upres job adds the detail to this base cache.\n" : "")
       << "exec " << shellQuote(plume) << " bake " << shellQuote(scene) << " --vdb "
-      << shellQuote(v.dir + "/cache") << " --resume --threads \"${SLURM_CPUS_ON_NODE:-0}\""
+      << shellQuote(v.dir + "/cache") << " --resume" << kThreads
       << " --set output.vdb_precision=exact" << setArgs(opt, v)
       << (v.upres ? " --set upres.factor=1" : "") << "\n";
     return s.str();
@@ -106,8 +113,8 @@ std::string upresScript(const FarmOptions& opt, const FarmVariant& v, const std:
       << "set -euo pipefail\n"
       << "exec " << shellQuote(plume) << " upres "
       << shellQuote(frameFilePattern(v.dir + "/cache", v.sceneName, ".vdb")) << " --scene "
-      << shellQuote(scene) << setArgs(opt, v) << " -o " << shellQuote(v.dir + "/fine")
-      << " --threads \"${SLURM_CPUS_ON_NODE:-0}\"\n";
+      << shellQuote(scene) << setArgs(opt, v) << " -o " << shellQuote(v.dir + "/fine") << kThreads
+      << "\n";
     return s.str();
 }
 
@@ -135,18 +142,11 @@ std::string renderScript(const FarmOptions& opt, const FarmVariant& v, const std
       << "echo \"plume farm: task $task renders frames $first-$last (try $(( "
          "${SLURM_RESTART_COUNT:-0} + 1 )))\"\n"
       << "status=0\n"
-      << "# PLUME_FARM_FAIL_ONCE=TASK makes that task fail on its first try: the\n"
-      << "# farm test uses it to prove a failed chunk is requeued and completes.\n"
-      << "if [[ ${PLUME_FARM_FAIL_ONCE:-} == \"$task\" && ${SLURM_RESTART_COUNT:-0} == 0 ]]; then\n"
-      << "  echo \"plume farm: failing task $task once (PLUME_FARM_FAIL_ONCE)\" >&2\n"
-      << "  status=1\n"
-      << "else\n"
-      << "  " << shellQuote(plume) << " render-vdb "
+      << shellQuote(plume) << " render-vdb "
       << shellQuote(frameFilePattern(v.renderedCache(), v.sceneName, ".vdb")) << " --scene "
       << shellQuote(scene) << setArgs(opt, v) << " --frames \"$first-$last\" --png "
-      << shellQuote(v.dir + "/frames")
-      << " --no-video --skip-existing --threads \"${SLURM_CPUS_ON_NODE:-0}\" || status=$?\n"
-      << "fi\n"
+      << shellQuote(v.dir + "/frames") << " --no-video --skip-existing" << kThreads
+      << " || status=$?\n"
       << "(( status == 0 )) && exit 0\n"
       << "# A failed task asks Slurm to run it again (at most twice more; Slurm holds a\n"
       << "# requeued job about two minutes first). The encode job waits on the whole\n"
@@ -211,8 +211,8 @@ std::string submitScript(const std::vector<FarmVariant>& variants, const std::st
         const std::string before = (variants[n].upres ? "upres" : "bake") + std::to_string(n);
         s << "bake" << n << "=$(sbatch --parsable " << d << "/bake.sh)\n";
         if (variants[n].upres)
-            s << "upres" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n
-              << "%%;*} " << d << "/upres.sh)\n"
+            s << "upres" << n << "=$(sbatch --parsable --dependency=afterok:${bake" << n << "%%;*} "
+              << d << "/upres.sh)\n"
               << "ids=$ids${upres" << n << "%%;*},\n";
         s << "render" << n << "=$(sbatch --parsable --dependency=afterok:${" << before << "%%;*} "
           << d << "/render.sh)\n"
@@ -309,6 +309,32 @@ class Submitter {
     bool committed_ = false;
 };
 
+// What this run adds to the disk: the topmost new folder of each path it
+// makes, or the new file. Unless kept (the jobs are submitted, or --dry-run),
+// they go again, so a refused sbatch leaves no OUT.farm/ behind, nor an
+// output folder made for it; what was there before is left alone.
+class MadePaths {
+  public:
+    ~MadePaths() {
+        if (kept_) return;
+        std::error_code ec;
+        for (auto it = made_.rbegin(); it != made_.rend(); ++it) fs::remove_all(*it, ec);
+    }
+    // Call before making `path` (absolute).
+    void note(const fs::path& path) {
+        std::error_code ec;
+        fs::path top;
+        for (fs::path p = path; !fs::exists(p, ec) && p != p.parent_path(); p = p.parent_path())
+            top = p;
+        if (!top.empty()) made_.push_back(top);
+    }
+    void keep() { kept_ = true; }
+
+  private:
+    std::vector<fs::path> made_;
+    bool kept_ = false;
+};
+
 }  // namespace
 
 std::string shellQuote(const std::string& text) {
@@ -384,23 +410,31 @@ int runFarm(const FarmOptions& opt) {
     }
 
     // The scripts; the videos' folder is checked now, not when the encode job runs.
+    MadePaths made;
+    made.note(out.parent_path());
     ensureWritableFile(out.string());
     std::error_code ec;
+    made.note(farmDir);
     fs::create_directories(farmDir + "/logs", ec);
     if (ec) throw RunError("cannot create '" + farmDir + "': " + ec.message());
+    auto script = [&](const std::string& path, const std::string& text) {
+        made.note(path);
+        writeScript(path, text);
+    };
     for (const FarmVariant& v : variants) {
+        made.note(v.dir);
         fs::create_directories(v.dir + "/cache", ec);
         fs::create_directories(v.dir + "/frames", ec);
         if (v.upres) fs::create_directories(v.dir + "/fine", ec);
         if (ec) throw RunError("cannot create '" + v.dir + "': " + ec.message());
-        writeScript(v.dir + "/bake.sh", bakeScript(opt, v, plume, scene, farmDir));
-        if (v.upres) writeScript(v.dir + "/upres.sh", upresScript(opt, v, plume, scene, farmDir));
-        writeScript(v.dir + "/render.sh", renderScript(opt, v, plume, scene, farmDir));
+        script(v.dir + "/bake.sh", bakeScript(opt, v, plume, scene, farmDir));
+        if (v.upres) script(v.dir + "/upres.sh", upresScript(opt, v, plume, scene, farmDir));
+        script(v.dir + "/render.sh", renderScript(opt, v, plume, scene, farmDir));
     }
-    writeScript(farmDir + "/encode.sh",
-                encodeScript(opt, variants, plume, scene, farmDir, wedgeVideo));
-    writeScript(farmDir + "/submit.sh", submitScript(variants, farmDir));
+    script(farmDir + "/encode.sh", encodeScript(opt, variants, plume, scene, farmDir, wedgeVideo));
+    script(farmDir + "/submit.sh", submitScript(variants, farmDir));
     if (opt.dryRun) {
+        made.keep();
         printOutput("plume farm: wrote the job scripts into " + farmDir +
                     "/ (not submitted: --dry-run); submit them with " + farmDir + "/submit.sh\n");
         return 0;
@@ -425,10 +459,12 @@ int runFarm(const FarmOptions& opt) {
     }
     const std::string encodeJob = submitter.submit(farmDir + "/encode.sh", arrays);
     submitter.commit();
+    made.keep();
     for (const FarmVariant& v : variants)
         printOutput((v.wedge.label.empty() ? "scene" : v.wedge.label) + ": bake job " + v.bakeJob +
-                    (v.upres ? ", upres job " + v.upresJob : "") + ", render array " + v.renderJob + " (" + std::to_string(v.frames) +
-                    " frames in chunks of " + std::to_string(opt.chunk) + ")\n");
+                    (v.upres ? ", upres job " + v.upresJob : "") + ", render array " + v.renderJob +
+                    " (" + std::to_string(v.frames) + " frames in chunks of " +
+                    std::to_string(opt.chunk) + ")\n");
     printOutput("encode job " + encodeJob + " writes " +
                 (variants.size() == 1 ? variants[0].video : "every variant's video") +
                 (wedgeVideo.empty() ? "" : " and " + wedgeVideo) + "\n");

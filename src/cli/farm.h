@@ -16,13 +16,15 @@ struct FarmOptions {
     std::vector<std::string> wedges;                   // --wedge KEY=V1,V2,...
     int chunk = 10;                                    // frames per render task
     std::string partition, account, time, memPerTask;  // passed to sbatch as given
+    int cpusPerTask = 0;  // sbatch --cpus-per-task; 0: the cluster's default
     bool slurm = false;
     bool dryRun = false;
 };
 
 // Throws InputError (exit 2, nothing submitted) for a scene or wedge error,
 // no sbatch on PATH, or sbatch refusing a job (its message passed on; jobs
-// already submitted are cancelled).
+// already submitted are cancelled, and the folders and scripts this run made
+// are removed).
 int runFarm(const FarmOptions& options);
 
 // Text quoted for a POSIX shell: 'it'\''s'.

@@ -15,6 +15,8 @@
 #include "cli/farm.h"
 #include "cli/interrupt.h"
 #include "cli/upres_command.h"
+#include "cli/usage_errors.h"
+#include "cli/video_output.h"
 #include "core/error.h"
 #include "core/report.h"
 #include "scene/schema.h"
@@ -60,8 +62,9 @@ std::string quotedCommandLine(int argc, char** argv) {
 
 // The options of the commands that write frames (render, render-vdb) for a
 // farm's chunks: frames only, and none redone that a previous try finished.
-void addChunkOptions(CLI::App* cmd, plume::RunOptions& o) {
-    cmd->add_flag("--no-video", o.noVideo, "Write no MP4, only the --png/--exr/--vdb frames");
+// frames: the command's own frame outputs, "--png/--exr/--vdb".
+void addChunkOptions(CLI::App* cmd, plume::RunOptions& o, const std::string& frames) {
+    cmd->add_flag("--no-video", o.noVideo, "Write no MP4, only the " + frames + " frames");
     cmd->add_flag("--skip-existing", o.outputs.skipExisting,
                   "Do not redo a frame whose every output file is already there (with --no-video)");
 }
@@ -83,7 +86,7 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--exr", opt.outputs.exrDir,
                     "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
     addRunOptions(cmd, opt);
-    addChunkOptions(cmd, opt);
+    addChunkOptions(cmd, opt, "--png/--exr/--vdb");
 }
 
 void addBakeOptions(CLI::App* cmd, Options& o) {
@@ -107,9 +110,10 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
                     "Also write every frame as a linear half-float RGBA EXR into DIR");
     cmd->add_option("--frames", opt.frames,
                     "Frames to write, A-B or A, by the files' frame numbers");
-    addChunkOptions(cmd, opt);
+    addChunkOptions(cmd, opt, "--png/--exr");
     cmd->add_option("--set", opt.overrides, "Override a scene key");
-    cmd->add_option("--threads", opt.threads, "Worker threads (0: all cores)");
+    cmd->add_option("--threads", opt.threads, "Worker threads (0: all cores)")
+        ->check(CLI::Range(0, 1024));
     cmd->add_option("--stats", opt.outputs.statsPath, "Write per-frame timings to a CSV file");
     cmd->add_option("--report", opt.outputs.reportPath,
                     "Write an HTML page of the run (charts, the scene, a contact sheet)");
@@ -120,12 +124,15 @@ void addUpresOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("input", opt.pattern, "The base cache: 'DIR/NAME_####.vdb', or a folder")
         ->required();
-    cmd->add_option("-o,--output", opt.output, "Folder for the fine cache: OUTDIR/NAME_0001.vdb ...");
+    cmd->add_option("-o,--output", opt.output,
+                    "Folder for the fine cache: OUTDIR/NAME_0001.vdb ...")
+        ->required();
     cmd->add_option("--scene", opt.scenePath,
                     "The scene the cache was baked from (its emitters run on the fine grid); "
                     "without it (another tool's cache) the fine smoke is fed from the cache");
-    cmd->add_option("--factor", opt.factor,
-                    "Fine cells per base cell along an axis, 2 to 4 (default: upres.factor, else 2)");
+    cmd->add_option(
+        "--factor", opt.factor,
+        "Fine cells per base cell along an axis, 2 to 4 (default: upres.factor, else 2)");
     cmd->add_option("--frames", opt.frames,
                     "Frames to write, A-B or A (every frame from 1 is still run)");
     cmd->add_option("--set", opt.overrides, "Override a scene key: --set upres.strength=2")
@@ -133,8 +140,7 @@ void addUpresOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--threads", opt.threads,
                     "Worker threads (0: all cores); results are identical for any count")
         ->check(CLI::Range(0, 1024));
-    cmd->add_option("--stats", opt.outputs.statsPath,
-                    "Write per-frame timings to a CSV file");
+    cmd->add_option("--stats", opt.outputs.statsPath, "Write per-frame timings to a CSV file");
     cmd->add_option("--report", opt.outputs.reportPath,
                     "Write an HTML page of the run (charts, the scene, a contact sheet)");
     cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
@@ -142,8 +148,10 @@ void addUpresOptions(CLI::App* cmd, Options& o) {
 
 void addEncodeOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
-    cmd->add_option("input", opt.inputs,
-                    "'DIR/NAME_####.png' or 'DIR/NAME_####.exr'; several are tiled side by side")
+    cmd->add_option(
+           "input", opt.inputs,
+           "'DIR/NAME_####.png', 'DIR/NAME_####.exr', or a folder holding one; several are "
+           "tiled side by side")
         ->required();
     cmd->add_option("--label", opt.labels,
                     "Text drawn on each tiled sequence, in the order of the inputs");
@@ -171,6 +179,11 @@ void addFarmOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--account", opt.account, "Slurm account (sbatch --account)");
     cmd->add_option("--time", opt.time, "Time limit per job, HH:MM:SS (sbatch --time)");
     cmd->add_option("--mem-per-task", opt.memPerTask, "Memory per job, e.g. 4G (sbatch --mem)");
+    cmd->add_option("--cpus-per-task", opt.cpusPerTask,
+                    "CPUs per job (sbatch --cpus-per-task); each job runs as many threads as "
+                    "Slurm gives it (default: the cluster's, often 1)")
+        ->check(CLI::Range(1, 4096))
+        ->default_str("");
     cmd->add_option("--wedge", opt.wedges,
                     "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
         ->allow_extra_args(false);
@@ -192,27 +205,34 @@ void addCheckOptions(CLI::App* cmd, Options& o) {
 }
 
 // The subcommands, one row each (ninja's ChooseTool): the name, the line of
-// help, the options it takes, and what runs it. A new command is one row.
+// help, the options it takes, what runs it, and the -o it writes a video to
+// (checked before it runs), if any. A new command is one row.
 struct Command {
     const char* name;
     const char* description;
     void (*addOptions)(CLI::App*, Options&);
     int (*run)(const Options&);
+    std::string (*video)(const Options&) = nullptr;
 };
+
+// A frame-writing command's -o, unless --no-video (which refuses any -o itself).
+std::string videoOf(const Options& o) { return o.run.noVideo ? "" : o.run.output; }
 
 const Command kCommands[] = {
     {"render", "Simulate a scene and render it to an MP4", addRenderOptions,
-     [](const Options& o) { return plume::runRender(o.run); }},
+     [](const Options& o) { return plume::runRender(o.run); }, videoOf},
     {"bake", "Simulate a scene into an OpenVDB cache", addBakeOptions,
      [](const Options& o) { return plume::runBake(o.run); }},
     {"render-vdb", "Render an existing OpenVDB sequence (plume, Blender, EmberGen) to an MP4",
-     addRenderVdbOptions, [](const Options& o) { return plume::runRenderVdb(o.run); }},
-    {"upres", "Add upres detail to an existing OpenVDB cache, writing a fine one",
-     addUpresOptions, [](const Options& o) { return plume::runUpres(o.run); }},
+     addRenderVdbOptions, [](const Options& o) { return plume::runRenderVdb(o.run); }, videoOf},
+    {"upres", "Add upres detail to an existing OpenVDB cache, writing a fine one", addUpresOptions,
+     [](const Options& o) { return plume::runUpres(o.run); }},
     {"encode", "Encode a PNG or EXR frame sequence into the MP4 plume render writes",
-     addEncodeOptions, [](const Options& o) { return plume::runEncode(o.run); }},
+     addEncodeOptions, [](const Options& o) { return plume::runEncode(o.run); },
+     [](const Options& o) { return o.run.output; }},
     {"farm", "Render a scene across a Slurm cluster: bake, render frame chunks, encode",
-     addFarmOptions, [](const Options& o) { return plume::runFarm(o.farm); }},
+     addFarmOptions, [](const Options& o) { return plume::runFarm(o.farm); },
+     [](const Options& o) { return o.farm.output; }},
     {"check", "Validate a scene; print it resolved, with grid size and memory estimate",
      addCheckOptions, [](const Options& o) { return plume::runCheck(o.run); }},
 };
@@ -225,6 +245,7 @@ std::string unknownCommand(std::string_view word) {
         if (word == c.name) return {};
         names.push_back(c.name);
     }
+    names.push_back("help");
     const std::string_view nearest = plume::nearestName(word, names);
     std::string line = "plume: error: '" + std::string(word) + "' is not a plume command";
     if (!nearest.empty()) return line + " (did you mean '" + std::string(nearest) + "'?)";
@@ -242,24 +263,40 @@ int main(int argc, char** argv) {
     // old grids (freed as its box moves) and a frame's VDB trees stay in the
     // heap: 20 MB more peak resident memory in a 128^3 bake.
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    // `plume help [COMMAND]` is `plume [COMMAND] --help`.
+    std::vector<char*> args(argv, argv + argc);
+    static char helpFlag[] = "--help";
+    if (argc > 1 && std::string_view(argv[1]) == "help") {
+        if (argc > 3) {
+            plume::printMessage(
+                "plume help: error: takes one command name, e.g. plume help render");
+            return 2;
+        }
+        args.erase(args.begin() + 1);
+        if (argc == 3 && std::string_view(argv[2]) == "help") args.pop_back();
+        args.push_back(helpFlag);
+    }
     // The first word that is not an option names the command.
-    if (argc > 1 && argv[1][0] != '-') {
-        if (const std::string error = unknownCommand(argv[1]); !error.empty()) {
+    std::string command;
+    if (args.size() > 1 && args[1][0] != '-') {
+        if (const std::string error = unknownCommand(args[1]); !error.empty()) {
             plume::printMessage(error);
             return 2;
         }
+        command = args[1];
     }
 
     Options options;
     CLI::App app{"plume " PLUME_VERSION ": simulate and render smoke from a scene file", "plume"};
     app.set_version_flag("--version", "plume " PLUME_VERSION);
     app.require_subcommand(1);
+    app.footer("plume help COMMAND (or plume COMMAND --help) lists a command's options.");
     app.option_defaults()->always_capture_default();
     for (const Command& c : kCommands)
         c.addOptions(app.add_subcommand(c.name, c.description), options);
 
     try {
-        app.parse(argc, argv);
+        app.parse(int(args.size()), args.data());
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
     } catch (const CLI::CallForAllHelp& e) {
@@ -267,17 +304,23 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        plume::printMessage(std::string("plume: error: ") + e.what() + " (see plume --help)");
+        plume::printMessage(plume::usageError(app, e, command));
         return 2;
     }
 
     options.run.outputs.commandLine = quotedCommandLine(argc, argv);
     plume::installInterruptHandlers();
     try {
-        for (const Command& c : kCommands)
-            if (app.got_subcommand(c.name)) return c.run(options);
+        for (const Command& c : kCommands) {
+            if (!app.got_subcommand(c.name)) continue;
+            if (c.video && !c.video(options).empty()) plume::checkVideoOutput(c.video(options));
+            return c.run(options);
+        }
     } catch (const plume::InputError& e) {
-        plume::printMessage(e.what());
+        // Every refusal reads WHERE: error: WHAT; one that names no place is plume's.
+        const std::string line = e.what();
+        plume::printMessage(line.find(": error: ") == std::string::npos ? "plume: error: " + line
+                                                                        : line);
         return 2;
     } catch (const plume::RunError& e) {
         plume::printMessage(std::string("plume: error: ") + e.what());

@@ -1,5 +1,7 @@
 #include "io/sequence.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -83,11 +85,11 @@ std::string joinPath(const fs::path& dir, const std::string& name) {
     return dir.empty() ? name : (dir / name).string();
 }
 
-bool hasVdbExtension(const fs::path& p) {
+std::string lowerExtension(const fs::path& p) {
     std::string ext = p.extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return char(std::tolower(c)); });
-    return ext == ".vdb";
+    return ext;
 }
 
 void sortByFrame(std::vector<SequenceFile>& files) {
@@ -125,36 +127,72 @@ std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameF
     return files;
 }
 
-std::vector<SequenceFile> expandDirectory(const std::string& pattern) {
-    fs::path dir(pattern);
+// The numbered files of a folder whose names `match` (and end in one of
+// `extensions`), grouped by their name around the number: "smoke_####.png".
+std::map<std::string, std::vector<SequenceFile>> numberedFiles(
+    const fs::path& dir, const std::vector<std::string>& extensions, const std::string& kind,
+    std::vector<std::string>* unnumbered, bool (*match)(const std::string&, const std::string&),
+    const std::string& glob) {
     std::error_code ec;
-    fs::directory_iterator it(dir, ec);
-    if (ec) throw RunError("cannot list '" + pattern + "': " + ec.message());
-
-    // Group numbered files by name stem, so a second sequence is noticed, not mixed in.
+    fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
+    if (ec) throw RunError("cannot list '" + dir.string() + "': " + ec.message());
     std::map<std::string, std::vector<SequenceFile>> sequences;
-    std::vector<std::string> unnumbered;
     for (const fs::directory_entry& entry : it) {
-        if (!hasVdbExtension(entry.path())) continue;
+        const std::string ext = lowerExtension(entry.path());
+        if (std::find(extensions.begin(), extensions.end(), ext) == extensions.end()) continue;
+        if (match && !match(glob, entry.path().filename().string())) continue;
+        const std::string path = joinPath(dir, entry.path().filename().string());
         if (!entry.is_regular_file(ec)) {
-            checkRegularFile(entry.path().string(), "VDB file");
+            checkRegularFile(path, kind + " file");
             continue;  // not there (a broken link)
         }
         std::string stem = entry.path().stem().string();
         std::string prefix;
         int frame = 0;
         if (splitTrailingNumber(stem, prefix, frame))
-            sequences[prefix].push_back({entry.path().string(), frame});
-        else
-            unnumbered.push_back(entry.path().string());
+            sequences[prefix + "####" + entry.path().extension().string()].push_back({path, frame});
+        else if (unnumbered)
+            unnumbered->push_back(path);
     }
+    return sequences;
+}
+
+bool globMatches(const std::string& glob, const std::string& name) {
+    return fnmatch(glob.c_str(), name.c_str(), FNM_PERIOD) == 0;
+}
+
+// A shell glob where a frame pattern belongs ('dir/*.png', quoted so the
+// shell left it): plume orders frames by number itself, so it asks for the
+// pattern, naming it when the glob's files are one sequence.
+[[noreturn]] void refuseGlob(const std::string& pattern, const std::string& kind) {
+    const fs::path path(pattern);
+    std::string example = joinPath(path.parent_path(), "NAME_####" + path.extension().string());
+    try {
+        const auto sequences = numberedFiles(path.parent_path(), {lowerExtension(path)}, kind,
+                                             nullptr, globMatches, path.filename().string());
+        if (sequences.size() == 1) example = joinPath(path.parent_path(), sequences.begin()->first);
+    } catch (const std::exception&) {
+        // No folder to look in: the generic example.
+    }
+    throw InputError("'" + pattern +
+                     "': error: a glob is not a frame pattern: name the frames as '" + example +
+                     "' (or pass the folder)");
+}
+
+}  // namespace
+
+std::vector<SequenceFile> expandFolder(const std::string& dir,
+                                       const std::vector<std::string>& extensions,
+                                       const std::string& kind) {
+    // Grouped by name around the number, so a second sequence is noticed, not mixed in.
+    std::vector<std::string> unnumbered;
+    auto sequences = numberedFiles(fs::path(dir), extensions, kind, &unnumbered, nullptr, "");
     if (sequences.size() > 1) {
         std::string names;
-        for (const auto& [prefix, files] : sequences)
-            names += (names.empty() ? "" : ", ") + prefix + "####.vdb";
-        throw InputError("'" + pattern + "' holds more than one sequence (" + names +
+        for (const auto& [name, files] : sequences) names += (names.empty() ? "" : ", ") + name;
+        throw InputError("'" + dir + "': error: holds more than one sequence (" + names +
                          "); pass one as a pattern, e.g. '" +
-                         joinPath(dir, sequences.begin()->first + "####.vdb") + "'");
+                         joinPath(fs::path(dir), sequences.begin()->first) + "'");
     }
     if (sequences.size() == 1) {
         std::vector<SequenceFile> files = std::move(sequences.begin()->second);
@@ -164,19 +202,21 @@ std::vector<SequenceFile> expandDirectory(const std::string& pattern) {
     // A lone unnumbered file (e.g. a single EmberGen export) is still a sequence
     // of one.
     if (unnumbered.size() == 1) return {{unnumbered.front(), 1}};
-    throw RunError("no VDB files match '" + pattern + "' (no numbered *.vdb files in it)");
+    std::string wanted;
+    for (const std::string& ext : extensions) wanted += (wanted.empty() ? "*" : " or *") + ext;
+    throw RunError("no " + kind + " files match '" + dir + "' (no numbered " + wanted +
+                   " files in it)");
 }
-
-}  // namespace
 
 std::string cacheFramePath(const std::string& dir, const std::string& name, int frame) {
     return frameFileName(dir, name, frame, ".vdb");
 }
 
 std::vector<SequenceFile> expandSequence(const std::string& pattern, const std::string& kind) {
-    if (pattern.empty()) throw InputError("render-vdb: error: no VDB file or pattern given");
+    if (pattern.empty()) throw InputError("plume: error: no " + kind + " file or pattern given");
     std::error_code ec;
-    if (kind == "VDB" && fs::is_directory(pattern, ec)) return expandDirectory(pattern);
+    if (fs::is_directory(pattern, ec))
+        return expandFolder(pattern, {lowerExtension("x." + kind)}, kind);
     checkRegularFile(pattern, kind + " file");  // there, but a FIFO, a device, a directory
     if (fs::is_regular_file(pattern, ec)) {
         std::string prefix;
@@ -184,6 +224,8 @@ std::vector<SequenceFile> expandSequence(const std::string& pattern, const std::
         if (!splitTrailingNumber(fs::path(pattern).stem().string(), prefix, frame)) frame = 1;
         return {{pattern, frame}};
     }
+    if (fs::path(pattern).filename().string().find_first_of("*?") != std::string::npos)
+        refuseGlob(pattern, kind);
     FrameField field = findFrameField(fs::path(pattern).filename().string());
     if (!field.found)
         throw RunError("no " + kind + " files match '" + pattern + "' (no such file)");

@@ -20,14 +20,23 @@ struct SequenceFile {
 //  - 'DIR/NAME_####.vdb' (any run of '#': that many digits, more past the padding),
 //  - printf-style 'DIR/NAME_%04d.vdb' (or '%d'),
 //  - an existing file (its trailing number is the frame, 1 without one),
-//  - a directory (every *.vdb with a trailing frame number; one sequence only).
+//  - a directory (expandFolder, for files of this kind).
 // Throws RunError naming the pattern when nothing matches, InputError when a
-// directory holds more than one sequence, or when the path (or a file the
-// pattern matches) is there but no regular file: "PATH: error: cannot read
-// VDB file (a FIFO, not a regular file)". kind names the files in messages
-// ("no PNG files match ..."); a directory is searched for *.vdb files only,
-// and only when kind is "VDB".
+// directory holds more than one sequence, for a shell glob ('DIR/*.vdb': it
+// names the pattern to use), or when the path (or a file the pattern
+// matches) is there but no regular file: "PATH: error: cannot read VDB file
+// (a FIFO, not a regular file)". kind names the files in messages ("no PNG
+// files match ...") and their extension: "VDB", "PNG", "EXR".
 std::vector<SequenceFile> expandSequence(const std::string& pattern,
                                          const std::string& kind = "VDB");
+
+// The one sequence in folder `dir`: every file ending in one of `extensions`
+// (lower case: ".png", ".exr") with a trailing frame number, or its lone
+// unnumbered file. InputError "'DIR': error: holds more than one sequence
+// (a_####.png, b_####.exr); pass one as a pattern, ..." when the names
+// around the numbers differ; RunError when there is none.
+std::vector<SequenceFile> expandFolder(const std::string& dir,
+                                       const std::vector<std::string>& extensions,
+                                       const std::string& kind);
 
 }  // namespace plume

@@ -91,7 +91,10 @@ Scene SceneReader::read(const toml::table& root) {
                      "'" + display + "' must be a table, got " + typeName(element));
         }
     }
-    if (errors_.empty()) checkCrossFields(scene, root);
+    if (errors_.empty()) {
+        checkCrossFields(scene, root);
+        checkEmittersInDomain(scene, root);
+    }
 
     if (!errors_.empty()) {
         const Diagnostic& first = *std::min_element(

@@ -2,8 +2,8 @@
 // files: loader.cpp (the walk over sections, the first error), loader_tables
 // (tables and unknown keys), loader_values (one value against its KeySpec),
 // loader_keys ([[SECTION.key]] animation), loader_shapes (emitters' and
-// obstacles' files), loader_camera_lights (checks across keys, the default
-// light). Private to those files; includes toml++.
+// obstacles' files, emitters against the domain), loader_camera_lights (checks across keys, the
+// default light). Private to those files; includes toml++.
 #pragma once
 
 #include <toml++/toml.h>
@@ -69,6 +69,7 @@ class SceneReader {
     void checkCrossFields(const Scene& scene, const toml::table& root);
     // loader_shapes.cpp
     void placeFile(ShapeSettings& shape, const std::string& display, const toml::node& element);
+    void checkEmittersInDomain(const Scene& scene, const toml::table& root);
 
     std::string path_;
     const std::vector<std::string>& overrides_;
