@@ -1,5 +1,5 @@
 // VideoEncoder: frames to an MP4 (H.264 through libx264, yuv420p, limited
-// range, BT.709), written as "path.partial" and renamed into place by finish()
+// range, BT.709 primaries and matrix, sRGB's transfer), written as "path.partial" and renamed into place by finish()
 // (core/atomic_file.h), so an interrupted run never leaves a half file at the path.
 // libav stays behind this header: only video_encoder.cpp includes it.
 #pragma once

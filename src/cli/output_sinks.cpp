@@ -106,7 +106,8 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),
       sceneName_(scene.name),
       width_(scene.render.width),
-      height_(scene.render.height) {
+      height_(scene.render.height),
+      fps_(videoFps(scene)) {
     ensureWritableDir(dir_);
 }
 
@@ -119,7 +120,7 @@ void ExrSink::consume(const Frame& frame) {
         if (!passes->depth.empty()) layers.push_back({"depth", {"Z"}, passes->depth, false});
     }
     writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
-             frame.number, layers);
+             frame.number, fps_, layers);
     ++written_;
 }
 
