@@ -118,7 +118,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         throw RunError("video " + path + ": neither libx264 nor an MPEG-4 encoder is available");
     m.codecName = codec->name;
 
-    m.partial.emplace(path, ".partial");
+    m.partial.emplace(path, ".partial", "an MP4");
     const std::string& partialPath = m.partial->tempPath();
     // The muxer cannot guess "mp4" from the temporary name.
     m.check(avformat_alloc_output_context2(&m.format, nullptr, "mp4", partialPath.c_str()),
@@ -186,7 +186,9 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         m.check(avio_open(&m.format->pb, partialPath.c_str(), AVIO_FLAG_WRITE),
                 ("cannot open " + partialPath + " for writing").c_str());
         AVDictionary* options = nullptr;
-        av_dict_set(&options, "movflags", "+faststart", 0);
+        // faststart moves the index to the front by reading the file back,
+        // which a device written in place (/dev/null) cannot give.
+        if (!m.partial->inPlace()) av_dict_set(&options, "movflags", "+faststart", 0);
         r = avformat_write_header(m.format, &options);
         av_dict_free(&options);
         m.check(r, "cannot write the MP4 header");

@@ -33,6 +33,7 @@ double videoFps(const Scene& scene) {
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
     ensureWritableDir(dir_);
+    refuseUnseekableFrames(dir_, sceneName_ + "_", ".vdb", "a VDB");
     options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
     if (scene.output.vdbPrecision == VdbPrecision::Exact) options_.tolerance = 0;
     options_.velocityName = scene.output.velocityName;
@@ -109,6 +110,7 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
       height_(scene.render.height),
       fps_(videoFps(scene)) {
     ensureWritableDir(dir_);
+    refuseUnseekableFrames(dir_, sceneName_ + "_", ".exr", "an EXR");
 }
 
 void ExrSink::consume(const Frame& frame) {
@@ -136,7 +138,7 @@ VideoSink::VideoSink(std::string path, const Scene& scene)
       height_(scene.render.height),
       fps_(videoFps(scene)),
       settings_(scene.output) {
-    ensureWritableFile(path_);
+    ensureWritableFile(path_, "an MP4");
 }
 
 VideoSink::~VideoSink() = default;

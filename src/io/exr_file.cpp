@@ -152,7 +152,7 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
         }
     }
     // OpenEXR's exceptions become "cannot write 'path': why" in writeAtomically.
-    writeAtomically(path, [&](const std::string& tempPath) {
+    writeAtomically(path, "an EXR", [&](const std::string& tempPath) {
         Imf::OutputFile file(tempPath.c_str(), header);
         file.setFrameBuffer(buffer);
         file.writePixels(height);
