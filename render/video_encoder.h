@@ -1,6 +1,8 @@
 // VideoEncoder: frames to an MP4 (H.264 through libx264, yuv420p, limited
-// range, BT.709 primaries and matrix, sRGB's transfer), written as "path.partial" and renamed into place by finish()
-// (core/atomic_file.h), so an interrupted run never leaves a half file at the path.
+// range, BT.709 primaries and matrix, sRGB's transfer), written as
+// "path.partial" and renamed into place by finish() (core/atomic_file.h), so
+// an interrupted run never leaves a half file at the path; a device that
+// seeks (/dev/null) is written in place, a FIFO refused.
 // libav stays behind this header: only video_encoder.cpp includes it.
 #pragma once
 
