@@ -16,9 +16,10 @@ namespace plume {
 
 class VideoEncoder {
   public:
-    // Throws InputError for an odd frame size, RunError when the file or the
-    // encoder cannot be set up. Falls back to MPEG-4 part 2 (with one warning,
-    // core/report.h) when libx264 is missing.
+    // Throws InputError for an odd frame size or a path that cannot seek (a
+    // FIFO), RunError when the file or the encoder cannot be set up. Falls
+    // back to MPEG-4 part 2 (with one warning, core/report.h) when libx264
+    // is missing.
     VideoEncoder(const std::string& path, int width, int height, double fps,
                  const OutputSettings& out);
     VideoEncoder(const VideoEncoder&) = delete;
