@@ -104,7 +104,7 @@ TEST(ExrFile, WritesAndReadsHalfRgba) {
     std::vector<float> rgba(5 * 3 * 4);
     for (size_t n = 0; n < rgba.size(); ++n) rgba[n] = float(n % 7) * 0.25f;
     const std::string path = (dir / "frame.exr").string();
-    writeExr(path, 5, 3, rgba, 42);
+    writeExr(path, 5, 3, rgba, 42, 24.0);
     EXPECT_EQ(listDir(dir), std::vector<std::string>{"frame.exr"});  // no temporary left
     const ExrImage read = readExr(path);
     EXPECT_EQ(read.width, 5);
@@ -120,7 +120,7 @@ TEST(ExrFile, FailureNamesThePathAndLeavesNothing) {
     fs::path dir = scratchDir("exr_file_fail");
     const std::string path = (dir / "missing" / "frame.exr").string();
     try {
-        writeExr(path, 2, 2, std::vector<float>(16, 0.5f), 1);
+        writeExr(path, 2, 2, std::vector<float>(16, 0.5f), 1, 24.0);
         FAIL() << "expected RunError";
     } catch (const RunError& e) {
         EXPECT_EQ(std::string(e.what()).rfind("cannot write '" + path + "'", 0), 0u) << e.what();
@@ -329,6 +329,31 @@ TEST(Exr, OiiotoolReadsFourHalfChannels) {
     EXPECT_NE(info.find("channel list: R, G, B, A"), std::string::npos) << info;
     EXPECT_NE(info.find("compression: \"zip\""), std::string::npos) << info;
     EXPECT_NE(info.find("software: \"plume " PLUME_VERSION "\""), std::string::npos) << info;
+}
+
+// The header says what the pixels are and how fast they play, as oiiotool
+// reads it: Rec. 709 primaries with D65 white, and the video's frame rate as
+// a rational (NTSC's 29.97 as 30000/1001).
+TEST(Exr, OiiotoolReadsTheChromaticitiesAndFrameRate) {
+    if (std::system("command -v oiiotool >/dev/null 2>&1") != 0) {
+        const std::string why = "oiiotool is not installed (openimageio-tools)";
+        if (test::requireAll()) FAIL() << why << " (PLUME_REQUIRE_ALL=1: nothing may be skipped)";
+        GTEST_SKIP() << why;
+    }
+    for (const auto& [fps, rational] :
+         {std::pair<std::string, std::string>{"30", "30/1"}, {"29.97", "30000/1001"}}) {
+        fs::path dir = scratchDir("exr_header_" + fps);
+        auto r = runPlume(
+            "render " + kScene + " --no-video --exr exr --frames 3" + smallRun({"time.fps=" + fps}),
+            dir);
+        ASSERT_EQ(r.status, 0) << r.err;
+        const std::string info = test::capture(
+            "oiiotool --info -v '" + (dir / "exr" / "rising_0003.exr").string() + "' 2>&1");
+        EXPECT_NE(info.find("framesPerSecond: " + rational), std::string::npos) << info;
+        EXPECT_NE(info.find("chromaticities: 0.64, 0.33, 0.3, 0.6, 0.15, 0.06, 0.3127, 0.329"),
+                  std::string::npos)
+            << info;
+    }
 }
 
 // The pixels as oiiotool reads them, by channel name: a reader that shares

@@ -45,5 +45,31 @@ TEST(Planck, HueAndBrightnessRiseWithTemperature) {
     EXPECT_EQ(blackbody(0.0f), Vec3f(0.0f));
 }
 
+// Every blackbody colour is inside Rec. 709's gamut (no negative channel,
+// which would break a compositor's grades), with the luminance Planck's law
+// gives: the chromaticity moved toward white, not a channel clipped. 1500 K
+// lies outside the gamut (negative blue before the mapping).
+TEST(Planck, ColoursAreInGamutWithTheirLuminanceKept) {
+    for (float k = 100.0f; k <= kMaxKelvin; k += 50.0f) {
+        const Vec3f flame = flameRadiance(k), glow = blackbody(k);
+        for (const Vec3f& c : {flame, glow}) {
+            EXPECT_GE(c.x, 0.0f) << k;
+            EXPECT_GE(c.y, 0.0f) << k;
+            EXPECT_GE(c.z, 0.0f) << k;
+        }
+        // The flame's light: luminance (T / 1500 K)^4 exactly as before the mapping.
+        const float r = k / kReferenceKelvin;
+        EXPECT_NEAR(luminance(flame) / (r * r * r * r), 1.0f, 2e-3f) << k;
+    }
+    // Moved toward white along a line of constant luminance: 1500 K's blue
+    // is 0, its red and green both nearer 1 than Planck's (3.175, 0.461).
+    const Vec3f c = flameRadiance(1500.0f);
+    EXPECT_EQ(c.z, 0.0f);
+    EXPECT_GT(c.x, 2.9f);
+    EXPECT_LT(c.x, 3.175f);
+    EXPECT_GT(c.y, 0.461f);
+    EXPECT_NEAR(luminance(c), 1.0f, 2e-3f);
+}
+
 }  // namespace
 }  // namespace plume

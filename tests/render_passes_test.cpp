@@ -128,6 +128,39 @@ TEST(RenderPasses, FireLayersSumToTheBeauty) {
     }
 }
 
+// Every channel of the file, the beauty's and each layer's, at least 0.
+void expectNoNegative(const ExrChannels& exr, const std::string& what) {
+    for (const auto& [name, values] : exr.channels) {
+        int bad = 0;
+        for (size_t i = 0; i < values.size() && bad < 3; ++i)
+            if (values[i] < 0.0f) {
+                ++bad;
+                ADD_FAILURE() << what << ": " << name << " of pixel " << i << " is " << values[i];
+            }
+    }
+}
+
+// A fire seen close, as the fireball's shot: its coarse voxels span several
+// pixels, so most pixels are filled between traced ones (pixel_tracer.cpp),
+// and its flame is cool enough (render.fire_temperature 1100 K) that
+// Planck's colour lies outside Rec. 709 (negative blue below 1900 K). Every channel of the beauty
+// and of every layer is in gamut (at least 0), and the layers sum to the beauty: a fill clamped at
+// 0 in one layer and not in the beauty once made them differ by the negative blue the emission
+// layer held.
+TEST(RenderPasses, ACloseFireIsInGamutAndItsLayersSumToTheBeauty) {
+    for (const char* filter : {"linear", "cubic"}) {
+        const fs::path dir = scratchDir(std::string("passes_close_fire_") + filter);
+        const std::vector<std::string> keys = {"domain.resolution=12", "render.width=192",
+                                               "render.height=108", "render.passes=all",
+                                               std::string("render.filter=") + filter};
+        const ExrChannels exr = renderFrame(dir, kScenes + "fire.toml", keys, "8", "fire_0008.exr");
+        ASSERT_FALSE(exr.channels.empty());
+        expectNoNegative(exr, std::string("close fire, ") + filter);
+        expectLayersSumToBeauty(exr, std::string("close fire, ") + filter);
+        EXPECT_GT(layerPeak(exr, "emission"), 1e-3f) << filter << ": no flame";
+    }
+}
+
 // Two lights on glowing smoke over a solid; opaque (the background in the
 // sky's layer) and transparent (no background).
 TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {

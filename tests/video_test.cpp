@@ -119,7 +119,8 @@ TEST(Video, H264StreamIsTaggedAndComplete) {
     EXPECT_EQ(jsonValue(json, "pix_fmt"), "yuv420p");
     EXPECT_EQ(jsonValue(json, "color_range"), "tv");
     EXPECT_EQ(jsonValue(json, "color_space"), "bt709");
-    EXPECT_EQ(jsonValue(json, "color_transfer"), "bt709");
+    // The pixels are sRGB-encoded: the transfer is sRGB's, not BT.709's.
+    EXPECT_EQ(jsonValue(json, "color_transfer"), "iec61966-2-1");
     EXPECT_EQ(jsonValue(json, "color_primaries"), "bt709");
     EXPECT_EQ(jsonValue(json, "width"), "160");
     EXPECT_EQ(jsonValue(json, "height"), "90");

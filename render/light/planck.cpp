@@ -56,12 +56,27 @@ Vec3f toSrgb(Vec3f c) {
 constexpr float kStepKelvin = 25.0f;
 constexpr int kEntries = int(kMaxKelvin / kStepKelvin) + 1;
 
+// Linear sRGB's luminance (the Y row of its matrix to XYZ).
+float luminance(Vec3f c) { return 0.2126729f * c.x + 0.7151522f * c.y + 0.0721750f * c.z; }
+
+// A colour outside Rec. 709's gamut (a blackbody below about 1900 K has
+// negative blue, below about 850 K negative green too) moved in a straight
+// line toward the white of its own luminance until its smallest channel is
+// 0: its chromaticity clipped to the gamut's edge, toward D65, its
+// luminance kept. A negative channel would break a compositor's grades and
+// keys; a channel clipped to 0 alone would brighten the colour.
+Vec3f intoGamut(Vec3f c) {
+    const float y = luminance(c);
+    const float lowest = std::min({c.x, c.y, c.z});
+    if (lowest >= 0.0f || !(y > 0.0f)) return vmax(c, Vec3f(0.0f));
+    const float t = y / (y - lowest);  // how far from white the edge lies
+    return vmax(Vec3f(y) + (c - Vec3f(y)) * t, Vec3f(0.0f));
+}
+
 // Radiance in linear sRGB per kStepKelvin, relative to the reference's
-// luminance: with out-of-gamut (negative) channels clipped, as a display
-// would; and the colour as it is, outside the gamut too, at luminance 1 (a
-// blackbody redder than Rec. 709's red primary, below about 1400 K, has
-// negative green and blue; Cycles keeps them, and so must a flame's light
-// that is to add up as Cycles' does).
+// luminance; and the colour at luminance 1. Both are brought into Rec. 709's
+// gamut here, once, so every light made from them (the beauty, the emission
+// and fire_light passes, solids lit by the fire) is in gamut, and the same.
 struct Table {
     std::array<Vec3f, kEntries> rgb;
     std::array<Vec3f, kEntries> colour;
@@ -70,8 +85,8 @@ struct Table {
         rgb[0] = colour[0] = Vec3f(0.0f);
         for (int i = 1; i < kEntries; ++i) {
             const Vec3f xyz = xyzOf(double(i) * kStepKelvin);
-            const Vec3f c = toSrgb(xyz);
-            rgb[size_t(i)] = vmax(c / reference, Vec3f(0.0f));
+            const Vec3f c = intoGamut(toSrgb(xyz));
+            rgb[size_t(i)] = c / reference;
             colour[size_t(i)] = xyz.y > 0.0f ? c / xyz.y : Vec3f(0.0f);
         }
     }

@@ -2,6 +2,7 @@
 // per pass, through the grid, rays and solids the beauty's trace used.
 #include <optional>
 
+#include "core/parallel.h"
 #include "render/light/in_scattering.h"
 #include "render/march/pixel_tracer.h"
 #include "render/march/ray_marcher.h"
@@ -25,6 +26,30 @@ void withMarcher(bool cubic, const ShadingGrid& shading, const EmptySpace& empty
     else
         f(RayMarcher<LinearLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
                                    flameChannel, fireLight, dx});
+}
+
+// At a pixel filled between traced ones (pixel_tracer.cpp, render.adaptive),
+// every trace interpolates its own traced neighbours and clamps the result
+// at 0 where the interpolation overshoots (beside a flame's steep edge). The
+// beauty's light overshoots less than one layer's alone (the emission's), so
+// there the clamped layers summed to more than the beauty. Each such
+// pixel's layers are scaled, channel by channel, to sum to the beauty's
+// trace: still at least 0, each in proportion to its share of the light.
+// Traced pixels, where the sum holds to float rounding, are left as traced.
+void shareFilledPixels(const LinearImage& beauty, const std::vector<uint8_t>& filled,
+                       std::vector<PassLayer>& layers) {
+    if (filled.size() != beauty.transmittance.size() || layers.empty()) return;
+    parallelForRange(beauty.height, [&](int y0, int y1) {
+        for (size_t i = size_t(y0) * beauty.width, end = size_t(y1) * beauty.width; i < end; ++i) {
+            if (filled[i] == 0) continue;
+            for (size_t n = i * 3; n < i * 3 + 3; ++n) {
+                float sum = 0.0f;
+                for (const PassLayer& layer : layers) sum += layer.rgb[n];
+                const float scale = sum > 0.0f ? beauty.rgb[n] / sum : 0.0f;
+                for (PassLayer& layer : layers) layer.rgb[n] *= scale;
+            }
+        }
+    });
 }
 
 }  // namespace
@@ -56,18 +81,22 @@ void Renderer::tracePasses(const FrameRays& rays, BlurredSolids& blurred,
     if (settings_.wantsPass("lights"))
         for (size_t l = 0; l < lightNames_.size(); ++l)
             layer(lightNames_[l], LightPart::only(false, false, false, int(l)));
+    int sky = -1;
     if (settings_.wantsPass("sky")) {
         layer("sky", LightPart::only(false, true, false, -1));
-        // The background is the sky seen directly: behind the frame's own
-        // transmittance, as composite() puts it (none when transparent).
-        if (!settings_.transparent) {
-            partImage_.transmittance = frame_.transmittance;
-            passes_.layers[used - 1].rgb = plume::composite(partImage_, settings_);
-        }
+        sky = int(used) - 1;
     }
     if (settings_.wantsPass("fire_light"))
         layer("fire_light", LightPart::only(false, false, true, -1));
     passes_.layers.resize(used);
+    if (rays.fillStride > 1) shareFilledPixels(frame_, filled_, passes_.layers);
+    // The background is the sky seen directly: behind the frame's own
+    // transmittance, as composite() puts it (none when transparent).
+    if (sky >= 0 && !settings_.transparent) {
+        partImage_.rgb = passes_.layers[size_t(sky)].rgb;
+        partImage_.transmittance = frame_.transmittance;
+        passes_.layers[size_t(sky)].rgb = plume::composite(partImage_, settings_);
+    }
 
     passes_.depth.clear();
     if (settings_.wantsPass("depth"))

@@ -118,7 +118,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         throw RunError("video " + path + ": neither libx264 nor an MPEG-4 encoder is available");
     m.codecName = codec->name;
 
-    m.partial.emplace(path, ".partial");
+    m.partial.emplace(path, ".partial", "an MP4");
     const std::string& partialPath = m.partial->tempPath();
     // The muxer cannot guess "mp4" from the temporary name.
     m.check(avformat_alloc_output_context2(&m.format, nullptr, "mp4", partialPath.c_str()),
@@ -130,7 +130,10 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     if (!m.stream || !m.codec || !m.frame || !m.packet)
         throw RunError("video " + path + ": out of memory");
 
-    // Encoder: yuv420p, limited range, BT.709 throughout.
+    // Encoder: yuv420p, limited range, BT.709 primaries and matrix. The
+    // pixels are sRGB-encoded (render/output/tone_map.h), so the transfer tagged is
+    // sRGB's (IEC 61966-2-1), not BT.709's camera curve: a player that
+    // honours the tag shows the frames as the PNGs look.
     const AVRational rate = frameRate(fps);
     AVCodecContext* c = m.codec;
     c->width = width;
@@ -139,7 +142,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     c->time_base = av_inv_q(rate);
     c->framerate = rate;
     c->color_primaries = AVCOL_PRI_BT709;
-    c->color_trc = AVCOL_TRC_BT709;
+    c->color_trc = AVCOL_TRC_IEC61966_2_1;
     c->colorspace = AVCOL_SPC_BT709;
     c->color_range = AVCOL_RANGE_MPEG;
     if (m.format->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
@@ -172,7 +175,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     m.frame->width = width;
     m.frame->height = height;
     m.frame->color_primaries = AVCOL_PRI_BT709;
-    m.frame->color_trc = AVCOL_TRC_BT709;
+    m.frame->color_trc = AVCOL_TRC_IEC61966_2_1;
     m.frame->colorspace = AVCOL_SPC_BT709;
     m.frame->color_range = AVCOL_RANGE_MPEG;
     m.check(av_frame_get_buffer(m.frame, 0), "cannot allocate a frame");
@@ -183,7 +186,9 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         m.check(avio_open(&m.format->pb, partialPath.c_str(), AVIO_FLAG_WRITE),
                 ("cannot open " + partialPath + " for writing").c_str());
         AVDictionary* options = nullptr;
-        av_dict_set(&options, "movflags", "+faststart", 0);
+        // faststart moves the index to the front by reading the file back,
+        // which a device written in place (/dev/null) cannot give.
+        if (!m.partial->inPlace()) av_dict_set(&options, "movflags", "+faststart", 0);
         r = avformat_write_header(m.format, &options);
         av_dict_free(&options);
         m.check(r, "cannot write the MP4 header");

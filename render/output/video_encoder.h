@@ -1,6 +1,8 @@
 // VideoEncoder: frames to an MP4 (H.264 through libx264, yuv420p, limited
-// range, BT.709), written as "path.partial" and renamed into place by finish()
-// (core/atomic_file.h), so an interrupted run never leaves a half file at the path.
+// range, BT.709 primaries and matrix, sRGB's transfer), written as
+// "path.partial" and renamed into place by finish() (core/atomic_file.h), so
+// an interrupted run never leaves a half file at the path; a device that
+// seeks (/dev/null) is written in place, a FIFO refused.
 // libav stays behind this header: only video_encoder.cpp includes it.
 #pragma once
 
@@ -14,9 +16,10 @@ namespace plume {
 
 class VideoEncoder {
   public:
-    // Throws InputError for an odd frame size, RunError when the file or the
-    // encoder cannot be set up. Falls back to MPEG-4 part 2 (with one warning,
-    // core/report.h) when libx264 is missing.
+    // Throws InputError for an odd frame size or a path that cannot seek (a
+    // FIFO), RunError when the file or the encoder cannot be set up. Falls
+    // back to MPEG-4 part 2 (with one warning, core/report.h) when libx264
+    // is missing.
     VideoEncoder(const std::string& path, int width, int height, double fps,
                  const OutputSettings& out);
     VideoEncoder(const VideoEncoder&) = delete;

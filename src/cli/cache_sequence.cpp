@@ -114,20 +114,20 @@ void CacheSequence::applyTo(Scene& scene, const std::string& sceneFile,
     scene.name = name_;
 }
 
-// A cache with a flame grid is a fire (plume's, or Blender's Mantaflow's).
-// Mantaflow's heat (its "temperature" grid) runs from flame_ignition (1.5) at
-// a flame's edge to flame_max_temp (3) in its core: at kForeignFireKelvin a
-// unit, 1050 K (deep red) to 2100 K (orange). kFireCacheEmission: a metre of
-// Mantaflow's flame at its 2100 K core gives off luminance 1.5
-// (render/light/planck.h's T^4 law), orange, not white (tests/blender,
+// A cache with a flame grid is a fire. plume's own caches take the scene's
+// look (the schema's defaults without --scene, as plume render draws them).
+// Blender's Mantaflow keeps its heat (its "temperature" grid) in other units:
+// from flame_ignition (1.5) at a flame's edge to flame_max_temp (3) in its
+// core, at kForeignFireKelvin a unit 1050 K (deep red) to 2100 K (orange);
+// kForeignFireEmission keeps its core orange, not white (tests/blender,
 // mantaflow_fire).
-constexpr float kFireCacheEmission = 0.4f;
+constexpr float kForeignFireEmission = 0.4f;
 constexpr float kForeignFireKelvin = 700.0f;
 
 void CacheSequence::fireDefaults(Scene& scene, const std::string& grid) const {
-    if (grid == "flame" || !has("flame")) return;
-    if (!scene.given.count("render.emission")) scene.render.emission = kFireCacheEmission;
-    if (!scene.given.count("render.fire_temperature") && !info_.plume())
+    if (grid == "flame" || !has("flame") || info_.plume()) return;
+    if (!scene.given.count("render.emission")) scene.render.emission = kForeignFireEmission;
+    if (!scene.given.count("render.fire_temperature"))
         scene.render.fireTemperature = kForeignFireKelvin;
 }
 

@@ -62,10 +62,10 @@ class CacheSequence {
     void bounds(const Scene& scene, const std::string& grid, int first, int last, Vec3f& lo,
                 Vec3f& hi, std::vector<FileBounds>* boxes = nullptr) const;
 
-    // A fire cache's look where the scene does not give one: its flame
-    // glows (render.emission), and another tool's heat is read in its own
-    // units (render.fire_temperature). Nothing for a cache without flame,
-    // or when `grid` (the grid drawn as density) is the flame itself.
+    // Another tool's fire cache's look where the scene does not give one:
+    // its heat read in its own units (render.fire_temperature), its flame's
+    // strength (render.emission) to match. Nothing for plume's own caches,
+    // a cache without flame, or when `grid` (drawn as density) is the flame.
     void fireDefaults(Scene& scene, const std::string& grid) const;
 
   private:

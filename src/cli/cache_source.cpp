@@ -80,7 +80,8 @@ void CacheSource::produce(Frame& f, const char*& stage) {
     if (scene_.render.motionBlur > 0.0f || viewsVelocity)
         velocityNames = cache_.velocityNames(scene_);
     // Temperature and flame only colour a render that glows or a view of them.
-    const bool withGlow = scene_.render.emission > 0.0f || view == RenderView::Temperature ||
+    const bool withGlow = (cache_.has("flame") && scene_.render.emission > 0.0f) ||
+                          scene_.render.heatGlow > 0.0f || view == RenderView::Temperature ||
                           view == RenderView::Flame;
     // A cache's pressure or divergence (Mantaflow's caches hold a pressure
     // grid) is read as the volume's own grid.

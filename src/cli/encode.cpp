@@ -154,7 +154,7 @@ int runEncode(const RunOptions& opt) {
 
     const std::string& output = opt.output;
     if (output.empty()) throw InputError("plume encode: error: -o OUT.mp4 is required");
-    ensureWritableFile(output);
+    ensureWritableFile(output, "an MP4");
 
     // The encoder renames its ".partial" file into place even when stopped by
     // an error (so an interrupted render keeps a playable video); here the

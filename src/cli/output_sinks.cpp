@@ -34,6 +34,7 @@ double videoFps(const Scene& scene) {
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)), sceneName_(scene.name) {
     ensureWritableDir(dir_);
+    refuseUnseekableFrames(dir_, sceneName_ + "_", ".vdb", "a VDB");
     options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
     if (scene.output.vdbPrecision == VdbPrecision::Exact) options_.tolerance = 0;
     options_.velocityName = scene.output.velocityName;
@@ -102,8 +103,10 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),
       sceneName_(scene.name),
       width_(scene.render.width),
-      height_(scene.render.height) {
+      height_(scene.render.height),
+      fps_(videoFps(scene)) {
     ensureWritableDir(dir_);
+    refuseUnseekableFrames(dir_, sceneName_ + "_", ".exr", "an EXR");
 }
 
 void ExrSink::consume(const Frame& frame) {
@@ -115,7 +118,7 @@ void ExrSink::consume(const Frame& frame) {
         if (!passes->depth.empty()) layers.push_back({"depth", {"Z"}, passes->depth, false});
     }
     writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
-             frame.number, layers);
+             frame.number, fps_, layers);
     ++written_;
 }
 
@@ -131,7 +134,7 @@ VideoSink::VideoSink(std::string path, const Scene& scene)
       height_(scene.render.height),
       fps_(videoFps(scene)),
       settings_(scene.output) {
-    ensureWritableFile(path_);
+    ensureWritableFile(path_, "an MP4");
 }
 
 VideoSink::~VideoSink() = default;

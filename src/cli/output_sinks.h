@@ -63,6 +63,7 @@ class PngSink : public FrameSink {
 
 // DIR/NAME_0001.exr per written frame: linear half-float RGBA, premultiplied,
 // not tone-mapped (io/exr_file.h); alpha 0 background with render.transparent.
+// Its header carries the video's frame rate (videoFps).
 class ExrSink : public FrameSink {
   public:
     ExrSink(std::string dir, const Scene& scene);
@@ -74,6 +75,7 @@ class ExrSink : public FrameSink {
   private:
     std::string dir_, sceneName_;
     int width_, height_;
+    double fps_;
     int written_ = 0;
 };
 

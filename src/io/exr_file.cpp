@@ -1,17 +1,20 @@
 #include "io/exr_file.h"
 
 #include <ImfChannelList.h>
+#include <ImfChromaticities.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
 #include <ImfInputFile.h>
 #include <ImfIntAttribute.h>
 #include <ImfOutputFile.h>
+#include <ImfStandardAttributes.h>
 #include <ImfStdIO.h>
 #include <ImfStringAttribute.h>
 #include <ImfVersion.h>
 #include <half.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <exception>
 #include <filesystem>
@@ -82,15 +85,26 @@ void requirePixelsFit(const std::string& path) {
                          std::to_string(std::uint64_t(fileSize)) + " bytes can hold)");
 }
 
+// The frame rate as the rational EXR stores: whole rates exactly, the NTSC
+// ones (23.976, 29.97, 59.94) as n*1000/1001, as the MP4's time base has them.
+Imf::Rational framesPerSecond(double fps) {
+    const double whole = std::round(fps);
+    if (std::fabs(fps - whole) < 1e-9) return Imf::Rational(int(whole), 1);
+    const double ntsc = std::round(fps * 1.001);
+    if (std::fabs(fps - ntsc * 1000.0 / 1001.0) < 2e-3)
+        return Imf::Rational(int(ntsc) * 1000, 1001);
+    return Imf::Rational(fps);
+}
+
 }  // namespace
 
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
-              int frame) {
-    writeExr(path, width, height, rgba, frame, {});
+              int frame, double fps) {
+    writeExr(path, width, height, rgba, frame, fps, {});
 }
 
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
-              int frame, const std::vector<ExrLayer>& layers) {
+              int frame, double fps, const std::vector<ExrLayer>& layers) {
     const size_t pixels = size_t(std::max(width, 0)) * size_t(std::max(height, 0));
     if (width <= 0 || height <= 0 || rgba.size() != pixels * 4)
         throw RunError("cannot write '" + path + "': the image is empty or malformed");
@@ -102,6 +116,10 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
     header.compression() = Imf::ZIP_COMPRESSION;
     header.insert("software", Imf::StringAttribute("plume " PLUME_VERSION));
     header.insert("frame", Imf::IntAttribute(frame));
+    // The pixels' colour space, so a compositor need not assume it: linear
+    // Rec. 709 primaries with D65 white (OpenEXR's default chromaticities).
+    Imf::addChromaticities(header, Imf::Chromaticities());
+    if (fps > 0) Imf::addFramesPerSecond(header, framesPerSecond(fps));
     Imf::FrameBuffer buffer;
     // OpenEXR writes slices of the channel's own type only: round to half here.
     std::vector<Imath::half> halves(rgba.begin(), rgba.end());
@@ -134,7 +152,7 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
         }
     }
     // OpenEXR's exceptions become "cannot write 'path': why" in writeAtomically.
-    writeAtomically(path, [&](const std::string& tempPath) {
+    writeAtomically(path, "an EXR", [&](const std::string& tempPath) {
         Imf::OutputFile file(tempPath.c_str(), header);
         file.setFrameBuffer(buffer);
         file.writePixels(height);

@@ -22,11 +22,13 @@ struct ExrImage {
 // Writes width x height premultiplied linear RGBA (row 0 at the top) as a
 // half-float, ZIP-compressed scanline EXR with channels R, G, B, A, through a
 // temporary and a rename (core/atomic_file.h). The header names plume as
-// "software" and carries the frame number; nothing in it depends on the time
-// or machine, so one frame always gives the same bytes. Throws RunError
+// "software" and carries the frame number, the chromaticities (Rec. 709
+// primaries, D65 white) and the frame rate `fps` as a rational
+// (framesPerSecond; left out when fps is 0); nothing in it depends on the
+// time or machine, so one frame always gives the same bytes. Throws RunError
 // naming the path on failure.
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
-              int frame);
+              int frame, double fps);
 
 // A layer of a multi-layer EXR beside R, G, B, A: channels NAME.R, NAME.G,
 // NAME.B (or NAME.Z ...), as Nuke, Blender and oiiotool name a layer's.
@@ -39,7 +41,7 @@ struct ExrLayer {
 
 // writeExr with `layers` beside the RGBA, in one file (a single part).
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
-              int frame, const std::vector<ExrLayer>& layers);
+              int frame, double fps, const std::vector<ExrLayer>& layers);
 
 // Every channel of an EXR as floats by its full name ("R", "light_1.R"),
 // width * height each, row 0 at the top. Throws as readExr does.

@@ -132,15 +132,17 @@ void writeFile(
     } catch (const std::exception& e) {
         throw RunError("cannot write '" + path + "': " + e.what());
     }
-    writeAtomically(path, [&](const std::string& tmp) {
+    writeAtomically(path, "a VDB", [&](const std::string& tmp) {
         openvdb::io::File file(tmp);
         file.setCompression(compressionFlags());
         file.write(grids, meta);
         file.close();
         // OpenVDB does not report a failed write (a full disk leaves a short
         // file): check that every grid ends inside the file before it takes
-        // the frame's name.
+        // the frame's name. A device written in place (/dev/null) has nothing
+        // to read back.
         std::error_code ec;
+        if (!fs::is_regular_file(tmp, ec)) return;
         if (!vdbLayoutProblem(tmp).empty()) {
             const auto space = fs::space(fs::path(tmp).parent_path(), ec);
             throw RunError("cannot write '" + path + "': the file came out incomplete" +
