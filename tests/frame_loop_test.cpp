@@ -5,6 +5,7 @@
 // and closing line.
 #include <gtest/gtest.h>
 #include <openvdb/openvdb.h>
+#include <stb_image.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -209,6 +210,47 @@ TEST(UpresFrames, AFireCacheWithoutItsSceneKeepsItsFlameAndEveryGrid) {
     int rows = 0;
     while (std::getline(stats, row)) ++rows;
     EXPECT_EQ(rows, 6);
+}
+
+// Mean of a PNG's pixels (all channels), read by stb_image.
+double meanOf(const std::string& png) {
+    int w = 0, h = 0, n = 0;
+    unsigned char* p = stbi_load(png.c_str(), &w, &h, &n, 3);
+    if (!p) return -1.0;
+    double sum = 0.0;
+    for (int i = 0; i < w * h * 3; ++i) sum += p[i];
+    stbi_image_free(p);
+    return sum / (w * h * 3);
+}
+
+// A first fire's cache, rendered without its scene, keeps its dark soot: the
+// cache says its smoke is all the fire's (plume_soot_only).
+TEST(CacheFacts, AFireCacheSaysItsSmokeIsSoot) {
+    test::TempDir dir("frame_loop");
+    std::ofstream(dir.file("fire.toml")) << "[domain]\nsize = [1.0, 1.0, 1.5]\nresolution = 20\n"
+                                            "[time]\nframes = 24\n[[emitter]]\nshape = \"box\"\n"
+                                            "center = [0.5, 0.5, 0.1]\nsize = [0.3, 0.3, 0.1]\n"
+                                            "fuel = 1.0\n";
+    auto r = test::runPlume("bake fire.toml --vdb B --frames 24 -q", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string path = frameFile(dir.path() / "B", "fire", 24);
+    const std::string look = " --no-video --set render.width=96 --set render.height=96 -q";
+    r = test::runPlume("render-vdb B/fire_0024.vdb --png soot" + look, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    {
+        VdbFile file(path);
+        auto soot = file.meta->getMetadata<openvdb::BoolMetadata>("plume_soot_only");
+        ASSERT_TRUE(soot && soot->value()) << "the cache does not say its smoke is soot";
+        file.meta->removeMeta("plume_soot_only");
+        openvdb::io::File out(path);
+        out.write(*file.grids, *file.meta);
+    }
+    r = test::runPlume("render-vdb B/fire_0024.vdb --png grey" + look, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const double soot = meanOf(frameFile(dir.path() / "soot", "fire", 24, ".png"));
+    const double grey = meanOf(frameFile(dir.path() / "grey", "fire", 24, ".png"));
+    ASSERT_GT(soot, 0.0);
+    EXPECT_LT(soot, grey - 1.0) << "soot " << soot << ", grey smoke " << grey;
 }
 
 TEST(FrameLines, EachCommandSaysWhatItDid) {

@@ -110,6 +110,8 @@ void CacheSequence::applyTo(Scene& scene, const std::string& sceneFile,
     if (!sceneFile.empty() && !info_.sceneName.empty() && info_.sceneName != scene.name)
         warn("'" + sceneFile + "' is scene '" + scene.name + "', the cache was baked from '" +
              info_.sceneName + "': rendering it with that file's camera, lights and look");
+    // Without its scene, the cache says whether its smoke is all soot.
+    if (sceneFile.empty()) scene.sootOnly = info_.sootOnly;
     // Outputs are named after the cache, whichever scene gives the look.
     scene.name = name_;
 }

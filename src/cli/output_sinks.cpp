@@ -40,6 +40,7 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
     options_.velocityName = scene.output.velocityName;
     options_.worldOrigin = scene.domain.origin;
     options_.fps = scene.time.fps;
+    options_.sootOnly = scene.smokeOnlyFromFire();
 }
 
 void VdbCacheSink::consume(const Frame& frame) {

@@ -89,9 +89,9 @@ void addCentred(openvdb::Vec3SGrid& grid, Vec3i offset, Vec3i n, float tolerance
                 }
         });
         const Vec3i o = offset;
-        DenseVec3 dense(CoordBBox(Coord(o.x, o.y, o.z + z0),
-                                  Coord(o.x + n.x - 1, o.y + n.y - 1, o.z + z1 - 1)),
-                        centred.data());
+        DenseVec3 dense(
+            CoordBBox(Coord(o.x, o.y, o.z + z0), Coord(o.x + n.x - 1, o.y + n.y - 1, o.z + z1 - 1)),
+            centred.data());
         openvdb::tools::copyFromDense(dense, grid, openvdb::Vec3s(tolerance));
     }
 }
@@ -129,8 +129,7 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const UpresInput& 
     auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
     if (!in.box.empty())
         addCentred(*grid, in.box.lo, in.box.size(), tolerance, [&in](int i, int j, int k) {
-            return Vec3f(in.velocity[0](i, j, k), in.velocity[1](i, j, k),
-                         in.velocity[2](i, j, k));
+            return Vec3f(in.velocity[0](i, j, k), in.velocity[1](i, j, k), in.velocity[2](i, j, k));
         });
     return finishVelocityGrid(grid, name, xform, half);
 }
@@ -245,8 +244,8 @@ using VelocityBuilder = std::function<openvdb::Vec3SGrid::Ptr(float tolerance, b
 // velocity's domain cells along x when they are coarser than the scalars'
 // (upres), else 0.
 void writeFrame(const std::string& path, const VelocityBuilder& velocity, int flowCells,
-                const std::vector<const Fields*>& scalars, int frame,
-                const std::string& sceneName, const CacheOptions& opt) {
+                const std::vector<const Fields*>& scalars, int frame, const std::string& sceneName,
+                const CacheOptions& opt) {
     vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
         const Fields& f = *scalars.front();
         // The domain's voxels, wherever a sparse solve's boxes lie in it, so
@@ -273,6 +272,7 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
         if (!opt.halfFloats && opt.tolerance == 0.0f)
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
         if (opt.fps > 0) meta.insertMeta(vdb::kMetaFps, openvdb::FloatMetadata(float(opt.fps)));
+        if (opt.sootOnly) meta.insertMeta(vdb::kMetaSootOnly, openvdb::BoolMetadata(true));
         if (!opt.carryFrom.empty()) {
             vdb::Reader from(opt.carryFrom);
             for (const std::string& name : from.names()) {
@@ -287,8 +287,8 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
 
 // writeFrame with the velocity of the solver's parts.
 void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
-                const std::vector<const Fields*>& scalars, int frame,
-                const std::string& sceneName, const CacheOptions& opt) {
+                const std::vector<const Fields*>& scalars, int frame, const std::string& sceneName,
+                const CacheOptions& opt) {
     const Fields& base = *flow.front();
     const bool upres = &base != scalars.front();
     writeFrame(
@@ -342,6 +342,8 @@ VdbInfo readVdbInfo(const std::string& path) {
     info.fps = metaOr<double, openvdb::FloatMetadata>(file.meta(), vdb::kMetaFps, 0.0);
     auto exact = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaExact);
     info.exact = exact && exact->value();
+    auto soot = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaSootOnly);
+    info.sootOnly = soot && soot->value();
     info.upresFactor =
         std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(), vdb::kMetaUpresFactor, 1));
     return info;
@@ -544,8 +546,8 @@ CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
     c.exact = exact && exact->value();
 
     // With upres the velocity is on the base grid's voxels, factor times coarser.
-    c.upresFactor = std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(),
-                                                                    vdb::kMetaUpresFactor, 1));
+    c.upresFactor =
+        std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(), vdb::kMetaUpresFactor, 1));
     const Vec3i nv{c.n.x / c.upresFactor, c.n.y / c.upresFactor, c.n.z / c.upresFactor};
     c.velocity = Grid3<Vec3f>(nv.x, nv.y, nv.z);
     c.hasVelocity = file.has(velocityName);

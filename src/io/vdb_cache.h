@@ -28,6 +28,7 @@ struct CacheOptions {
     // A VDB file whose grids the frame carries as they are, where it writes
     // none of that name (plume upres: the base cache's other grids).
     std::string carryFrom;
+    bool sootOnly = false;  // Scene::smokeOnlyFromFire, recorded as "plume_soot_only"
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns, and
@@ -122,6 +123,7 @@ struct VdbInfo {
     double fps = 0;                  // plume's "plume_fps" (0: none)
     int upresFactor = 1;             // plume's "plume_upres_factor"
     bool exact = false;              // plume's "plume_exact": 32-bit, nothing dropped
+    bool sootOnly = false;           // plume's "plume_soot_only": all smoke is the fire's
     bool plume() const { return creator.starts_with("plume"); }
 };
 VdbInfo readVdbInfo(const std::string& path);

@@ -35,6 +35,9 @@ inline constexpr const char* kMetaBoxSize = "plume_box_size";
 // A frame with upres: fine voxels per velocity voxel along an axis (the
 // scalars' "resolution" and box are the fine grid's).
 inline constexpr const char* kMetaUpresFactor = "plume_upres_factor";
+// True when all the frame's smoke is a fire's soot (Scene::smokeOnlyFromFire):
+// drawn in physics.flame_smoke_color, not render.albedo's grey.
+inline constexpr const char* kMetaSootOnly = "plume_soot_only";
 
 void initialize();  // openvdb::initialize(), once per process
 

@@ -77,6 +77,7 @@ bool Scene::burns() const {
 }
 
 bool Scene::smokeOnlyFromFire() const {
+    if (sootOnly) return true;
     if (!burns()) return false;
     for (const EmitterSettings& e : emitters) {
         if (e.density > 0.0f) return false;

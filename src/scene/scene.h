@@ -305,6 +305,9 @@ struct Scene {
     // The dotted keys the scene file or a --set gave ("render.emission",
     // "emitter[1].fuel"); the rest are defaults.
     std::set<std::string> given;
+    // A cache's own word that all its smoke is the fire's soot (plume's
+    // "plume_soot_only"): render-vdb and upres of it without its scene.
+    bool sootOnly = false;
 
     // True when some obstacle, emitter, the camera or a light has keys.
     bool animated() const;
