@@ -227,7 +227,7 @@ TEST(SliceView, SolidsAreGreyAndTheDefaultPlaneCrossesTheView) {
 // The default plane is the middle of the domain's bounds, wherever
 // domain.origin puts them: kScene moved by (3, -2, 1), its plane y = -1.5.
 TEST(SliceView, TheDefaultPlaneIsTheMiddleOfAMovedDomain) {
-    const Scene scene = parseScene(R"(
+    const std::string text = R"(
 [domain]
 origin = [3.0, -2.0, 1.0]
 size = [1.0, 1.0, 1.5]
@@ -248,12 +248,12 @@ fov = 45.0
 width = 128
 height = 128
 view = "density"
-)",
-                                   "moved.toml");
+)";
+    const Scene scene = parseScene(text, "moved.toml");
     Solver solver(scene);
     Renderer renderer(scene);
     for (int frame = 1; frame <= scene.time.frames; ++frame) solver.advanceFrame(frame);
-    renderer.render(solver.fields().view(), scene.time.frames);
+    const Image image = renderer.render(solver.fields().view(), scene.time.frames);
     const SliceView& view = *renderer.sliceView();
     EXPECT_EQ(view.plane().axis, 1);
     EXPECT_FLOAT_EQ(view.plane().position, -1.5f);
@@ -266,6 +266,11 @@ view = "density"
     ASSERT_TRUE(camera.project({0.5f, 0.5f, 0.3f}, px, py));
     const float atSource = view.values()[size_t(py) * 128 + size_t(px)];
     EXPECT_GT(atSource, 0.5f * view.range().peak);
+    // render.slice is in the world too: the same plane given draws the same frame.
+    const Scene given = parseScene(text, "moved.toml", {"render.slice=\"y=-1.5\""});
+    Renderer givenRenderer(given);
+    EXPECT_TRUE(givenRenderer.render(solver.fields().view(), scene.time.frames).pixels ==
+                image.pixels);
 
     // defaultSlice itself, along each axis the camera can look: the middle
     // of [lo, hi], not of [0, hi].
