@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -232,7 +233,8 @@ TEST(Upres, TheNoisePatternsCrossFadeAtOneStrengthAndRenewUnseen) {
 // A keyed emitter crossing the domain: the fine grid's emitters are where
 // the substep's pose puts them, so the fine smoke goes where the base smoke
 // goes (their centres of mass along the path within half a base cell;
-// measured within 0.05, and 1.6 to 6.9 cells apart with the emitters unposed).
+// measured within 0.05 of a cell, and 1.6 to 6.9 cells apart with the
+// emitters unposed).
 // The emitter gives the smoke none of its own motion (inherit_velocity = 0):
 // upres moves its smoke by the frame's last velocity, and a torch's thrust
 // (2.6 m/s here) is there only while it passes, so with it the fine trail
