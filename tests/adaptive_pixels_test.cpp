@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include "core/parallel.h"
@@ -172,6 +174,82 @@ TEST(AdaptivePixels, SolidsKeepTheirEdges) {
     ASSERT_GT(covered, 1000);
     std::printf("solid pixels %d, mean |dL|/L on them %.4f\n", covered, sum / covered);
     EXPECT_LT(sum / covered, 0.01);
+}
+
+// The stride rule (render/march/filter.h): the traced pixels are a voxel or
+// less apart, the sparsest such power of two up to kMaxFillStride, every
+// pixel traced below two pixels a voxel.
+TEST(AdaptivePixels, TheFillStrideIsTheLargestPowerOfTwoAVoxelSpans) {
+    for (float ppv = 0.25f; ppv <= 12.0f; ppv += 0.03125f) {
+        const int stride = fillStride(ppv);
+        EXPECT_EQ(stride & (stride - 1), 0) << ppv << " pixels a voxel";
+        EXPECT_LE(stride, kMaxFillStride) << ppv;
+        if (ppv < 2.0f) {
+            EXPECT_EQ(stride, 1) << ppv;
+        }
+        if (stride > 1) {
+            EXPECT_LE(float(stride), ppv) << ppv;
+        }
+        if (stride < kMaxFillStride) {
+            EXPECT_GT(float(2 * stride), ppv) << ppv;
+        }
+    }
+}
+
+// The same rule in a traced frame: the pixels the adaptive frame traced are
+// the ones tracing every pixel gives bit for bit (the same jittered ray);
+// no smoke pixel is farther than half a voxel's span from one, so the largest
+// gap between traced pixels is at most a voxel, and where a voxel spans two
+// pixels or more some are filled.
+TEST(AdaptivePixels, TracedPixelsAreAVoxelOrLessApart) {
+    const ScalarGrid density = puffs();
+    const VolumeView view{&density, nullptr, {0, 0, 0}, kDx};
+    const Scene at256 = closeScene(384, 256);
+    const float perHeight = pixelsPerVoxel(at256.camera, 256, view, 1.5f) / 256.0f;
+    for (float target : {1.5f, 2.5f, 3.5f, 5.0f}) {
+        const int height = int(std::lround(target / perHeight));
+        const Scene s = closeScene(height * 3 / 2, height);
+        const float ppv = pixelsPerVoxel(s.camera, height, view, float(s.render.width) / height);
+        const Frame full = trace(s, false, density), fill = trace(s, true, density);
+        const int w = s.render.width, h = height;
+        auto traced = [&](int x, int y) {
+            const size_t p = size_t(y) * w + x;
+            return fill.t[p] == full.t[p] && fill.rgb[p * 3] == full.rgb[p * 3] &&
+                   fill.rgb[p * 3 + 1] == full.rgb[p * 3 + 1] &&
+                   fill.rgb[p * 3 + 2] == full.rgb[p * 3 + 2];
+        };
+        // Each smoke pixel's distance (in rows or columns) to the nearest
+        // traced one, searched up to 8 pixels out.
+        constexpr int kReach = 8;
+        int farthest = 0, smoke = 0;
+        for (int y = kReach; y < h - kReach; ++y)
+            for (int x = kReach; x < w - kReach; ++x) {
+                if (full.t[size_t(y) * w + x] > 0.95f) continue;
+                ++smoke;
+                int d = 0;
+                while (d <= kReach) {
+                    bool found = false;
+                    for (int dy = -d; dy <= d && !found; ++dy)
+                        for (int dx = -d; dx <= d && !found; ++dx)
+                            found =
+                                (std::abs(dx) == d || std::abs(dy) == d) && traced(x + dx, y + dy);
+                    if (found) break;
+                    ++d;
+                }
+                farthest = std::max(farthest, d);
+            }
+        const int gap = 2 * farthest;
+        std::printf(
+            "%.2f pixels a voxel (%dx%d): stride %d, largest gap between traced pixels %d\n", ppv,
+            w, h, fillStride(ppv), gap);
+        ASSERT_GT(smoke, 1000) << ppv;
+        EXPECT_LE(float(gap), std::max(ppv, 1.0f)) << ppv << " pixels a voxel";
+        if (ppv >= 2.0f) {
+            EXPECT_GE(gap, 2) << ppv << " pixels a voxel: every pixel traced";
+        } else {
+            EXPECT_EQ(gap, 0) << ppv << " pixels a voxel: a pixel filled";
+        }
+    }
 }
 
 }  // namespace

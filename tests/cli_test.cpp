@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -364,8 +366,12 @@ class FullDisk : public ::testing::Test {
             std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
         disk_ = dir_ / "disk";
         fs::create_directories(disk_);
-        const std::string mount =
-            "mount -t tmpfs -o size=2m tmpfs '" + disk_.string() + "' 2>/dev/null";
+    }
+    // The disk, `bytes` large (in whole pages, as tmpfs counts them); the
+    // test returns when mounted_ is false (skipped or failed).
+    void mountDisk(std::uintmax_t bytes) {
+        const std::string mount = "mount -t tmpfs -o size=" + std::to_string(pages(bytes) / 1024) +
+                                  "k tmpfs '" + disk_.string() + "' 2>/dev/null";
         if (std::system(mount.c_str()) != 0) {
             const std::string why = "cannot mount a tmpfs (not root?)";
             if (test::requireAll())
@@ -374,6 +380,7 @@ class FullDisk : public ::testing::Test {
         }
         mounted_ = true;
     }
+    static std::uintmax_t pages(std::uintmax_t bytes) { return (bytes + 4095) / 4096 * 4096; }
     void TearDown() override {
         if (mounted_) std::system(("umount '" + disk_.string() + "'").c_str());
     }
@@ -384,9 +391,26 @@ class FullDisk : public ::testing::Test {
 const std::string kDefaultScene = std::string(PLUME_SOURCE_DIR) + "/scenes/plume.toml";
 
 TEST_F(FullDisk, BakeSaysSoAndKeepsEveryFinishedFrame) {
-    auto r = runPlume("bake " + kDefaultScene + " --vdb '" + (disk_ / "cache").string() +
-                          "' --set domain.resolution=48 --frames 1-60 -q",
-                      dir_);
+    // Room for the resume state twice (each file is rewritten through a
+    // temporary) and four frames, measured from the same bake's first three
+    // on a disk with room: the disk fills a few frames in, whatever size a
+    // frame or the state has.
+    const std::string bake = "bake " + kDefaultScene + " --set domain.resolution=48 -q --vdb ";
+    auto r = runPlume(bake + "room --frames 1-3", dir_);
+    ASSERT_EQ(r.status, 0) << r.err;
+    std::uintmax_t state = 0, frame = 0;
+    for (const std::string& name : listDir(dir_ / "room")) {
+        const std::uintmax_t bytes = pages(fs::file_size(dir_ / "room" / name));
+        if (name.rfind("plume.resume", 0) == 0)
+            state += bytes;
+        else
+            frame = std::max(frame, bytes);
+    }
+    ASSERT_GT(state, 0u);
+    ASSERT_GT(frame, 0u);
+    mountDisk(2 * state + 4 * frame);
+    if (!mounted_) return;
+    r = runPlume(bake + "'" + (disk_ / "cache").string() + "' --frames 1-60", dir_);
     EXPECT_EQ(r.status, 1) << r.err;
     EXPECT_EQ(countLines(r.err), 1) << r.err;
     EXPECT_NE(r.err.find((disk_ / "cache").string()), std::string::npos) << r.err;
@@ -402,11 +426,14 @@ TEST_F(FullDisk, BakeSaysSoAndKeepsEveryFinishedFrame) {
         EXPECT_EQ(name, expected);
         EXPECT_NO_THROW(readVdbFrame((disk_ / "cache" / name).string())) << name;
     }
-    EXPECT_GE(frames, 1);
+    std::printf("%d frames on a disk of %ju KiB\n", frames, (2 * state + 4 * frame) / 1024);
+    EXPECT_GE(frames, 2) << "the disk filled before a few frames were done";
     EXPECT_LT(frames, 60);
 }
 
 TEST_F(FullDisk, RenderSaysSoAndLeavesAPlayableVideo) {
+    mountDisk(2 << 20);
+    if (!mounted_) return;
     auto r = runPlume("render " + kDefaultScene + " -o '" + (disk_ / "smoke.mp4").string() +
                           "' --png '" + (disk_ / "png").string() +
                           "' --set domain.resolution=32 --set render.width=320 "

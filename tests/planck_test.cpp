@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 namespace plume {
 namespace {
 
@@ -47,8 +49,9 @@ TEST(Planck, HueAndBrightnessRiseWithTemperature) {
 
 // Every blackbody colour is inside Rec. 709's gamut (no negative channel,
 // which would break a compositor's grades), with the luminance Planck's law
-// gives: the chromaticity moved toward white, not a channel clipped. 1500 K
-// lies outside the gamut (negative blue before the mapping).
+// gives: a negative channel clipped as Cycles clips it, the colour then
+// scaled back to its luminance. 1500 K lies outside the gamut (negative blue
+// before the mapping).
 TEST(Planck, ColoursAreInGamutWithTheirLuminanceKept) {
     for (float k = 100.0f; k <= kMaxKelvin; k += 50.0f) {
         const Vec3f flame = flameRadiance(k), glow = blackbody(k);
@@ -70,6 +73,43 @@ TEST(Planck, ColoursAreInGamutWithTheirLuminanceKept) {
     EXPECT_LT(c.x, 3.175f);
     EXPECT_GT(c.x, 3.1f);
     EXPECT_NEAR(luminance(c), 1.0f, 2e-3f);
+}
+
+// Planck's law integrated over every wavelength, W / (m^2 sr), by the
+// midpoint rule in log wavelength from 10 nm to 10 mm (the tails beyond
+// hold under 1e-6 of it from 500 K up).
+double planckIntegral(double kelvin) {
+    constexpr double h = 6.62607015e-34, c = 2.99792458e8, k = 1.380649e-23;
+    const double lo = std::log(1e-8), hi = std::log(1e-2);
+    constexpr int kSteps = 200000;
+    const double step = (hi - lo) / kSteps;
+    double sum = 0.0;
+    for (int s = 0; s < kSteps; ++s) {
+        const double l = std::exp(lo + (s + 0.5) * step);
+        const double radiance =
+            2.0 * h * c * c / std::pow(l, 5.0) / std::expm1(h * c / (l * k * kelvin));
+        sum += radiance * l * step;  // d lambda = lambda d(log lambda)
+    }
+    return sum;
+}
+
+// The flame's light grows as the whole of Planck's curve does (Stefan and
+// Boltzmann's T^4): its luminance at T over that at 1500 K is the ratio of
+// Planck's integrals, and the Cycles scale planck.h documents (sigma T^4 /
+// pi * 1e-6 a unit of Blackbody Intensity) is that integral's.
+TEST(Planck, FlameRadianceFollowsPlancksIntegral) {
+    const double reference = planckIntegral(kReferenceKelvin);
+    // The integral is sigma T^4 / pi: the quadrature is right.
+    constexpr double sigma = 5.670374419e-8, pi = 3.14159265358979;
+    EXPECT_NEAR(reference, sigma * std::pow(1500.0, 4.0) / pi, 1e-6 * reference);
+    EXPECT_NEAR(luminance(flameRadiance(kReferenceKelvin)), 1.0f, 1e-3f);
+    for (float kelvin : {600.0f, 900.0f, 1200.0f, 2100.0f, 3000.0f, 4500.0f, 6500.0f, 9000.0f}) {
+        const double planck = planckIntegral(kelvin) / reference;
+        EXPECT_NEAR(luminance(flameRadiance(kelvin)) / planck, 1.0, 2e-3) << kelvin << " K";
+    }
+    // Cycles' blackbody emission at 1500 K per unit intensity, over which
+    // kCyclesBlackbodyPerEmission is one.
+    EXPECT_NEAR(kCyclesBlackbodyPerEmission * reference * 1e-6, 1.0, 1e-3);
 }
 
 }  // namespace

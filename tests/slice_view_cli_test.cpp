@@ -7,7 +7,9 @@
 #include <fstream>
 #include <string>
 
+#include "io/vdb_cache.h"
 #include "render/output/png.h"
+#include "scene/slice_spec.h"
 #include "support/run.h"
 
 namespace plume {
@@ -154,6 +156,56 @@ TEST(SliceViewCli, TheFarmRendersAViewAndRefusesPressure) {
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(dir / "out2"));
+}
+
+// render-vdb without a scene draws the middle of the sequence's box, not
+// half its upper bound: the cache of a domain moved by domain.origin (y from
+// 6 to 7 m) gives the very frame of the plane at the box's middle given.
+TEST(SliceViewCli, RenderVdbsDefaultPlaneIsTheMiddleOfAMovedCache) {
+    const fs::path dir = scratchDir("slice_cli_moved");
+    std::ofstream(dir / "moved.toml") << R"([domain]
+origin = [2.0, 6.0, -1.0]
+size = [1.0, 1.0, 1.5]
+resolution = 24
+boundary = "open"
+[time]
+frames = 3
+max_substeps = 2
+[[emitter]]
+shape = "sphere"
+center = [2.5, 6.5, -0.75]
+radius = 0.15
+density = 1.0
+temperature = 1.5
+)";
+    auto r = runPlume("bake moved.toml --vdb cache -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    // The sequence's box as render-vdb finds it: every frame's density.
+    Vec3f lo(1e30f), hi(-1e30f);
+    for (const char* frame : {"moved_0001.vdb", "moved_0002.vdb", "moved_0003.vdb"}) {
+        const VolumeBounds b = readVdbBounds((dir / "cache" / frame).string(), "density");
+        lo = vmin(lo, b.worldMin);
+        hi = vmax(hi, b.worldMax);
+    }
+    ASSERT_GT(lo.y, 5.5f);
+    // The camera render-vdb frames the box with looks along +y.
+    const std::string middle = sliceText(SliceSpec{1, 0.5f * (lo.y + hi.y)});
+    const std::string render =
+        "render-vdb 'cache/moved_####.vdb' --no-video --frames 3 -q "
+        "--set render.view=density --set render.width=160 --set render.height=90 --png ";
+    r = runPlume(render + "default", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runPlume(render + "given --set render.slice=" + middle, dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Image byDefault = readPng((dir / "default/moved_0003.png").string());
+    const Image given = readPng((dir / "given/moved_0003.png").string());
+    EXPECT_TRUE(byDefault.pixels == given.pixels) << "the default plane is not " << middle;
+    // The plane crosses the smoke: bright viridis (green above 150) on much
+    // of the frame's left half, away from the colour bar.
+    int bright = 0;
+    for (int y = 0; y < given.height; ++y)
+        for (int x = 0; x < given.width / 2; ++x) bright += given.pixel(x, y)[1] > 150;
+    EXPECT_GT(bright, 20);
 }
 
 }  // namespace

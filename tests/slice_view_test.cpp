@@ -11,7 +11,9 @@
 
 #include "cli/slice_grids.h"
 #include "core/parallel.h"
+#include "render/camera.h"
 #include "render/renderer.h"
+#include "render/views/colour_map.h"
 #include "scene/loader.h"
 #include "sim/pressure/projection.h"
 #include "sim/solver.h"
@@ -220,6 +222,122 @@ TEST(SliceView, SolidsAreGreyAndTheDefaultPlaneCrossesTheView) {
     EXPECT_EQ(solid[0], 128);
     EXPECT_EQ(solid[1], 128);
     EXPECT_EQ(solid[2], 128);
+}
+
+// The default plane is the middle of the domain's bounds, wherever
+// domain.origin puts them: kScene moved by (3, -2, 1), its plane y = -1.5.
+TEST(SliceView, TheDefaultPlaneIsTheMiddleOfAMovedDomain) {
+    const std::string text = R"(
+[domain]
+origin = [3.0, -2.0, 1.0]
+size = [1.0, 1.0, 1.5]
+resolution = 20
+[time]
+frames = 3
+[[emitter]]
+shape = "sphere"
+center = [3.5, -1.5, 1.3]
+radius = 0.18
+density = 1.0
+temperature = 1.0
+[camera]
+position = [3.5, -4.2, 1.75]
+look_at = [3.5, -1.5, 1.75]
+fov = 45.0
+[render]
+width = 128
+height = 128
+view = "density"
+)";
+    const Scene scene = parseScene(text, "moved.toml");
+    Solver solver(scene);
+    Renderer renderer(scene);
+    for (int frame = 1; frame <= scene.time.frames; ++frame) solver.advanceFrame(frame);
+    const Image image = renderer.render(solver.fields().view(), scene.time.frames);
+    const SliceView& view = *renderer.sliceView();
+    EXPECT_EQ(view.plane().axis, 1);
+    EXPECT_FLOAT_EQ(view.plane().position, -1.5f);
+    // The plane goes through the smoke: the source's pixel holds the frame's
+    // densest smoke, not the nothing in front of the domain. (The loaded
+    // scene's camera and the solver's grids are in the domain's own frame,
+    // from its min corner: the source is at (0.5, 0.5, 0.3) there.)
+    const Camera camera(scene.camera, 128, 128);
+    float px, py;
+    ASSERT_TRUE(camera.project({0.5f, 0.5f, 0.3f}, px, py));
+    const float atSource = view.values()[size_t(py) * 128 + size_t(px)];
+    EXPECT_GT(atSource, 0.5f * view.range().peak);
+    // render.slice is in the world too: the same plane given draws the same frame.
+    const Scene given = parseScene(text, "moved.toml", {"render.slice=\"y=-1.5\""});
+    Renderer givenRenderer(given);
+    EXPECT_TRUE(givenRenderer.render(solver.fields().view(), scene.time.frames).pixels ==
+                image.pixels);
+
+    // defaultSlice itself, along each axis the camera can look: the middle
+    // of [lo, hi], not of [0, hi].
+    const Vec3f lo{3.0f, -2.0f, 1.0f}, hi{4.0f, -1.0f, 2.5f};
+    CameraSettings alongX;
+    alongX.given = true;
+    alongX.position = {10.0f, -1.5f, 1.75f};
+    alongX.lookAt = {3.5f, -1.5f, 1.75f};
+    CameraSettings alongZ = alongX;
+    alongZ.position = {3.5f, -1.4f, 9.0f};
+    const SliceSpec x = defaultSlice(alongX, lo, hi), z = defaultSlice(alongZ, lo, hi),
+                    y = defaultSlice(CameraSettings{}, lo, hi);  // not given: along +y
+    EXPECT_EQ(x.axis, 0);
+    EXPECT_FLOAT_EQ(x.position, 3.5f);
+    EXPECT_EQ(z.axis, 2);
+    EXPECT_FLOAT_EQ(z.position, 1.75f);
+    EXPECT_EQ(y.axis, 1);
+    EXPECT_FLOAT_EQ(y.position, -1.5f);
+}
+
+// Zero on a signed view draws the diverging map's centre, and its bar's
+// ends (-hi and hi) the map's ends: a pressure field through zero along x,
+// drawn with a fixed range.
+TEST(SliceView, ZeroDrawsTheDivergingMapsCentreAndTheRangesEndsItsEnds) {
+    // The map itself: its middle is Moreland's light grey, its ends blue and red.
+    const Vec3f centre = colourAt(ColourMap::CoolWarm, 0.5f);
+    EXPECT_NEAR(centre.x * 255.0f, 221.0f, 0.01f);
+    EXPECT_NEAR(centre.y * 255.0f, 221.0f, 0.01f);
+    EXPECT_NEAR(centre.z * 255.0f, 221.0f, 0.01f);
+
+    const Scene scene = sceneWith({"render.view=\"pressure\"", "render.view_range=1.0",
+                                   "render.width=160", "render.height=160"});
+    const Vec3i n = scene.domain.cells();
+    const float dx = scene.domain.dx();
+    // Pressure: zero within 0.15 m of x = 0.5, then growing with the
+    // distance beyond, to 1.5 (past the range's end) at 0.1 m from the
+    // sides: negative on the low side, positive on the high.
+    ScalarGrid pressure(n.x, n.y, n.z);
+    for (int k = 0; k < n.z; ++k)
+        for (int j = 0; j < n.y; ++j)
+            for (int i = 0; i < n.x; ++i) {
+                const float d = (float(i) + 0.5f) * dx - 0.5f;
+                const float size = std::clamp(6.0f * (std::fabs(d) - 0.15f), 0.0f, 1.5f);
+                pressure(i, j, k) = d < 0.0f ? -size : size;
+            }
+    ScalarGrid density(n.x, n.y, n.z);
+    VolumeView v{&density, nullptr, scene.domain.origin, dx};
+    v.pressure = &pressure;
+    Renderer renderer(scene);
+    const Image image = renderer.render(v, 1);
+    const SliceView& view = *renderer.sliceView();
+    ASSERT_EQ(view.range().lo, -1.0f);
+    ASSERT_EQ(view.range().hi, 1.0f);
+    const Camera camera(scene.camera, image.width, image.height);
+    auto expectColour = [&](Vec3f at, float t, const char* what) {
+        float px, py;
+        ASSERT_TRUE(camera.project(at, px, py)) << what;
+        const uint8_t* pixel = image.pixel(int(px), int(py));
+        const Vec3f want = colourAt(ColourMap::CoolWarm, t) * 255.0f;
+        EXPECT_NEAR(pixel[0], want.x, 1.0f) << what;
+        EXPECT_NEAR(pixel[1], want.y, 1.0f) << what;
+        EXPECT_NEAR(pixel[2], want.z, 1.0f) << what;
+    };
+    // Below the obstacle (x 0.75, z 1.0) and the colour bar's corner.
+    expectColour({0.5f, 0.5f, 0.3f}, 0.5f, "zero");
+    expectColour({0.1f, 0.5f, 0.3f}, 0.0f, "the low end");
+    expectColour({0.9f, 0.5f, 0.3f}, 1.0f, "the high end");
 }
 
 TEST(SliceView, AnExrFrameIsTheSameColoursAsLinearLight) {

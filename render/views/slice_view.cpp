@@ -92,6 +92,7 @@ SliceView::SliceView(const Scene& scene)
       fixedRange_(scene.render.viewRange),
       planeGiven_(!scene.render.slice.empty()),
       domainGiven_(scene.path != "<defaults>"),
+      origin_(scene.domain.origin),
       domainLo_(scene.domain.origin),
       domainHi_(scene.domain.origin + scene.domain.size) {
     if (planeGiven_) {
@@ -109,13 +110,17 @@ SliceView::SliceView(const Scene& scene)
 
 void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSettings,
                      const std::vector<ObstacleSettings>& obstacles, Image& image) {
-    const Vec3f lo = domainGiven_ ? domainLo_ : volume.worldMin();
-    const Vec3f hi = domainGiven_ ? domainHi_ : volume.worldMax();
+    // The camera, volume and obstacles are in the domain's frame (positions
+    // from its min corner, scene/placement.h); the plane is in the world's.
+    const Vec3f lo = domainGiven_ ? domainLo_ - origin_ : volume.worldMin();
+    const Vec3f hi = domainGiven_ ? domainHi_ - origin_ : volume.worldMax();
     if (!planeGiven_) {  // render-vdb without a scene: the first frame's volume
         plane_ = defaultSlice(cameraSettings, lo, hi);
+        plane_.position += origin_[plane_.axis];
         planeGiven_ = true;
     }
     const int a = plane_.axis;
+    const float at = plane_.position - origin_[a];  // the plane in the domain's frame
     const SliceSampler sampler(volume, view_, a, velocity_);
     const Camera camera(cameraSettings, image.width, image.height);
     const Vec3f eye = camera.position();
@@ -143,10 +148,10 @@ void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSetti
             for (int x = 0; x < w; ++x) {
                 const Vec3f d = camera.direction(x, y);
                 if (std::fabs(d[a]) < 1e-8f) continue;
-                const float t = (plane_.position - eye[a]) / d[a];
+                const float t = (at - eye[a]) / d[a];
                 if (!(t > 0.0f)) continue;
                 Vec3f p = eye + d * t;
-                p[a] = plane_.position;
+                p[a] = at;
                 if (p[b] < lo[b] || p[b] > hi[b] || p[c] < lo[c] || p[c] > hi[c]) continue;
                 const size_t n = size_t(y) * w + x;
                 if (insideSolid(p)) {
@@ -187,7 +192,7 @@ void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSetti
     // Streamlines over it: white over viridis' dark end, near-black over
     // cool-warm's light middle.
     if (velocity_) {
-        const StreamlinePlane plane{a, plane_.position, lo, hi};
+        const StreamlinePlane plane{a, at, lo, hi};
         drawStreamlines(image, camera, plane, sampler, insideSolid,
                         range_.isSigned ? Vec3f(0.08f) : Vec3f(1.0f));
     }

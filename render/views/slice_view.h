@@ -54,7 +54,8 @@ class SliceView {
     // The field at the plane point each pixel sees, row 0 at the top; NaN
     // off the plane, outside the box it is drawn over, or in a solid.
     const std::vector<float>& values() const { return values_; }
-    // The plane drawn (the given one, or the default of the first frame).
+    // The plane drawn (the given one, or the default of the first frame),
+    // in world metres as render.slice gives it.
     const SliceSpec& plane() const { return plane_; }
 
   private:
@@ -66,6 +67,9 @@ class SliceView {
     // The box the plane is drawn over: the scene's domain, or (render-vdb
     // without a scene) each frame's volume.
     bool domainGiven_;
+    // domain.origin: the world's place of the frame the camera, volumes and
+    // obstacles are in (scene/placement.h); the domain's box in the world.
+    Vec3f origin_;
     Vec3f domainLo_, domainHi_;
     ViewRange range_;
     std::vector<float> values_;

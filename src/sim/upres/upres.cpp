@@ -1,6 +1,7 @@
 #include "sim/upres/upres.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "sim/dissipation.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
+#include "sim/upres/pattern_weights.h"
 #include "sim/upres/unresolved_speed.h"
 #include "sim/upres/wavelet_noise.h"
 
@@ -22,7 +24,6 @@ namespace plume {
 
 namespace {
 
-constexpr float kPi = 3.14159265358979f;
 // Below this a fine value is nothing, as the solver's dissipation floors it:
 // the smooth corrections would otherwise leave faint values over the whole
 // box, and the advection skips only what is exactly its background.
@@ -501,9 +502,8 @@ void Upres::renewPatterns(int frame) {
     if (settings_.speed <= 0.0f) return;
     const double t = double(frame - 1) / fps_, before = double(frame - 2) / fps_;
     for (int p = 0; p < 2; ++p) {
-        const double shift = 0.5 * p;
-        if (frame == 1 ||
-            std::floor(t * settings_.speed + shift) != std::floor(before * settings_.speed + shift))
+        if (frame == 1 || std::floor(upresPatternPhase(t * settings_.speed, p)) !=
+                              std::floor(upresPatternPhase(before * settings_.speed, p)))
             for (ScalarGrid& c : drift_[p]) c.fill(0.0f);
     }
 }
@@ -558,8 +558,8 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
     // The noise costs most: only where a frame's stirring reaches the smoke.
     const Grid3<uint8_t> near = nearSmoke(kStirReach);
 
-    // Each pattern's weight over its life: sin and cos of the same phase, so
-    // the two (independent) patterns' sum keeps one strength as they cross.
+    // Each pattern's weight over its life (sim/upres/pattern_weights.h): sin
+    // and cos of the same phase, so the two keep one strength as they cross.
     const double t = double(frame - 1) / fps_;
     struct Pattern {
         float amplitude;
@@ -571,10 +571,11 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
         patterns[0] = {1.0f, patternOffset(0, 0)};
     } else {
         count = 2;
+        const double phase = t * settings_.speed;
+        const std::array<float, 2> weights = upresPatternWeights(phase);
         for (int p = 0; p < 2; ++p) {
-            const double phase = t * settings_.speed + 0.5 * p;
-            const double whole = std::floor(phase);
-            patterns[p] = {float(std::sin(kPi * (phase - whole))), patternOffset(p, long(whole))};
+            const double whole = std::floor(upresPatternPhase(phase, p));
+            patterns[p] = {weights[size_t(p)], patternOffset(p, long(whole))};
         }
     }
     const float scale = settings_.scale > 0.0f ? settings_.scale : 2.0f * base.dx;
