@@ -448,7 +448,7 @@ std::vector<KeySpec> buildKeys() {
             "kelvin per unit of simulation temperature: the flame's colour and brightness"),
         key("render", "heat_glow", renderPart, &RenderSettings::heatGlow, kNonNegative,
             "glow of hot smoke where nothing burns (a scene without fuel, a cache without a "
-            "flame grid): a colour ramp on its kelvin that lights nothing (0 = none)"),
+            "flame grid): a colour ramp on its temperature that lights nothing (0 = none)"),
         key("render", "fire_light", renderPart, &RenderSettings::fireLight, kNonNegative,
             "how strongly a flame lights the smoke, solids and ground around it (0 = not at "
             "all, 1 = as much light as it gives off)"),
