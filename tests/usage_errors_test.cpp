@@ -27,9 +27,10 @@ struct Refusal {
 
 // The folder every refusal runs in: a folder named `out`, frames that a
 // glob would match, a folder of two VDB sequences, a scene whose emitter
-// lies outside its domain.
-fs::path refusalsFolder() {
-    const fs::path dir = scratchDir("usage_errors");
+// lies outside its domain. One per test: ctest runs them at once, each in a
+// process of its own.
+fs::path refusalsFolder(const std::string& name) {
+    const fs::path dir = scratchDir(name);
     fs::create_directories(dir / "out");
     fs::create_directories(dir / "frames");
     for (const char* name : {"f_0001.png", "f_0002.png"}) std::ofstream(dir / "frames" / name);
@@ -101,7 +102,7 @@ const std::vector<Refusal> kRefusals = {
 };
 
 TEST(UsageErrors, EachRefusalIsOneLineInPlumesWords) {
-    const fs::path dir = refusalsFolder();
+    const fs::path dir = refusalsFolder("usage_errors_1");
     for (const Refusal& refusal : kRefusals) {
         const auto r = runPlume(refusal.args, dir);
         EXPECT_EQ(r.status, 2) << "plume " << refusal.args << "\n" << r.err;
@@ -118,7 +119,7 @@ TEST(UsageErrors, EachRefusalIsOneLineInPlumesWords) {
 // Every refusal, whichever part of plume makes it, reads WHERE: error: WHAT
 // on one line; one that names no place is plume's ("plume: error: ...").
 TEST(UsageErrors, EveryRefusalHasTheFormWhereErrorWhat) {
-    const fs::path dir = refusalsFolder();
+    const fs::path dir = refusalsFolder("usage_errors_2");
     std::vector<std::string> args;
     for (const Refusal& refusal : kRefusals) args.push_back(refusal.args);
     // Refusals made past the parser, by the commands themselves.
