@@ -51,7 +51,13 @@ template <typename V>
                           1.0f / 4.0f, 1.0f / 5.0f, 1.0f / 6.0f, 1.0f / 7.0f};
         U8 u;
         __builtin_memcpy(&u, d, sizeof u);
+#if defined(__clang__)  // no runtime permute builtin: the same lookup, lane by lane
+        F8 r;
+        for (int i = 0; i < 8; ++i) r[i] = table[u[i] & 7];
+        return r;
+#else
         return __builtin_shuffle(table, __builtin_convertvector(u, I8));
+#endif
     }
 }
 
