@@ -35,11 +35,23 @@ def smoke_only_from_fire(scene):
                         for o in emitters))
 
 
-def material(name, ds, soot):
+def grid_names(path):
+    """The grids of one VDB file, as Blender reads them."""
+    vol = bpy.data.volumes.new("plume_probe")
+    try:
+        vol.filepath = path
+        vol.grids.load()
+        return {g.name for g in vol.grids} if vol.grids.is_loaded else set()
+    finally:
+        bpy.data.volumes.remove(vol)
+
+
+def material(name, ds, soot, colour=False):
     """plume's look as a Principled Volume (README "Fire"): Density
     render.extinction x (density + flame_density x flame), Color the soot's
     (physics.flame_smoke_color) when all smoke is the fire's, else
-    render.albedo grey, Absorption Color black, Anisotropy render.phase,
+    render.albedo grey; with a `color` grid in the cache (coloured emitters,
+    or Mantaflow's), Color is that grid times render.albedo. Absorption Color black, Anisotropy render.phase,
     Blackbody Intensity cycles_blackbody_per_emission x render.emission x
     flame, Temperature render.fire_temperature x temperature. The constants
     are plume's own, from the schema the add-on carries."""
@@ -68,8 +80,19 @@ def material(name, ds, soot):
 
     pv = nt.nodes.new("ShaderNodeVolumePrincipled")
     pv.location = (0, 0)
-    colour = tuple(ds.physics_flame_smoke_color) if soot else (ds.render_albedo,) * 3
-    pv.inputs["Color"].default_value = (*colour, 1.0)
+    grey = tuple(ds.physics_flame_smoke_color) if soot else (ds.render_albedo,) * 3
+    pv.inputs["Color"].default_value = (*grey, 1.0)
+    if colour:
+        # The smoke's own colour, mixed by density where smokes met.
+        tint = nt.nodes.new("ShaderNodeAttribute")
+        tint.attribute_name = "color"
+        tint.location = (-600, 250)
+        scaled = nt.nodes.new("ShaderNodeVectorMath")
+        scaled.operation = "MULTIPLY"
+        scaled.location = (-200, 250)
+        scaled.inputs[1].default_value = (ds.render_albedo,) * 3
+        nt.links.new(tint.outputs["Color"], scaled.inputs[0])
+        nt.links.new(scaled.outputs["Vector"], pv.inputs["Color"])
     pv.inputs["Absorption Color"].default_value = (0.0, 0.0, 0.0, 1.0)  # extinction = density
     pv.inputs["Anisotropy"].default_value = ds.render_phase
     flame = attribute("flame", -250)
@@ -138,7 +161,8 @@ def import_sequence(context, domain, cache_dir, name, first, last):
     vol.display.density = 10.0
     ds = domain.plume
     vol.materials.clear()
-    vol.materials.append(material(obj_name, ds, smoke_only_from_fire(scene)))
+    colour = "color" in grid_names(os.path.join(cache_dir, files[-1]))
+    vol.materials.append(material(obj_name, ds, smoke_only_from_fire(scene), colour))
     # The domain's box stays in the viewport as bounds, out of renders.
     domain.display_type = "BOUNDS"
     domain.hide_render = True

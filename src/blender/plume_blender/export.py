@@ -1,6 +1,7 @@
 """A Blender scene as a plume scene file: the domain, emitters and colliders
-(meshes in object space, OBJ), their keyframes, the camera and lights, frames
-and fps. Anything plume cannot take is refused in one line naming the object,
+(rigid meshes in object space, OBJ, with their keyframes; meshes that deform
+and emitters' particles as sequences a frame, sequences.py), the camera and
+lights, frames and fps. Anything plume cannot take is refused in one line naming the object,
 before anything is written; what a run leaves out or ignores is said in one
 line each (Exported.warnings)."""
 import math
@@ -11,7 +12,7 @@ import bmesh
 import bpy
 from mathutils import Euler, Vector
 
-from . import properties, schema
+from . import properties, schema, sequences
 
 
 class ExportError(Exception):
@@ -151,13 +152,27 @@ def check_scene(scene, depsgraph):
         role = obj.plume.role
         if role == "COLLIDER":
             check_closed(obj, depsgraph, "collider")
-        elif role == "EMITTER" and obj.plume.emitter_kind == "MESH":
+        elif role == "EMITTER" and obj.plume.emitter_kind == "MESH" \
+                and not (obj.type == "MESH" and sequences.emitting_systems(obj)):
             if obj.plume.emitter_mode == "volume":
                 check_closed(obj, depsgraph, "emitter")
             elif obj.type != "MESH":
                 raise ExportError(f"plume: emitter '{obj.name}' is a {obj.type.lower()}, not a "
                                   "mesh; plume takes mesh objects (or set its shape to Sphere)")
+    domain_box(domain)
     return domain
+
+
+def domain_box(domain):
+    """The world bounding box of the domain object (lo, size); a flat one is refused."""
+    corners = [domain.matrix_world @ Vector(c) for c in domain.bound_box]
+    lo = Vector([min(c[i] for c in corners) for i in range(3)])
+    hi = Vector([max(c[i] for c in corners) for i in range(3)])
+    size = hi - lo
+    if min(size) <= 0:
+        raise ExportError(f"plume: domain '{domain.name}' is flat ({size.x:.3g} x {size.y:.3g} x "
+                          f"{size.z:.3g} m); its bounding box is the domain")
+    return lo, size
 
 
 # --- What the file leaves out -------------------------------------------------
@@ -201,78 +216,6 @@ def view_notes(scene, purpose):
         what = "the render" if purpose == "render" else "the scene file"
         names = ", ".join(f"{o.data.type.lower()} light '{o.name}'" for o in lights)
         notes.append(f"plume: {what} leaves out {names} (plume's lights are sun and point)")
-    return notes
-
-
-# Modifiers that build a mesh once and do not move it by themselves.
-STATIC_MODIFIERS = {"SUBSURF", "MIRROR", "BEVEL", "SOLIDIFY", "TRIANGULATE", "WELD", "EDGE_SPLIT",
-                    "REMESH", "DECIMATE", "ARRAY", "MULTIRES", "WEIGHTED_NORMAL", "SCREW",
-                    "SKIN", "WIREFRAME", "PARTICLE_SYSTEM", "COLLISION"}
-
-
-def deformers(obj):
-    """What may change an object's shape over time: its modifiers (those that
-    deform first), shape keys, an armature parent."""
-    mods = [m for m in obj.modifiers if m.show_viewport]
-    moving = [m for m in mods if m.type not in STATIC_MODIFIERS]
-    found = [f"modifier '{m.name}' ({m.type.lower().replace('_', ' ')})" for m in moving]
-    keys = getattr(obj.data, "shape_keys", None)
-    if keys is not None and len(keys.key_blocks) > 1:
-        found.append("shape keys")
-    if obj.parent is not None and obj.parent_type == "ARMATURE":
-        found.append(f"armature '{obj.parent.name}'")
-    return found
-
-
-def object_points(obj, depsgraph):
-    """The evaluated mesh's vertices in object space, flat."""
-    ev, me = evaluated_mesh(obj, depsgraph)
-    try:
-        co = [0.0] * (3 * len(me.vertices))
-        me.vertices.foreach_get("co", co)
-        return co
-    finally:
-        ev.to_mesh_clear()
-
-
-def changes_shape(obj, context, scene, first, last, samples=8):
-    """True when the evaluated mesh (object space) differs from the first
-    frame's at one of a few frames across the range."""
-    set_frame(scene, first)
-    start = object_points(obj, context.evaluated_depsgraph_get())
-    size = max((abs(v) for v in start), default=1.0) or 1.0
-    n = min(samples, last - first)
-    for i in range(1, n + 1):
-        set_frame(scene, first + round(i * (last - first) / n))
-        co = object_points(obj, context.evaluated_depsgraph_get())
-        if len(co) != len(start) or any(abs(a - b) > 1e-6 * size for a, b in zip(co, start)):
-            return True
-    return False
-
-
-def motion_notes(context, scene, first, last):
-    """Warnings for what the bake ignores: a deforming collider or mesh
-    emitter (plume moves its first frame's mesh rigidly), an emitter's
-    particle systems (plume emits from the object)."""
-    notes = []
-    for obj in sorted(scene.objects, key=lambda o: o.name):
-        role = obj.plume.role
-        if role == "EMITTER" and len(obj.particle_systems):
-            names = ", ".join(f"'{p.name}'" for p in obj.particle_systems)
-            what = "particle system " + names + " is" if len(obj.particle_systems) == 1 else \
-                "particle systems " + names + " are"
-            kind = "sphere" if obj.plume.emitter_kind == "SPHERE" else "mesh"
-            notes.append(f"plume: emitter '{obj.name}': its {what} ignored; plume emits from the "
-                         f"object's {kind}")
-        mesh = role == "COLLIDER" or (role == "EMITTER" and obj.plume.emitter_kind == "MESH")
-        if not mesh or obj.type != "MESH" or last <= first:
-            continue
-        found = deformers(obj)
-        if found and changes_shape(obj, context, scene, first, last):
-            what = "collider" if role == "COLLIDER" else "emitter"
-            notes.append(f"plume: {what} '{obj.name}' changes shape ({', '.join(found)}): the "
-                         f"deformation is ignored; plume moves its frame {first} mesh rigidly")
-    set_frame(scene, first)
     return notes
 
 
@@ -453,6 +396,61 @@ def element_keys(obj, scene, role, frames, static):
     return keys
 
 
+def element_settings(obj, role, section):
+    values = settings_lines(obj.plume, role, section, skip_defaults=False)
+    if role == "EMITTER" and not gives_smoke(obj):
+        # As on the command line: a fuel emitter makes no smoke of its
+        # own unless its density is set; its smoke is the fire's soot.
+        values = [v for v in values if not v.startswith("density =")]
+    return values
+
+
+def sequence_lines(obj, scene, role, section, seq):
+    """A sequence's shape and file, in world space: the files hold the
+    object's motion, so the shape sits at the origin, unrotated, unscaled,
+    with no keys of its placement."""
+    lines = [f"# {'its particles' if seq.shape == 'points' else 'its evaluated mesh'}, "
+             "one file a frame, world space",
+             f'shape = "{seq.shape}"', f"file = {fmt(seq.file)}"]
+    if seq.radius is not None:
+        lines.append(f"radius = {fmt(seq.radius)}")  # for a point without a radius
+    lines += [f"center = {fmt([0.0, 0.0, 0.0])}", f"rotation = {fmt([0.0, 0.0, 0.0])}",
+              f"scale = {fmt([1.0, 1.0, 1.0])}"]
+    frames, interp = prop_key_plan(obj, scene, role)
+    if frames:
+        lines.append(f"interpolation = {fmt(interp)}")
+    return lines + element_settings(obj, role, section)
+
+
+def prop_key_plan(obj, scene, role):
+    """(frames, interpolation) of the object's keyed plume properties alone,
+    as key_plan makes them for a placement."""
+    props = {f"plume.{k.prop}" for k in animated_props(obj, role)}
+    curves = [c for c in fcurves(obj) if c.data_path in props]
+    if not curves:
+        return [], "linear"
+    kinds = {k.interpolation for c in curves for k in c.keyframe_points}
+    frames = sorted({round(k.co.x, 4) for c in curves for k in c.keyframe_points})
+    if any(len(c.modifiers) for c in curves) or frames[0] < 0 or not (
+            kinds <= {"LINEAR"} or kinds <= {"BEZIER"}):
+        return list(range(scene.frame_start, scene.frame_end + 1)), "linear"
+    return frames, ("smooth" if kinds <= {"BEZIER"} else "linear")
+
+
+def prop_keys(obj, scene, role):
+    """A sequence's keys: its animated plume properties, at their keys."""
+    frames, _ = prop_key_plan(obj, scene, role)
+    props = animated_props(obj, role)
+    keys = []
+    for f in frames:
+        set_frame(scene, f)
+        v = {"frame": float(f) if f != int(f) else int(f)}
+        for k in props:
+            v[k.key] = prop_value(obj.plume, k)
+        keys.append(v)
+    return keys
+
+
 def write_scene(context, toml_path, purpose="export"):
     """Writes the scene file and its meshes for a "bake", a "render" or an
     "export"; returns Exported. Raises ExportError, with nothing written, for
@@ -472,31 +470,35 @@ def write_scene(context, toml_path, purpose="export"):
     mesh_dir_name = f"{name}_meshes"
     mesh_dir = os.path.join(out_dir, mesh_dir_name)
     try:
-        warnings += motion_notes(context, scene, first, last)
+        # The sequences first, from the first frame on: particle and cloth
+        # caches simulate forward, before anything else moves the frame.
+        seqs = sequences.write_all(context, scene, elements_of(scene), mesh_dir, mesh_dir_name,
+                                   first, last, set_frame)
+        set_frame(scene, first)
         depsgraph = context.evaluated_depsgraph_get()
         ex = _write(context, scene, depsgraph, domain, name, toml_path, out_dir,
-                    mesh_dir, mesh_dir_name, first, last)
+                    mesh_dir, mesh_dir_name, first, last, seqs)
         ex.warnings = warnings
         return ex
     finally:
         scene.frame_set(frame_now, subframe=subframe_now)
 
 
+def elements_of(scene):
+    """Emitters and colliders, in the scene's order of names (stable files)."""
+    return sorted((o for o in scene.objects if o.plume.role in ("EMITTER", "COLLIDER")),
+                  key=lambda o: o.name)
+
+
 def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir, mesh_dir_name,
-           first, last):
+           first, last, seqs):
     fps = scene.render.fps / scene.render.fps_base
     w = Writer()
     w.lines.append(f"# plume scene written by plume's Blender add-on from '{bpy.data.filepath or 'unsaved'}'")
     ds = domain.plume
 
     # Domain: the world bounding box of the domain object at the first frame.
-    corners = [domain.matrix_world @ Vector(c) for c in domain.bound_box]
-    lo = Vector([min(c[i] for c in corners) for i in range(3)])
-    hi = Vector([max(c[i] for c in corners) for i in range(3)])
-    size = hi - lo
-    if min(size) <= 0:
-        raise ExportError(f"plume: domain '{domain.name}' is flat ({size.x:.3g} x {size.y:.3g} x "
-                          f"{size.z:.3g} m); its bounding box is the domain")
+    lo, size = domain_box(domain)
     lines = [f"origin = {fmt(list(lo))}", f"size = {fmt(list(size))}"]
     lines += settings_lines(ds, "DOMAIN", "domain")
     w.raw("[domain]", lines)
@@ -515,17 +517,24 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     if lines:
         w.raw("[output]", lines)
 
-    # Emitters and colliders, in the scene's order of names (stable files).
-    elements = sorted((o for o in scene.objects if o.plume.role in ("EMITTER", "COLLIDER")),
-                      key=lambda o: o.name)
+    elements = elements_of(scene)
     os.makedirs(out_dir, exist_ok=True)
-    if any(o.plume.role == "COLLIDER" or o.plume.emitter_kind == "MESH" for o in elements):
+    if any((o.plume.role == "COLLIDER" or o.plume.emitter_kind == "MESH") and o.name not in seqs
+           for o in elements):
         os.makedirs(mesh_dir, exist_ok=True)
     set_frame(scene, first)
     for obj in elements:
         role = obj.plume.role
         section = "emitter" if role == "EMITTER" else "obstacle"
         lines = [f"# Blender object '{obj.name}'"]
+        seq = seqs.get(obj.name)
+        if seq is not None:
+            lines += sequence_lines(obj, scene, role, section, seq)
+            w.raw(f"[[{section}]]", lines)
+            for key in prop_keys(obj, scene, role):
+                w.table(f"[[{section}.key]]", key)
+            set_frame(scene, first)
+            continue
         if role == "EMITTER" and obj.plume.emitter_kind == "SPHERE":
             # The sphere's radius in object space: half the largest side of its local box.
             box = [Vector(c) for c in obj.bound_box]
@@ -544,12 +553,7 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
                   f"scale = {fmt(scale)}"]
         if frames:
             lines.append(f"interpolation = {fmt(interp)}")
-        values = settings_lines(obj.plume, role, section, skip_defaults=False)
-        if role == "EMITTER" and not gives_smoke(obj):
-            # As on the command line: a fuel emitter makes no smoke of its
-            # own unless its density is set; its smoke is the fire's soot.
-            values = [v for v in values if not v.startswith("density =")]
-        lines += values
+        lines += element_settings(obj, role, section)
         w.raw(f"[[{section}]]", lines)
         for key in element_keys(obj, scene, role, frames, static=False):
             w.table(f"[[{section}.key]]", key)

@@ -79,10 +79,12 @@ def make_settings_class():
                         "beside the .blend)"),
         "emitter_kind": EnumProperty(
             name="Shape", default="MESH",
-            items=[("MESH", "Mesh", "The object's mesh, with its modifiers"),
+            items=[("MESH", "Mesh", "The object's mesh, with its modifiers (a mesh a frame when it "
+                                    "deforms)"),
                    ("SPHERE", "Sphere", "A sphere of the object's size (radius: half its largest "
                                         "dimension)")],
-            description="What plume emits from"),
+            description="What plume emits from (an object with a particle system emits from "
+                        "its particles)"),
     }
     for role in ("DOMAIN", "EMITTER", "COLLIDER"):
         for k in shown_keys(role):

@@ -3,7 +3,7 @@ panel_keys.py), and the add-on's preferences."""
 import bpy
 from bpy.props import StringProperty
 
-from . import panel_keys, schema
+from . import panel_keys, schema, sequences
 
 
 class PlumePreferences(bpy.types.AddonPreferences):
@@ -33,15 +33,33 @@ class PHYSICS_PT_plume(bpy.types.Panel):
         settings = context.object.plume
         layout.prop(settings, "role", text="Type")
         role = settings.role
-        if role == "EMITTER":
+        obj = context.object
+        particles = role == "EMITTER" and obj.type == "MESH" and sequences.emitting_systems(obj)
+        if particles:
+            # Blender's Flow Source "Particle System": the particles emit, not the mesh.
+            names = ", ".join(f"'{p.name}'" for p in particles)
+            col = layout.column(align=True)
+            col.label(text=f"Emits from its particles ({names}), a frame's file each", icon="PARTICLES")
+            col.label(text="each a sphere of its size at its velocity; hide the particle system "
+                           "in the viewport to emit from the mesh")
+        elif role == "EMITTER":
             layout.prop(settings, "emitter_kind")
+        shaped = role == "COLLIDER" or (role == "EMITTER" and not particles
+                                        and settings.emitter_kind == "MESH")
+        if shaped and obj.type == "MESH":
+            found = sequences.deformers(obj)
+            if found:
+                layout.label(text=f"Changes shape ({', '.join(found)}): exported as a mesh a frame",
+                             icon="MOD_ARMATURE")
         if role in ("EMITTER", "COLLIDER"):
             s = schema.load()
             for section in schema.ROLE_SECTIONS[role]:
                 for k in s.shown(section):
                     row = layout.row()
-                    # The shell's thickness means something for a surface emitter only.
-                    row.active = k.dotted != "emitter.thickness" or settings.emitter_mode == "surface"
+                    # The shell's thickness means something for a surface emitter only;
+                    # a particle emits a sphere, through its volume.
+                    row.active = (k.dotted != "emitter.thickness" or settings.emitter_mode == "surface") \
+                        and not (particles and k.dotted in ("emitter.mode", "emitter.thickness"))
                     row.prop(settings, k.prop)
 
 
