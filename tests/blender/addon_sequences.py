@@ -160,7 +160,8 @@ smooth.modifiers.new("Subdivision", "SUBSURF")
 smooth.plume.role = "COLLIDER"
 
 # Sparks: an emitter with a particle system (no gravity: each particle keeps
-# its velocity, so its motion from frame to frame is that velocity).
+# its velocity, so its motion from frame to frame is that velocity; a
+# timestep of its own, so Blender's velocity is not already per 1/24 s).
 bpy.ops.mesh.primitive_ico_sphere_add(radius=0.05, subdivisions=1, location=(0.15, 0.85, 0.3))
 sparks = bpy.context.object
 sparks.name = "Sparks"
@@ -171,6 +172,7 @@ part.count, part.frame_start, part.frame_end, part.lifetime = 40, FIRST, FIRST +
 part.normal_factor = 1.0
 part.particle_size, part.size_random = 0.03, 0.5
 part.effector_weights.gravity = 0.0
+part.timestep = 0.06  # particle seconds a frame (Blender's 0.04 is near 1/24)
 sparks.hide_render = True
 
 bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "sequences.blend"))
@@ -286,12 +288,13 @@ export.write_scene(bpy.context, toml, "export")
 again = {f: os.stat(os.path.join(meshes, f)).st_mtime_ns for f in os.listdir(meshes) if f.endswith(".ply")}
 check(again == stamps, "a second export rewrites none of the unchanged frames",
       f"{sum(1 for f in stamps if again.get(f) != stamps[f])} of {len(stamps)} rewritten")
+gate("export again")
 if not (has_colour and has_points):
     say("SKIP plume check, bake and Cycles: this plume has no emitter.color or no shape \"points\"")
     sys.exit(1 if os.environ.get("PLUME_REQUIRE_ALL") == "1" else 0)
 r = subprocess.run([plume, "check", toml], capture_output=True, text=True)
 check(r.returncode == 0, "plume check takes the export", r.stderr.strip())
-gate("export again")
+gate("plume check")
 
 # --- Bake: the grown collider keeps the smoke out; the red smoke in Cycles ------------
 for o in (bent, still, smooth, sparks, bend_rig, idle_rig):

@@ -37,6 +37,12 @@
 #            default; the imported material is plume's fire mapping with the
 #            constants plume prints, and a Cycles frame shows flame
 #            (addon_fire.py).
+#        run_test.sh addon_sequences PLUME SOURCE_DIR WORK_DIR
+#            the add-on exports a collider grown by a shape key and a bent one
+#            as mesh sequences, an emitter's particles as a points sequence
+#            (files read back with numpy), bakes: the grown collider keeps the
+#            smoke out at the mid frame, and a red emitter's smoke is red in
+#            Cycles (addon_sequences.py).
 #
 # Exit: 0 pass, 1 fail, 77 skip (no Blender: apt-get install blender); with
 # PLUME_REQUIRE_ALL=1 (CI), no Blender fails instead of skipping.
@@ -50,7 +56,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -260,13 +266,13 @@ addon)
   run_blender "$here/plume_addon.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
-addon_fire)
+addon_fire|addon_sequences)
   zip=$(dirname "$plume")/plume_blender.zip
   [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
   export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
-  run_blender "$here/addon_fire.py" "$zip" "$plume" "$work"
+  run_blender "$here/$mode.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences)" >&2; exit 2 ;;
 esac
