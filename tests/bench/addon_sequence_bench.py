@@ -56,11 +56,9 @@ export_s = time.monotonic() - t
 t = time.monotonic()
 for f in range(1, FRAMES + 1):
     scene.frame_set(f)
-    ev = body.evaluated_get(bpy.context.evaluated_depsgraph_get())
-    m = ev.to_mesh()
+    m = body.evaluated_get(bpy.context.evaluated_depsgraph_get()).data
     co = np.empty(3 * len(m.vertices), dtype=np.float32)
     m.vertices.foreach_get("co", co)
-    ev.to_mesh_clear()
 evaluate_s = time.monotonic() - t
 
 t = time.monotonic()
