@@ -185,6 +185,10 @@ ex = export.write_scene(bpy.context, toml, "export")
 say(f"export: {time.monotonic() - t:.2f} s")
 with open(toml, "rb") as f:
     written = tomllib.load(f)
+check(ex.notes == ["plume: collider 'Bent' changes shape: written as a mesh a frame (Shot_meshes/Bent_####.ply)",
+                   "plume: collider 'Grow' changes shape: written as a mesh a frame (Shot_meshes/Grow_####.ply)",
+                   "plume: emitter 'Sparks' emits from its particles: written as points a frame "
+                   "(Shot_meshes/Sparks_####.ply)"], "the export says which objects are sequences", str(ex.notes))
 meshes = os.path.join(work, "export", "Shot_meshes")
 
 

@@ -26,6 +26,7 @@ class Exported:
         self.domain, self.name, self.toml_path = domain, name, toml_path
         self.first, self.last, self.fps = first, last, fps
         self.warnings = warnings  # one line each, for the operator's report
+        self.notes = []  # what was written as sequences, one line each (Info)
 
 
 def scene_name(domain):
@@ -422,6 +423,20 @@ def sequence_lines(obj, scene, role, section, seq):
     return lines + element_settings(obj, role, section)
 
 
+def sequence_notes(seqs):
+    notes = []
+    for name in sorted(seqs):
+        seq = seqs[name]
+        if seq.shape == "points":
+            notes.append(f"plume: emitter '{name}' emits from its particles: written as points a "
+                         f"frame ({seq.file})")
+        else:
+            what = "collider" if seq.obj.plume.role == "COLLIDER" else "emitter"
+            notes.append(f"plume: {what} '{name}' changes shape: written as a mesh a frame "
+                         f"({seq.file})")
+    return notes
+
+
 def prop_key_plan(obj, scene, role):
     """(frames, interpolation) of the object's keyed plume properties alone,
     as key_plan makes them for a placement."""
@@ -479,6 +494,7 @@ def write_scene(context, toml_path, purpose="export"):
         ex = _write(context, scene, depsgraph, domain, name, toml_path, out_dir,
                     mesh_dir, mesh_dir_name, first, last, seqs)
         ex.warnings = warnings
+        ex.notes = sequence_notes(seqs)
         return ex
     finally:
         scene.frame_set(frame_now, subframe=subframe_now)

@@ -31,6 +31,8 @@ def export_for_run(context, purpose):
 
 
 def report_warnings(op, ex):
+    for line in ex.notes:
+        op.report({"INFO"}, line)
     for line in ex.warnings:
         op.report({"WARNING"}, line)
 

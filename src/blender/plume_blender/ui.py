@@ -49,8 +49,8 @@ class PHYSICS_PT_plume(bpy.types.Panel):
         if shaped and obj.type == "MESH":
             found = sequences.deformers(obj)
             if found:
-                layout.label(text=f"Changes shape ({', '.join(found)}): exported as a mesh a frame",
-                             icon="MOD_ARMATURE")
+                layout.label(text=f"Deformed ({', '.join(found)}): exported as a mesh a frame "
+                                  "when its shape changes", icon="MOD_ARMATURE")
         if role in ("EMITTER", "COLLIDER"):
             s = schema.load()
             for section in schema.ROLE_SECTIONS[role]:
