@@ -39,9 +39,10 @@ class PHYSICS_PT_plume(bpy.types.Panel):
             # Blender's Flow Source "Particle System": the particles emit, not the mesh.
             names = ", ".join(f"'{p.name}'" for p in particles)
             col = layout.column(align=True)
-            col.label(text=f"Emits from its particles ({names}), a frame's file each", icon="PARTICLES")
-            col.label(text="each a sphere of its size at its velocity; hide the particle system "
-                           "in the viewport to emit from the mesh")
+            col.label(text=f"Emits from its particles ({names}): each a sphere of its size",
+                      icon="PARTICLES")
+            col.label(text="moving at its velocity (hide the particle system in the viewport to "
+                           "emit from the mesh)")
         elif role == "EMITTER":
             layout.prop(settings, "emitter_kind")
         shaped = role == "COLLIDER" or (role == "EMITTER" and not particles
