@@ -51,7 +51,8 @@ def material(name, ds, soot, colour=False):
     render.extinction x (density + flame_density x flame), Color the soot's
     (physics.flame_smoke_color) when all smoke is the fire's, else
     render.albedo grey; with a `color` grid in the cache (coloured emitters,
-    or Mantaflow's), Color is that grid times render.albedo. Absorption Color black, Anisotropy render.phase,
+    or Mantaflow's), Color is that grid: the smoke's own albedo, which plume's
+    renderer uses instead of render.albedo. Absorption Color black, Anisotropy render.phase,
     Blackbody Intensity cycles_blackbody_per_emission x render.emission x
     flame, Temperature render.fire_temperature x temperature. The constants
     are plume's own, from the schema the add-on carries."""
@@ -87,12 +88,7 @@ def material(name, ds, soot, colour=False):
         tint = nt.nodes.new("ShaderNodeAttribute")
         tint.attribute_name = "color"
         tint.location = (-600, 250)
-        scaled = nt.nodes.new("ShaderNodeVectorMath")
-        scaled.operation = "MULTIPLY"
-        scaled.location = (-200, 250)
-        scaled.inputs[1].default_value = (ds.render_albedo,) * 3
-        nt.links.new(tint.outputs["Color"], scaled.inputs[0])
-        nt.links.new(scaled.outputs["Vector"], pv.inputs["Color"])
+        nt.links.new(tint.outputs["Color"], pv.inputs["Color"])
     pv.inputs["Absorption Color"].default_value = (0.0, 0.0, 0.0, 1.0)  # extinction = density
     pv.inputs["Anisotropy"].default_value = ds.render_phase
     flame = attribute("flame", -250)
