@@ -403,7 +403,19 @@ def element_settings(obj, role, section):
         # As on the command line: a fuel emitter makes no smoke of its
         # own unless its density is set; its smoke is the fire's soot.
         values = [v for v in values if not v.startswith("density =")]
+    if role == "EMITTER" and not has_colour(obj):
+        # A colour given to no emitter leaves the smoke render.albedo's
+        # grey, and the cache without a color grid, as before colours.
+        values = [v for v in values if not v.startswith("color =")]
     return values
+
+
+def has_colour(obj):
+    """Whether the user gave the emitter a smoke colour (set or keyed)."""
+    p = obj.plume
+    return hasattr(p, "emitter_color") and (
+        p.is_property_set("emitter_color")
+        or any(c.data_path == "plume.emitter_color" for c in fcurves(obj)))
 
 
 def sequence_lines(obj, scene, role, section, seq):
