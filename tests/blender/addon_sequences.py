@@ -12,7 +12,7 @@
 #   armature (keyed location) and one with a static Subdivision stay rigid:
 #   an OBJ each, the first keyed, and no frame files left; the particle
 #   emitter is `shape = "points"` on its own sequence; the coloured
-#   emitter's `color` is written;
+#   emitter's `color` is written, and none for the emitter given none;
 # - the files, read back with numpy (addon_common.read_ply): one a frame,
 #   each mesh's vertices Blender's evaluated mesh in world space at that
 #   frame and its triangles Blender's; each points file the alive particles
@@ -215,6 +215,7 @@ check(spark_e.get("shape") == "points" and spark_e.get("file") == "Shot_meshes/S
 burner_e = element("emitter", "Burner")
 if has_colour:
     check(burner_e.get("color") == list(RED), "the emitter's colour is written", str(burner_e.get("color")))
+    check("color" not in spark_e, "an emitter given no colour has none in the file", str(spark_e.get("color")))
 want = {f"{n}_{f:04d}.ply" for n in ("Grow", "Bent", "Sparks") for f in range(FIRST, LAST + 1)}
 want |= {"Burner.obj", "Still.obj", "Smooth.obj"}
 have = set(os.listdir(meshes)) if os.path.isdir(meshes) else set()
