@@ -28,12 +28,14 @@ import time
 import bpy
 from mathutils import Vector
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from addon_common import check, die, gate, install, say  # noqa: E402
+
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 if len(args) != 3:
     sys.exit("usage: ... addon_fire.py -- ADDON_ZIP PLUME WORK_DIR")
 addon_zip, plume, work = (os.path.abspath(a) for a in args)
 os.makedirs(work, exist_ok=True)
-failures = 0
 
 RESOLUTION = 32
 FIRST, LAST = 1, 24
@@ -44,32 +46,12 @@ MIN_TOP_LUMA = 0.1        # their mean linear luminance
 MIN_RG, MIN_GB = 1.2, 1.5  # and colour: R > 1.2 G, G > 1.5 B (grey smoke: 1, 1)
 
 
-def say(msg):
-    print(f"plume-test: {msg}", flush=True)
-
-
-def check(ok, what, detail=""):
-    global failures
-    say(f"{'ok  ' if ok else 'FAIL'} {what}{(': ' + detail) if detail else ''}")
-    if not ok:
-        failures += 1
-
-
-def die(msg):
-    say(f"FAIL {msg}")
-    sys.stderr.write(f"plume-test: FAIL {msg}\n")
-    sys.exit(1)
-
-
 def near(a, b):
     return abs(a - b) <= 1e-5 * max(1.0, abs(b))  # Blender's sockets are 32-bit floats
 
 
 # --- Install the zip as a user does -------------------------------------------
-bpy.ops.wm.read_factory_settings(use_empty=True)
-bpy.ops.preferences.addon_install(filepath=addon_zip, overwrite=True)
-bpy.ops.preferences.addon_enable(module="plume_blender")
-bpy.context.preferences.addons["plume_blender"].preferences.binary = plume
+install(addon_zip, plume)
 reference = json.loads(subprocess.run([plume, "check", "--reference", "--reference-format", "json"],
                                       capture_output=True, text=True, check=True).stdout)
 constants = {name: c["value"] for name, c in reference["constants"].items()}
@@ -204,6 +186,5 @@ check(flame_like(*fire), f"Cycles shows the flame (luminance > {MIN_TOP_LUMA}, R
 gain.inputs[1].default_value = 0.0  # the material as the old default (render.emission 0) made it
 dark = render("no_flame")
 check(not flame_like(*dark), "with Blackbody Intensity 0 it does not (control)", describe(*dark))
-if failures:
-    die(f"{failures} check(s) failed")
+gate("flame")
 say("PASS")
