@@ -11,7 +11,7 @@
 #   the origin, unrotated, unscaled, with no keys; a cube with an idle
 #   armature (keyed location) and one with a static Subdivision stay rigid:
 #   an OBJ each, the first keyed, and no frame files left; the particle
-#   emitter is `shape = "points"` on its own sequence; the coloured
+#   emitter is `shape = "points"` on its own sequence, with no placement; the coloured
 #   emitter's `color` is written, and none for the emitter given none;
 # - the files, read back with numpy (addon_common.read_ply): one a frame,
 #   each mesh's vertices Blender's evaluated mesh in world space at that
@@ -211,7 +211,8 @@ check(still_e.get("file") == "Shot_meshes/Still.obj" and [k["frame"] for k in st
 check(smooth_e.get("file") == "Shot_meshes/Smooth.obj", "'Smooth' (static Subdivision) stays a rigid OBJ")
 spark_e = element("emitter", "Sparks")
 check(spark_e.get("shape") == "points" and spark_e.get("file") == "Shot_meshes/Sparks_####.ply"
-      and "key" not in spark_e, "the particle emitter is a points sequence", str(spark_e))
+      and not any(k in spark_e for k in ("key", "center", "rotation", "scale")),
+      "the particle emitter is a points sequence, with no placement", str(spark_e))
 burner_e = element("emitter", "Burner")
 if has_colour:
     check(burner_e.get("color") == list(RED), "the emitter's colour is written", str(burner_e.get("color")))

@@ -420,15 +420,16 @@ def has_colour(obj):
 
 def sequence_lines(obj, scene, role, section, seq):
     """A sequence's shape and file, in world space: the files hold the
-    object's motion, so the shape sits at the origin, unrotated, unscaled,
-    with no keys of its placement."""
+    object's motion, so a mesh sits at the origin, unrotated, unscaled, with
+    no keys of its placement (points have none: plume refuses one)."""
     lines = [f"# {'its particles' if seq.shape == 'points' else 'its evaluated mesh'}, "
              "one file a frame, world space",
              f'shape = "{seq.shape}"', f"file = {fmt(seq.file)}"]
-    if seq.radius is not None:
+    if seq.shape == "points":
         lines.append(f"radius = {fmt(seq.radius)}")  # for a point without a radius
-    lines += [f"center = {fmt([0.0, 0.0, 0.0])}", f"rotation = {fmt([0.0, 0.0, 0.0])}",
-              f"scale = {fmt([1.0, 1.0, 1.0])}"]
+    else:
+        lines += [f"center = {fmt([0.0, 0.0, 0.0])}", f"rotation = {fmt([0.0, 0.0, 0.0])}",
+                  f"scale = {fmt([1.0, 1.0, 1.0])}"]
     frames, interp = prop_key_plan(obj, scene, role)
     if frames:
         lines.append(f"interpolation = {fmt(interp)}")
