@@ -327,7 +327,7 @@ dirs = [Vector(d).normalized() for d in ((0, 0, -1), (1, 0, -1), (-1, 0, -1), (0
 shell = [CENTRE + d * r for d in dirs for r in (R0 + DX, 0.5 * (R0 + R1), R1 - 2 * DX)]
 smoky = [tuple(round(v, 3) for v in p) for p in shell if probe(p)]
 check(not smoky, f"no smoke inside the grown collider at frame {MID} ({len(shell)} points between "
-      f"{R0 + DX:.3f} and {R1 - 2 * DX:.3f} m from its centre)", f"smoke at {smoky[:3]}")
+      f"{R0 + DX:.3f} and {R1 - 2 * DX:.3f} m from its centre)", f"smoke at {len(smoky)}: {smoky[:3]}")
 below = [Vector((0.5, 0.5, z)) for z in (0.36, 0.38)]
 check(all(probe(p) for p in below), "the control: the gap between the emitter and the collider is smoke",
       str([probe(p) for p in below]))
