@@ -12,6 +12,8 @@
 #include "core/parallel.h"
 #include "core/shape_sequence.h"
 #include "io/scene_geometry.h"
+#include "io/vdb_cache.h"
+#include "scene/describe.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
 #include "support/mesh_text.h"
@@ -228,6 +230,132 @@ TEST(MeshSequence, RigidSequenceGivesTheKeyedResult) {
         }
         EXPECT_NEAR(massB / massA, 1.0, 1e-3) << "frame " << frame;
     }
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+const fs::path kBadSequences = fs::path(PLUME_SOURCE_DIR) / "tests/data/bad_sequences";
+
+// Each bad sequence stops `plume check` and `plume render` before any
+// simulation: one line at the scene's `file` key naming the file, exit 2,
+// nothing written.
+TEST(MeshSequence, BadSequencesAreOneLineAndExitTwo) {
+    const fs::path dir = test::scratchDir("sequence_bad");
+    for (const fs::directory_entry& e : fs::directory_iterator(kBadSequences))
+        fs::copy(e.path(), dir / e.path().filename());
+    const std::pair<const char*, const char*> cases[] = {
+        {"missing_frame",
+         "missing_frame.toml:9:8: error: obstacle[1].file: 'gap_0003.obj' is missing (the "
+         "sequence has files for frames 1 to 4: it needs every one between)\n"},
+        {"open_and_closed",
+         "open_and_closed.toml:9:8: error: obstacle[1].file: 'torn_0002.obj' is not closed (3 "
+         "open edges), while 'torn_0001.obj' is\n"},
+        {"no_match",
+         "no_match.toml:9:8: error: emitter[1].file: no mesh files match 'nobody_####.obj'\n"},
+    };
+    for (const auto& [name, message] : cases) {
+        const std::string scene = std::string(name) + ".toml";
+        test::RunResult r = test::runPlume("check " + scene, dir);
+        EXPECT_EQ(r.status, 2) << name;
+        EXPECT_EQ(r.err, message);
+        EXPECT_EQ(r.out, "") << name;
+        r = test::runPlume("render " + scene + " -o out.mp4 --vdb cache --quiet", dir);
+        EXPECT_EQ(r.status, 2) << name;
+        EXPECT_EQ(r.err, message);
+        EXPECT_FALSE(fs::exists(dir / "out.mp4")) << name;
+        EXPECT_FALSE(fs::exists(dir / "cache")) << name;
+    }
+}
+
+// The fuzz target's seeds of sequences (tests/fuzz/seeds) load, describe
+// themselves and load again to the same text, as the target demands of them.
+TEST(MeshSequence, FuzzSeedsRoundTrip) {
+    const fs::path seeds = fs::path(PLUME_SOURCE_DIR) / "tests/fuzz/seeds";
+    int count = 0;
+    for (const fs::directory_entry& e : fs::directory_iterator(seeds)) {
+        const std::string name = e.path().filename().string();
+        if (!name.starts_with("sequence")) continue;
+        ++count;
+        std::ifstream in(e.path());
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        const std::string described = describeScene(parseScene(text, "fuzz.toml"));
+        EXPECT_EQ(describeScene(parseScene(described, "fuzz.toml")), described) << name;
+        EXPECT_TRUE(described.find("_####.") != std::string::npos ||
+                    described.find("_%04d.") != std::string::npos)
+            << name;
+    }
+    EXPECT_EQ(count, 4);
+}
+
+// A bake of a plate sequence and a growing emitter sequence, numbered from
+// frame 1001, stopped after three frames and resumed, ends bit for bit as
+// the bake that never stopped.
+TEST(MeshSequence, ResumeGoesOnBitForBit) {
+    const fs::path dir = test::scratchDir("sequence_resume");
+    for (int n = 1001; n <= 1006; ++n) {
+        const float t = float(n - 1000) / kFps;
+        write(dir / frameName("plate", n),
+              test::boxText({0.1f, 0.4f, 0.4f}, {0.2f + 1.5f * t, 0.5f, 0.4f}));
+        write(dir / frameName("puff", n), test::icosphereText(0.1f + 0.5f * t, 2, Vec3f(0.0f)));
+    }
+    write(dir / "shot.toml",
+          "[domain]\nsize = [1, 1, 1]\nresolution = 20\n[time]\nstart_frame = 1001\nframes = 6\n"
+          "[[emitter]]\nshape = \"mesh\"\nfile = \"puff_####.obj\"\ncenter = [0.6, 0.5, 0.3]\n"
+          "mode = \"surface\"\nthickness = 0.1\n"
+          "[[obstacle]]\nshape = \"mesh\"\nfile = \"plate_####.obj\"\ncenter = [0, 0, 0]\n");
+    const std::string bake = "bake shot.toml -q --set output.vdb_precision=exact ";
+    auto r = test::runPlume(bake + "--vdb whole", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = test::runPlume(bake + "--vdb parts --frames 1001-1003", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = test::runPlume(bake + "--vdb parts --resume", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (int n : {1004, 1006}) {
+        const std::string name = "shot_" + std::to_string(n) + ".vdb";
+        const CacheFrame a = readVdbFrame((dir / "whole" / name).string());
+        const CacheFrame b = readVdbFrame((dir / "parts" / name).string());
+        ASSERT_EQ(a.density.size(), b.density.size());
+        EXPECT_TRUE(sameBits(a.density, b.density)) << name;
+        ASSERT_EQ(a.velocity.size(), b.velocity.size());
+        EXPECT_EQ(
+            std::memcmp(a.velocity.data(), b.velocity.data(), a.velocity.size() * sizeof(Vec3f)), 0)
+            << name;
+        float densest = 0.0f;
+        for (float d : a.density.values()) densest = std::max(densest, d);
+        EXPECT_GT(densest, 0.5f) << name;
+    }
+}
+
+// A sphere sequence moving along x at 1.2 m/s emits smoke that takes
+// inherit_velocity of its motion, as a keyed emitter's does (MovingEmitter).
+TEST(MeshSequence, EmitterGivesItsSmokeItsMotion) {
+    const fs::path dir = test::scratchDir("sequence_emitter");
+    auto at = [](double seconds) { return 0.4f + 1.2f * float(seconds); };
+    for (int n = 1; n <= 4; ++n)
+        write(dir / frameName("torch", n),
+              test::icosphereText(0.15f, 3, {at(n / kFps), 0.5f, 0.5f}));
+    auto uInside = [&](float inherit) {
+        Scene s = sceneIn(dir, "torch.toml",
+                          "[domain]\nsize = [2, 1, 1]\nresolution = 40\n[[emitter]]\n"
+                          "shape = \"mesh\"\nfile = \"torch_####.obj\"\ncenter = [0, 0, 0]\n"
+                          "inherit_velocity = " +
+                              std::to_string(inherit) + "\n");
+        Solver solver(s);
+        solver.advanceFrame(1);  // before file 1 it holds still
+        solver.advanceFrame(2);
+        solver.substep(0.01f);
+        // The face at the torch's centre then.
+        return solver.fields().u(int(at(2 / kFps + 0.005) / 0.05f + 0.5f), 10, 10);
+    };
+    const float none = uInside(0.0f), full = uInside(1.0f), halfway = uInside(0.5f);
+    EXPECT_NEAR(none, 0.0f, 0.05f);
+    EXPECT_GT(full, 0.8f);
+    EXPECT_LT(full, 1.3f);
+    EXPECT_NEAR(halfway, 0.5f * full, 0.1f * full);
 }
 
 }  // namespace
