@@ -1,6 +1,6 @@
 // Mesh sequences: what a frame costs when an obstacle is a deforming sphere
 // given as one OBJ a frame (about 10k or 100k triangles), in bench.toml's 64³
-// domain. Reports milliseconds as counters:
+// domain. On one thread, so the CPU time is the whole cost even on a busy machine:
 //     build/tests/plume_bench --benchmark_filter=Sequence
 #include <benchmark/benchmark.h>
 
@@ -13,6 +13,7 @@
 #include <numbers>
 #include <string>
 
+#include "core/parallel.h"
 #include "core/shape_sequence.h"
 #include "io/scene_geometry.h"
 #include "scene/loader.h"
@@ -60,8 +61,9 @@ void writeWobblySphere(const fs::path& path, int segments, int rings, int frame)
 }
 
 // bench.toml's 64³ domain and emitter, with the sphere sequence as an
-// obstacle above the source (none for triangles = 0), files written once.
-Scene sequenceScene(int triangles) {
+// obstacle above the source (none for triangles = 0; with `still`, its first
+// file alone, a mesh that holds still), files written once.
+Scene sequenceScene(int triangles, bool still = false) {
     const fs::path dir =
         fs::temp_directory_path() / ("plume_sequence_bench_" + std::to_string(triangles));
     const std::string bench = std::string(PLUME_SOURCE_DIR) + "/scenes/bench.toml";
@@ -79,7 +81,8 @@ Scene sequenceScene(int triangles) {
             }
             std::ofstream(dir / "done") << "written\n";
         }
-        text += "\n[[obstacle]]\nshape = \"mesh\"\nfile = \"" + (dir / "wobble_####.obj").string() +
+        const std::string file = still ? "wobble_0001.obj" : "wobble_####.obj";
+        text += "\n[[obstacle]]\nshape = \"mesh\"\nfile = \"" + (dir / file).string() +
                 "\"\ncenter = [1.0, 1.0, 1.1]\n";
     }
     return parseScene(text, bench);
@@ -87,6 +90,7 @@ Scene sequenceScene(int triangles) {
 
 // Loading the scene: every file (kFiles) read and checked, the first file's SDF built.
 void BM_SequenceLoad(benchmark::State& state) {
+    setThreadCount(1);
     const Scene scene = sequenceScene(int(state.range(0)));
     for (auto _ : state) {
         Scene s = scene;
@@ -106,6 +110,7 @@ BENCHMARK(BM_SequenceLoad)
 // for in a frame of four substeps (each one's start and middle), the frame's
 // file read and its SDF built, the displacement to the next, the warps.
 void BM_SequenceFrame(benchmark::State& state) {
+    setThreadCount(1);
     Scene scene = sequenceScene(int(state.range(0)));
     loadSceneGeometry(scene);
     const ShapeSequence& sequence = *scene.obstacles[0].sequence;
@@ -126,10 +131,11 @@ BENCHMARK(BM_SequenceFrame)
     ->UseRealTime()
     ->Iterations(10);
 
-// A whole solver frame, with the sequence (and without: triangles = 0),
-// after two warm-up frames.
+// A whole solver frame, with the sequence (with its first file holding
+// still: still = 1; with no obstacle: triangles = 0), after two warm-up frames.
 void BM_SequenceSolverFrame(benchmark::State& state) {
-    Scene scene = sequenceScene(int(state.range(0)));
+    setThreadCount(1);
+    Scene scene = sequenceScene(int(state.range(0)), state.range(1) != 0);
     loadSceneGeometry(scene);
     Solver solver(scene);
     int frame = 1;
@@ -140,10 +146,12 @@ void BM_SequenceSolverFrame(benchmark::State& state) {
         benchmark::Counter(1e3 * solver.stageTimes().emit, benchmark::Counter::kAvgIterations);
 }
 BENCHMARK(BM_SequenceSolverFrame)
-    ->Arg(0)
-    ->Arg(10000)
-    ->Arg(100000)
-    ->ArgName("triangles")
+    ->Args({0, 0})
+    ->Args({10000, 1})
+    ->Args({10000, 0})
+    ->Args({100000, 1})
+    ->Args({100000, 0})
+    ->ArgNames({"triangles", "still"})
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime()
     ->Iterations(10);
