@@ -370,5 +370,32 @@ TEST(MeshSequence, EmitterGivesItsSmokeItsMotion) {
     EXPECT_NEAR(halfway, 0.5f * full, 0.1f * full);
 }
 
+// Keys move a sequence as a whole: the growing sphere carried along x at
+// 1 m/s by center keys pushes the air ahead at 1 + dR/dt and draws it behind
+// at 1 - dR/dt.
+TEST(MeshSequence, KeysMoveTheSequenceAsAWhole) {
+    const fs::path dir = test::scratchDir("sequence_keys");
+    for (int n = 1; n <= 10; ++n)
+        write(dir / frameName("ball", n), test::icosphereText(radiusAt(n / kFps), 3));
+    Scene scene = sceneIn(dir, "keys.toml",
+                          "[domain]\nsize = [1.5, 1, 1]\nresolution = 48\n[time]\ncfl = 1\n"
+                          "[[obstacle]]\nshape = \"mesh\"\nfile = \"ball_####.obj\"\n"
+                          "[[obstacle.key]]\nframe = 0\ncenter = [0.5, 0.5, 0.5]\n"
+                          "[[obstacle.key]]\nframe = 24\ncenter = [1.5, 0.5, 0.5]\n");
+    Solver solver(scene);
+    for (int frame = 1; frame <= 4; ++frame) solver.advanceFrame(frame);
+    const Fields& f = solver.fields();
+    const int j = 16, k = 16;  // through the sphere's centre (0.5 m = 16 cells)
+    int back = -1, front = -1;
+    for (int i = 1; i < f.n.x; ++i) {
+        if (!f.solid(i - 1, j, k) && f.solid(i, j, k) && back < 0) back = i;
+        if (f.solid(i - 1, j, k) && !f.solid(i, j, k)) front = i;
+    }
+    ASSERT_GT(back, 0);
+    ASSERT_GT(front, back);
+    EXPECT_NEAR(f.u(front, j, k), 1.0f + kGrowth, 0.1f);
+    EXPECT_NEAR(f.u(back, j, k), 1.0f - kGrowth, 0.1f);
+}
+
 }  // namespace
 }  // namespace plume
