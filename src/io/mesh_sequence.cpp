@@ -196,7 +196,8 @@ std::shared_ptr<const ShapeSequence> openMeshSequence(const MeshSequenceSettings
             throw GeometryError("'" + framePatternFile(settings.pattern, files[i - 1].frame + 1) +
                                 "' is missing (the sequence has files for frames " +
                                 std::to_string(files.front().frame) + " to " +
-                                std::to_string(files.back().frame) + ": it needs every one between)");
+                                std::to_string(files.back().frame) +
+                                ": it needs every one between)");
 
     // Every file read and checked now, side by side; the first problem in
     // frame order is the one reported.
