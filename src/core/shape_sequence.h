@@ -33,7 +33,8 @@ struct SurfaceVelocity {
     }
 };
 
-// The solid part of a sequence at one moment: its SDF and its own velocity.
+// The solid part of a sequence at one moment: its SDF and its own velocity
+// (none before its first file, after its last, and at a file's own frame).
 struct SolidPose {
     std::shared_ptr<const LevelSet> levelSet;
     std::shared_ptr<const SurfaceVelocity> velocity;  // null: the surface holds still

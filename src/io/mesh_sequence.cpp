@@ -56,14 +56,16 @@ class MeshSequence final : public ShapeSequence {
             if (at == frame) return pose;
         const Moment m = where(frame);
         SolidPose pose;
-        if (m.hold) {
+        if (m.hold || m.s == 0.0f) {
+            // A file's own frame (what the renderer asks for): its SDF as
+            // built. The path turns there, so it has no one velocity; the
+            // solver asks only between files (a substep's middle never falls
+            // on a frame).
             pose.levelSet = file(m.a).levelSet;
         } else {
             const Interval in = interval(m.a);
             pose.velocity = in.velocity;
-            if (m.s == 0.0f) {
-                pose.levelSet = in.a.levelSet;
-            } else if (in.displacement) {
+            if (in.displacement) {
                 pose.levelSet = std::make_shared<LevelSet>(
                     warpBlend(*in.a.levelSet, *in.b.levelSet, *in.displacement, in.lattice, m.s));
             } else {
