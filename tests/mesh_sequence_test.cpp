@@ -11,7 +11,9 @@
 
 #include "core/parallel.h"
 #include "core/shape_sequence.h"
+#include "io/mesh_file.h"
 #include "io/scene_geometry.h"
+#include "io/sequence_motion.h"
 #include "io/vdb_cache.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
@@ -395,6 +397,34 @@ TEST(MeshSequence, KeysMoveTheSequenceAsAWhole) {
     ASSERT_GT(front, back);
     EXPECT_NEAR(f.u(front, j, k), 1.0f + kGrowth, 0.1f);
     EXPECT_NEAR(f.u(back, j, k), 1.0f - kGrowth, 0.1f);
+}
+
+// Between two files, a plate two voxels thick that moves four voxels is
+// still a plate halfway (its middle inside, its old and new places outside),
+// and the velocity there is its displacement per frame.
+TEST(MeshSequence, WarpKeepsAThinPlateBetweenFiles) {
+    const fs::path dir = test::scratchDir("sequence_warp");
+    const float voxel = 0.05f;
+    write(dir / "a.obj", test::boxText({0.1f, 0.6f, 0.6f}, {0.0f, 0.0f, 0.0f}));
+    write(dir / "b.obj", test::boxText({0.1f, 0.6f, 0.6f}, {0.2f, 0.0f, 0.0f}));
+    const TriangleMesh a = readMeshFile((dir / "a.obj").string());
+    const TriangleMesh b = readMeshFile((dir / "b.obj").string());
+    ASSERT_TRUE(sameTopology(a, b));
+    const LevelSet la = levelSetFromMesh(a, voxel, 3.0f), lb = levelSetFromMesh(b, voxel, 3.0f);
+    const Lattice lattice = unite(latticeOf(la), latticeOf(lb));
+    const Grid3<Vec3f> d = displacementField(a, b, lattice, 0.2f + 4.0f * voxel);
+    const LevelSet half = warpBlend(la, lb, d, lattice, 0.5f);
+    EXPECT_LT(half.sample({0.1f, 0.0f, 0.0f}), -0.5f * 0.05f + 0.01f);  // the middle: inside
+    EXPECT_GT(half.sample({0.0f, 0.0f, 0.0f}), 0.03f);                  // where it was
+    EXPECT_GT(half.sample({0.2f, 0.0f, 0.0f}), 0.03f);                  // where it goes
+    EXPECT_NEAR(half.sample({0.16f, 0.0f, 0.0f}), 0.01f, 0.01f);        // its face
+    // Its displacement, near the plate and a little beyond it.
+    for (float x : {0.05f, 0.1f, 0.3f}) {
+        const Vec3f g = (Vec3f(x, 0.1f, 0.0f) - lattice.origin()) / voxel;
+        const Vec3f moved = d.sample(g);
+        EXPECT_NEAR(moved.x, 0.2f, 1e-4f) << x;
+        EXPECT_NEAR(moved.y, 0.0f, 1e-4f) << x;
+    }
 }
 
 }  // namespace
