@@ -26,6 +26,7 @@
 #include "sim/fields.h"
 #include "support/run.h"
 #include "support/scene_errors.h"
+#include "support/sanitizer.h"
 
 namespace plume {
 namespace {
@@ -57,12 +58,8 @@ void makeFifo(const std::string& path) {
     ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0) << path;
 }
 
-// See render_vdb_memory_test.cpp: ASan's shadow memory forbids an address-space cap.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+// Under ASan the binary runs uncapped (tests/support/sanitizer.h).
+using test::kAddressSanitizer;
 
 // Runs plume in dir with at most `seconds` (status 124 past them) and
 // `capMiB` of address space: a reader that waits on a FIFO, or allocates

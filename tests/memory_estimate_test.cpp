@@ -3,13 +3,7 @@
 #include <gtest/gtest.h>
 #include <malloc.h>
 
-#if defined(__SANITIZE_ADDRESS__)
-#define PLUME_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PLUME_ASAN 1
-#endif
-#endif
+#include "support/sanitizer.h"
 #if PLUME_ASAN
 // From the sanitizer runtime (GCC ships no header for it).
 extern "C" size_t __sanitizer_get_current_allocated_bytes();

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "support/run.h"
+#include "support/sanitizer.h"
 
 namespace plume {
 namespace {
@@ -22,20 +23,9 @@ using test::scratchDir;
 
 const std::string kRising = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/rising.toml";
 
-// AddressSanitizer reserves terabytes of address space for its shadow memory
-// at start-up, which an address-space cap forbids (render_vdb_memory_test.cpp
-// says the same): these tests run in the Release build only.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+// An address-space cap is impossible under ASan (tests/support/sanitizer.h):
+// these tests run in the Release build only.
+using test::kAddressSanitizer;
 
 // plume ARGS in dir with its address space capped at capKiB (ulimit -v), through /bin/sh.
 test::RunResult runPlumeCapped(const std::string& args, const fs::path& dir, long capKiB) {

@@ -299,7 +299,7 @@ TEST(RenderFilter, BsplineWeightsArePositiveAndSumToOne) {
     for (Vec3f p : {Vec3f(0.1f, 0.2f, 0.3f), Vec3f(2.5f, 2.0f, 1.5f), Vec3f(6.9f, 3.9f, 2.9f)})
         EXPECT_NEAR(bsplineSample(constant.data(), n, p), 0.7f, 1e-6f);
     for (float x : {2.0f, 3.3f, 4.5f})
-        EXPECT_NEAR(bsplineSample(ramp.data(), n, {x, 1.0f, 1.0f}), x - 0.5f, 1e-5f);
+        EXPECT_NEAR(bsplineSample(ramp.data(), n, Vec3f{x, 1.0f, 1.0f}), x - 0.5f, 1e-5f);
 }
 
 // The B-spline one axis at a time with scalar weights, as render/march/cubic.h

@@ -13,6 +13,7 @@
 
 #include "render/output/png.h"
 #include "support/run.h"
+#include "support/sanitizer.h"
 
 namespace plume {
 namespace {
@@ -36,14 +37,9 @@ void writeTwoBlobs(const fs::path& path, openvdb::Coord apart) {
     file.close();
 }
 
-// AddressSanitizer reserves terabytes of address space for its shadow memory
-// at start-up, which an address-space cap forbids: under it the binary runs
-// uncapped (its allocator then refuses a huge allocation at once by itself).
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
+// Under ASan the binary runs uncapped (tests/support/sanitizer.h): its
+// allocator then refuses a huge allocation at once by itself.
+using test::kAddressSanitizer;
 
 // Runs plume with its address space capped (4 GiB unless said), so a dense
 // allocation of a huge box fails at once instead of pushing the machine into swap.

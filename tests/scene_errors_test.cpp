@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "io/scene_geometry.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
 #include "scene/schema.h"
@@ -265,6 +266,30 @@ TEST(SceneErrorStrings, SyntaxErrorIsOneLine) {
     std::string e = parseError("[domain\n");
     EXPECT_EQ(e.rfind("s.toml:1:", 0), 0u) << e;
     EXPECT_EQ(e.find('\n'), std::string::npos) << e;
+}
+
+// Bad mesh sequences (tests/data/bad_sequences, also fuzz seeds): the scene
+// loads, its geometry does not, at the `file` key, naming the file.
+TEST(SceneErrors, BadMeshSequences) {
+    const std::string dir = kSourceDir + "/tests/data/bad_sequences/";
+    auto geometryError = [&](const std::string& name) {
+        return errorOf([&] {
+            Scene s = loadScene(dir + name);
+            loadSceneGeometry(s);
+        });
+    };
+    EXPECT_EQ(geometryError("missing_frame.toml"),
+              dir + "missing_frame.toml:9:8: error: obstacle[1].file: '" + dir +
+                  "gap_0003.obj' is missing (the sequence has files for frames 1 to 4: it needs "
+                  "every one between)");
+    EXPECT_EQ(geometryError("open_and_closed.toml"),
+              dir + "open_and_closed.toml:9:8: error: obstacle[1].file: '" + dir +
+                  "torn_0002.obj' is not closed (3 open edges), while '" + dir +
+                  "torn_0001.obj' is");
+    EXPECT_EQ(geometryError("no_match.toml"), dir +
+                                                  "no_match.toml:9:8: error: emitter[1].file: no "
+                                                  "mesh files match '" +
+                                                  dir + "nobody_####.obj'");
 }
 
 }  // namespace

@@ -40,11 +40,15 @@ std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n, const std::vector
     // back between frames.
     const std::uint64_t state = cells * sizeof(double);
     // Mesh shapes' dense SDFs (once loadSceneGeometry has made them).
+    // A mesh sequence holds about ten times its first file's: three files'
+    // SDFs, the pose's, and the displacement and velocity (three floats a
+    // sample each) over the box of two (io/mesh_sequence).
     std::uint64_t levelSets = 0;
-    for (const ShapeSettings& s : scene.emitters)
-        if (s.levelSet) levelSets += s.levelSet->bytes();
-    for (const ShapeSettings& s : scene.obstacles)
-        if (s.levelSet) levelSets += s.levelSet->bytes();
+    auto add = [&](const ShapeSettings& s) {
+        if (s.levelSet) levelSets += s.levelSet->bytes() * (s.sequence ? 10 : 1);
+    };
+    for (const ShapeSettings& s : scene.emitters) add(s);
+    for (const ShapeSettings& s : scene.obstacles) add(s);
     const std::uint64_t solver = islands ? Solver::bytesFor(scene, *islands) : Solver::bytesFor(scene, n);
     // With upres the renderer draws the fine grid.
     const Vec3i drawn = scene.upres.on() ? times(n, scene.upres.factor) : n;

@@ -54,6 +54,13 @@ class Transform {
         return Vec3f(dot(rows_[0], s), dot(rows_[1], s), dot(rows_[2], s)) + center_;
     }
 
+    // A local vector (a velocity) in the world: scaled and turned, not moved.
+    Vec3f vectorToWorld(Vec3f vLocal) const {
+        if (identity_) return vLocal;
+        Vec3f s = vLocal * scale_;
+        return Vec3f(dot(rows_[0], s), dot(rows_[1], s), dot(rows_[2], s));
+    }
+
     // A local signed distance in world metres: exact for uniform scale, a
     // lower bound of the distance (never past the surface) for a non-uniform one.
     float distanceToWorld(float localDistance) const { return localDistance * minScale_; }

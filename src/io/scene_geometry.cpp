@@ -9,6 +9,8 @@
 
 #include "core/error.h"
 #include "core/input_file.h"
+#include "io/mesh_sequence.h"
+#include "io/sequence.h"
 #include "io/vdb_layout.h"
 #include "io/vdb_private.h"
 #include "scene/schema.h"
@@ -104,6 +106,26 @@ std::string lowerExtension(const std::string& path) {
     return ext;
 }
 
+// A mesh sequence (io/mesh_sequence.h): every file checked, the shape posed
+// at the first frame until the solver or renderer poses it anew.
+void openSequence(ShapeSettings& shape, const Scene& scene, float voxel, float bandVoxels) {
+    if (lowerExtension(shape.filePath) == ".vdb")
+        throw GeometryError("'" + shape.filePath +
+                            "': a sequence of .vdb level sets is not read; give the frames as "
+                            "meshes (OBJ, PLY, STL, glTF/GLB)");
+    MeshSequenceSettings settings;
+    settings.pattern = shape.filePath;
+    settings.startFrame = scene.time.startFrame;
+    settings.fps = scene.time.fps;
+    settings.voxelSize = voxel;
+    settings.bandVoxels = bandVoxels;
+    shape.sequence = openMeshSequence(settings);
+    SolidPose first = shape.sequence->solidAt(1.0);
+    shape.levelSet = std::move(first.levelSet);
+    shape.surfaceVelocity = std::move(first.velocity);
+    shape.surface = shape.sequence->surfaceAt(1.0);
+}
+
 void loadShape(ShapeSettings& shape, const std::string& display, const Scene& scene,
                float bandVoxels) {
     if (shape.shape != Shape::Mesh) return;
@@ -111,17 +133,31 @@ void loadShape(ShapeSettings& shape, const std::string& display, const Scene& sc
     const std::string prefix = display + ".file: ";
     // Voxels as fine as the simulation's once the shape is scaled up.
     const float voxel = scene.domain.dx() / std::max({shape.scale.x, shape.scale.y, shape.scale.z});
+    // A name with a frame field ('body_####.obj') is a sequence, unless a file has that very name.
+    const bool sequence =
+        isFramePattern(shape.filePath) && !std::filesystem::exists(shape.filePath);
+    Vec3f lo, hi;
     try {
-        ShapeGeometry geometry = readShapeFile(shape.filePath, voxel, bandVoxels);
-        shape.levelSet = std::make_shared<LevelSet>(std::move(geometry.levelSet));
-        shape.surface = std::make_shared<TriangleMesh>(std::move(geometry.surface));
+        if (sequence) {
+            openSequence(shape, scene, voxel, bandVoxels);
+        } else {
+            ShapeGeometry geometry = readShapeFile(shape.filePath, voxel, bandVoxels);
+            shape.levelSet = std::make_shared<LevelSet>(std::move(geometry.levelSet));
+            shape.surface = std::make_shared<TriangleMesh>(std::move(geometry.surface));
+        }
     } catch (const GeometryError& e) {
         throw InputError(where, prefix + e.what());
     }
 
-    // A shape wholly outside the domain is surely a mistake (units, centre)
-    Vec3f lo, hi;
-    PlacedShape(shape).worldBounds(lo, hi);
+    // A shape wholly outside the domain is surely a mistake (units, centre);
+    // a sequence is, when every one of its files is.
+    if (sequence) {
+        Vec3f localLo, localHi;
+        sequenceBounds(*shape.sequence, localLo, localHi);
+        Transform(shape.center, shape.rotation, shape.scale).worldBounds(localLo, localHi, lo, hi);
+    } else {
+        PlacedShape(shape).worldBounds(lo, hi);
+    }
     const Vec3f size = scene.domain.size;
     if (hi.x <= 0 || hi.y <= 0 || hi.z <= 0 || lo.x >= size.x || lo.y >= size.y || lo.z >= size.z) {
         throw InputError(where, prefix + "'" + shape.filePath +

@@ -208,6 +208,20 @@ std::vector<SequenceFile> expandFolder(const std::string& dir,
                    " files in it)");
 }
 
+bool isFramePattern(const std::string& path) {
+    return findFrameField(fs::path(path).filename().string()).found;
+}
+
+std::string framePatternFile(const std::string& pattern, int frame) {
+    const fs::path path(pattern);
+    const FrameField field = findFrameField(path.filename().string());
+    if (!field.found) return pattern;
+    std::string digits = std::to_string(frame);
+    if (int(digits.size()) < field.width)
+        digits.insert(0, size_t(field.width) - digits.size(), '0');
+    return joinPath(path.parent_path(), field.prefix + digits + field.suffix);
+}
+
 std::string cacheFramePath(const std::string& dir, const std::string& name, int frame) {
     return frameFileName(dir, name, frame, ".vdb");
 }

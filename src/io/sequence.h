@@ -30,6 +30,14 @@ struct SequenceFile {
 std::vector<SequenceFile> expandSequence(const std::string& pattern,
                                          const std::string& kind = "VDB");
 
+// Whether the file name in `path` holds a frame field (a run of '#', or
+// '%d' / '%0Nd'), so that it names a sequence rather than one file.
+bool isFramePattern(const std::string& path);
+
+// The file of frame `frame` in such a pattern: 'DIR/body_####.obj' and 7
+// give 'DIR/body_0007.obj'.
+std::string framePatternFile(const std::string& pattern, int frame);
+
 // The one sequence in folder `dir`: every file ending in one of `extensions`
 // (lower case: ".png", ".exr") with a trailing frame number, or its lone
 // unnumbered file. InputError "'DIR': error: holds more than one sequence

@@ -1,8 +1,10 @@
 // Scene::atFrame and poseAt: every animated key of a scene set to its value at a frame,
 // through the schema's setters, so any key the loader admits as animatable
-// animates without code of its own here.
+// animates without code of its own here; and poseSurfacesAt: a mesh
+// sequence's shape at a frame, from the sequence io made (core/shape_sequence.h).
 #include <string_view>
 
+#include "core/shape_sequence.h"
 #include "scene/scene.h"
 #include "scene/schema.h"
 
@@ -27,7 +29,20 @@ void applyAnimation(Scene& s, std::string_view section, std::size_t index, const
 Scene Scene::atFrame(double frame) const {
     Scene s = *this;
     poseAt(frame, s);
+    poseSurfacesAt(frame, s, true);
     return s;
+}
+
+void Scene::poseSurfacesAt(double frame, Scene& s, bool surfaces) const {
+    auto pose = [&](const ShapeSettings& from, ShapeSettings& to) {
+        if (!from.sequence) return;
+        SolidPose solid = from.sequence->solidAt(frame);
+        to.levelSet = std::move(solid.levelSet);
+        to.surfaceVelocity = std::move(solid.velocity);
+        if (surfaces) to.surface = from.sequence->surfaceAt(frame);
+    };
+    for (std::size_t i = 0; i < emitters.size(); ++i) pose(emitters[i], s.emitters[i]);
+    for (std::size_t i = 0; i < obstacles.size(); ++i) pose(obstacles[i], s.obstacles[i]);
 }
 
 void Scene::poseAt(double frame, Scene& s) const {

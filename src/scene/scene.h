@@ -116,8 +116,10 @@ struct UpresSettings {
     bool on() const { return factor > 1; }
 };
 
-struct LevelSet;      // core/level_set.h
-struct TriangleMesh;  // core/triangle_mesh.h
+struct LevelSet;         // core/level_set.h
+struct TriangleMesh;     // core/triangle_mesh.h
+class ShapeSequence;     // core/shape_sequence.h
+struct SurfaceVelocity;  // core/shape_sequence.h
 
 // The keyframes of one element ([[obstacle.key]], [[emitter.key]],
 // [[camera.key]], [[light.key]]): a curve per animated key, named as the
@@ -153,8 +155,14 @@ struct ShapeSettings {
     int fileLine = 0, fileColumn = 0;
     std::shared_ptr<const LevelSet> levelSet;
     std::shared_ptr<const TriangleMesh> surface;
+    // A mesh sequence (`file` names one file a frame): the files, which
+    // Scene::poseSurfacesAt turns into levelSet, surface and the surface's
+    // own velocity (local metres per second; null when it holds still).
+    std::shared_ptr<const ShapeSequence> sequence;
+    std::shared_ptr<const SurfaceVelocity> surfaceVelocity;
     Animation animation;  // center, rotation, scale (emitters also their amounts)
-    bool keyed() const { return !animation.empty(); }
+    // True when it moves: keys, or a mesh sequence.
+    bool keyed() const { return !animation.empty() || sequence != nullptr; }
     int line = 0;  // line of its [[emitter]] / [[obstacle]] header, for messages
 };
 
@@ -332,6 +340,9 @@ struct Scene {
     // keyed keys are set anew on every call (no other key is touched), so a
     // solver or renderer that poses its scene every substep copies nothing.
     void poseAt(double frame, Scene& pose) const;
+    // The mesh sequences' SDFs and velocities at `frame` (and with `surfaces`
+    // their triangles, for the renderer) into `pose`; atFrame does both.
+    void poseSurfacesAt(double frame, Scene& pose, bool surfaces) const;
 };
 
 }  // namespace plume

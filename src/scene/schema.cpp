@@ -165,7 +165,8 @@ std::vector<KeySpec> shapeKeys(std::string_view section, PartOf<ShapeSettings> p
         key(section, "size", part, &ShapeSettings::size, kPositive,
             "box extents in metres [x, y, z]"),
         key(section, "file", part, &ShapeSettings::file, kAny,
-            "mesh: OBJ, PLY, STL, glTF/GLB or a .vdb level set, relative to the scene file"),
+            "mesh: OBJ, PLY, STL, glTF/GLB or a .vdb level set, relative to the scene file; "
+            "\"NAME_####.obj\" (or %04d): one mesh a frame, numbered as the scene's frames"),
         key(section, "rotation", part, &ShapeSettings::rotation, kAny,
             "degrees, XYZ Euler as Blender shows it (R = Rz * Ry * Rx)"),
         scale,

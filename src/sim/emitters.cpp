@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "core/parallel.h"
+#include "core/shape_sequence.h"
 #include "scene/shapes.h"
 
 namespace plume {
@@ -77,11 +78,16 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
         });
 
         // Upres's fine scalars hold no velocity: the base grid's emitters set it.
-        if (e.velocity == Vec3f(0.0f) || f.u.size() == 0) continue;
+        // A mesh sequence's smoke also takes its surface's own motion there.
+        const SurfaceVelocity* own = e.inheritVelocity != 0.0f ? e.surfaceVelocity.get() : nullptr;
+        if ((e.velocity == Vec3f(0.0f) && !own) || f.u.size() == 0) continue;
+        auto ownVelocity = [&](Vec3f p) {
+            const Transform& t = shape.transform();
+            return t.vectorToWorld(own->sample(t.toLocal(p)));
+        };
         for (int axis = 0; axis < 3; ++axis) {
             ScalarGrid& c = f.component(axis);
             Vec3f off = c.offset();
-            const float target = e.velocity[axis];
             int kEnd = std::min(hi.z + (axis == 2), c.nz());
             parallelForRange(kEnd - lo.z, [&](int k0, int k1) {
                 for (int k = lo.z + k0; k < lo.z + k1; ++k)
@@ -89,7 +95,10 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                         for (int i = lo.x; i < std::min(hi.x + (axis == 0), c.nx()); ++i) {
                             Vec3f p = f.origin + Vec3f(i + off.x, j + off.y, k + off.z) * f.dx;
                             float w = coverage(p);
-                            if (w > 0.0f) c(i, j, k) += (target - c(i, j, k)) * w;
+                            if (w <= 0.0f) continue;
+                            float target = e.velocity[axis];
+                            if (own) target += e.inheritVelocity * ownVelocity(p)[axis];
+                            c(i, j, k) += (target - c(i, j, k)) * w;
                         }
             });
         }

@@ -12,7 +12,8 @@ namespace plume {
 // Raises density and temperature inside every emitter active at `frame` to the
 // emitter's values (max, so overlapping emitters do not add up), with a one-cell
 // soft edge so the source is round at any resolution; imposes the emitter's
-// velocity on faces inside it when that velocity is non-zero. `time` (seconds)
+// velocity on faces inside it when that velocity is non-zero, plus for a
+// mesh sequence inherit_velocity times its surface's own. `time` (seconds)
 // animates the deterministic noise.
 void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame, double time);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/parallel.h"
+#include "core/shape_sequence.h"
 #include "core/transform.h"
 #include "scene/shapes.h"
 
@@ -71,7 +72,10 @@ float rasterizeMovingObstacles(Fields& f, const std::vector<ObstacleSettings>& n
                     // tip of a paddle turning 7.5 degrees a substep).
                     const size_t o = size_t(owner - 1);
                     const Vec3f local = at[o].toLocal(p);
-                    const Vec3f v = (to[o].toWorld(local) - from[o].toWorld(local)) / seconds;
+                    Vec3f v = (to[o].toWorld(local) - from[o].toWorld(local)) / seconds;
+                    // A mesh sequence's surface moves by itself too.
+                    if (const SurfaceVelocity* own = now[o].surfaceVelocity.get())
+                        v += at[o].vectorToWorld(own->sample(local));
                     faces(i, j, k) = v[axis];
                     m = std::max(m, std::fabs(v[axis]));
                 }

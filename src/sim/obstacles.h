@@ -14,7 +14,8 @@ void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacle
 // The same for obstacles that move: `now` places them, and each face touching
 // a solid cell gets the velocity of the solid's material point there, from
 // where `before` and `after` place that point `seconds` apart (translation,
-// rotation and scaling alike). Returns the largest such speed, m/s.
+// rotation and scaling alike), plus a mesh sequence's own surface velocity
+// there (ShapeSettings::surfaceVelocity). Returns the largest such speed, m/s.
 float rasterizeMovingObstacles(Fields& f, const std::vector<ObstacleSettings>& now,
                                const std::vector<ObstacleSettings>& before,
                                const std::vector<ObstacleSettings>& after, float seconds);

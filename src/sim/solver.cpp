@@ -182,6 +182,7 @@ void Solver::moveSolidsAndEmitters(float dt) {
     const double mid = time() + 0.5 * double(dt);
     const double half = std::max(0.5 * double(dt), 1e-3 / fps);
     scene_.poseAt(mid * fps, now_);
+    scene_.poseSurfacesAt(mid * fps, now_, false);  // mesh sequences: their SDF and velocity
     scene_.poseAt((mid - half) * fps, before_);
     scene_.poseAt((mid + half) * fps, after_);
     // A moving emitter adds its own motion to the smoke it emits, so a

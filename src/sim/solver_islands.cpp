@@ -232,6 +232,7 @@ void Solver::neededBoxes(int margin, std::vector<Box3i>& boxes) {
     if (obstaclesMove_) {
         // Where the moving solids are now (the margin covers a substep's travel).
         scene_.poseAt(time() * scene_.time.fps, now_);
+        scene_.poseSurfacesAt(time() * scene_.time.fps, now_, false);
         for (size_t o = 0; o < now_.obstacles.size(); ++o) {
             if (!now_.obstacles[o].keyed()) continue;
             Vec3f lo, hi;

@@ -277,6 +277,7 @@ void Upres::substep(int frame, float dt) {
     const std::vector<EmitterSettings>* emitters = &scene_.emitters;
     if (scene_.animated()) {
         scene_.poseAt((fine_.time + 0.5 * double(dt)) * fps_, pose_);
+        scene_.poseSurfacesAt((fine_.time + 0.5 * double(dt)) * fps_, pose_, false);
         emitters = &pose_.emitters;
     }
     if (scene_.obstaclesMove()) placeSolids(fine_);  // where the pose puts them now
