@@ -70,6 +70,13 @@ ref = {f"{k['section']}.{k['key']}": k for k in json.loads(reference)["keys"]}
 has_colour = "emitter.color" in ref
 has_points = "points" in (ref["emitter.shape"].get("choices") or [])
 say(f"plume: emitter.color {'yes' if has_colour else 'NO'}, shape points {'yes' if has_points else 'NO'}")
+skipped = []
+
+
+def skip(what, lacks):
+    """A part this plume cannot run yet: said, and a failure under PLUME_REQUIRE_ALL=1 (CI)."""
+    say(f"SKIP {what}: this plume has no {lacks}")
+    skipped.append(what)
 
 # --- The scene ------------------------------------------------------------------
 scene = bpy.context.scene
@@ -295,12 +302,12 @@ again = {f: os.stat(os.path.join(meshes, f)).st_mtime_ns for f in os.listdir(mes
 check(again == stamps, "a second export rewrites none of the unchanged frames",
       f"{sum(1 for f in stamps if again.get(f) != stamps[f])} of {len(stamps)} rewritten")
 gate("export again")
-if not (has_colour and has_points):
-    say("SKIP plume check, bake and Cycles: this plume has no emitter.color or no shape \"points\"")
-    sys.exit(1 if os.environ.get("PLUME_REQUIRE_ALL") == "1" else 0)
-r = subprocess.run([plume, "check", toml], capture_output=True, text=True)
-check(r.returncode == 0, "plume check takes the export", r.stderr.strip())
-gate("plume check")
+if has_points:
+    r = subprocess.run([plume, "check", toml], capture_output=True, text=True)
+    check(r.returncode == 0, "plume check takes the export", r.stderr.strip())
+    gate("plume check")
+else:
+    skip("plume check of the export", 'shape = "points"')
 
 # --- Bake: the grown collider keeps the smoke out; the red smoke in Cycles ------------
 for o in (bent, still, smooth, sparks, bend_rig, idle_rig):
@@ -316,7 +323,8 @@ check(not warnings_of(lines), "the bake warns of nothing", str(warnings_of(lines
 scene.frame_set(MID)
 vol_obj.data.grids.load()
 grids = {g.name: g.data_type for g in vol_obj.data.grids}
-check(grids.get("color") == "VECTOR_FLOAT", "the cache has a colour grid", str(grids))
+if has_colour:
+    check(grids.get("color") == "VECTOR_FLOAT", "the cache has a colour grid", str(grids))
 
 THRESHOLD = 0.02
 probe = SmokeProbe(scene, vol_obj, THRESHOLD)
@@ -332,6 +340,15 @@ below = [Vector((0.5, 0.5, z)) for z in (0.36, 0.38)]
 check(all(probe(p) for p in below), "the control: the gap between the emitter and the collider is smoke",
       str([probe(p) for p in below]))
 probe.remove()
+
+gate("collider")
+if not has_colour:
+    skip("the red emitter in Cycles", "emitter.color")
+    if os.environ.get("PLUME_REQUIRE_ALL") == "1":
+        die(f"skipped under PLUME_REQUIRE_ALL=1: {', '.join(skipped)}")
+    say(f"PASS the add-on's sequences and particles, without {', '.join(skipped)} "
+        f"({time.monotonic() - t_start:.1f} s)")
+    sys.exit(0)
 
 # Cycles: the smoke of the red emitter, lit by a white sky, in front of nothing.
 import cycles_common  # noqa: E402
@@ -376,5 +393,7 @@ for link in list(pv.inputs["Color"].links):
 grey, n = smoke_colour("grey")
 check(n > 50 and grey[0] < 1.2 * grey[2], "the control: with Color at the albedo's grey it is not red",
       describe(grey, n))
-gate("bake")
+gate("colour")
+if skipped and os.environ.get("PLUME_REQUIRE_ALL") == "1":
+    die(f"skipped under PLUME_REQUIRE_ALL=1: {', '.join(skipped)}")
 say(f"PASS the add-on's sequences, particles and colour ({time.monotonic() - t_start:.1f} s)")
