@@ -10,6 +10,7 @@
 #include "core/error.h"
 #include "core/input_file.h"
 #include "io/vdb_layout.h"
+#include "io/scene_points.h"
 #include "io/vdb_private.h"
 #include "scene/schema.h"
 #include "scene/shapes.h"
@@ -177,6 +178,7 @@ void loadSceneGeometry(Scene& scene) {
     }
     for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
         loadShape(scene.obstacles[i], "obstacle[" + std::to_string(i + 1) + "]", scene, 3.0f);
+    loadScenePoints(scene);
 }
 
 }  // namespace plume

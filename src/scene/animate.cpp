@@ -38,6 +38,7 @@ void Scene::poseAt(double frame, Scene& s) const {
     for (std::size_t i = 0; i < lights.size(); ++i)
         applyAnimation(s, "light", i, lights[i].animation, frame);
     applyAnimation(s, "camera", 0, camera.animation, frame);
+    applyAnimation(s, "physics", 0, physicsAnimation, frame);
 }
 
 }  // namespace plume
