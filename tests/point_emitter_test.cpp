@@ -22,8 +22,8 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
-using test::PlyLayout;
 using test::plyBytes;
+using test::PlyLayout;
 
 // A 2 x 1 x 1 m domain of 32 cells along x (dx = 1/16 m) with no buoyancy,
 // so smoke moves only as the points move it.
@@ -104,9 +104,9 @@ void writeStillPoints(const fs::path& dir, int frames, double vx) {
     for (int f = 1; f <= frames; ++f) {
         char name[32];
         std::snprintf(name, sizeof name, "parts_%04d.ply", f);
-        test::writeFile((dir / name).string(),
-                        plyBytes({{0.5, 0.5, 0.5, 0.1, vx, 0, 0}, {0.5, 0.4, 0.5, 0.1, vx, 0, 0}},
-                                 layout));
+        test::writeFile(
+            (dir / name).string(),
+            plyBytes({{0.5, 0.5, 0.5, 0.1, vx, 0, 0}, {0.5, 0.4, 0.5, 0.1, vx, 0, 0}}, layout));
     }
 }
 
@@ -236,10 +236,8 @@ TEST(PointEmitter, BadFilesAndSequencesStopBeforeTheBake) {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"cut_####.ply", "'cut_0001.ply': the data ends in vertex 0 of 1"},
         {"faces_####.ply", "'faces_0001.ply': the PLY file has no vertex element"},
-        {"header_####.ply",
-         "'header_0001.ply': expected 'element NAME COUNT' (PLY header line 3)"},
-        {"gap_####.ply",
-         "no file for frame 2 of 'gap_####.ply' (its files run from frame 1 to 3)"},
+        {"header_####.ply", "'header_0001.ply': expected 'element NAME COUNT' (PLY header line 3)"},
+        {"gap_####.ply", "no file for frame 2 of 'gap_####.ply' (its files run from frame 1 to 3)"},
         {"none_####.ply", "no PLY files match 'none_####.ply'"},
         {"none.ply", "cannot read 'none.ply' (no such file)"},
     };

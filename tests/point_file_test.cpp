@@ -1,23 +1,24 @@
 // The PLY points reader (io/point_file.h): the three formats, the property
 // types and names Blender and Houdini write, other elements skipped, and any
 // damaged file refused in words, never a crash, a hang or a huge allocation.
+#include "io/point_file.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "io/point_file.h"
 #include "support/ply_writer.h"
 
 namespace plume {
 namespace {
 
-using test::PlyLayout;
 using test::plyBytes;
+using test::PlyLayout;
 
 const std::vector<std::vector<double>> kRows = {{0.5, 1.0, 1.5, 0.1, 2.0, 0.0, -1.0},
-                                                 {-2.0, 0.25, 3.0, 0.3, 0.0, 0.5, 0.0}};
+                                                {-2.0, 0.25, 3.0, 0.3, 0.0, 0.5, 0.0}};
 
 PlyLayout moving(const std::string& format, const std::string& size = "radius") {
     PlyLayout l;
@@ -91,8 +92,7 @@ TEST(PointFile, DamagedFilesAreRefusedInWords) {
         }
         return std::string("(read)");
     };
-    EXPECT_EQ(error(good.substr(0, good.size() - 3)),
-              "'bad.ply': the data ends in vertex 1 of 2");
+    EXPECT_EQ(error(good.substr(0, good.size() - 3)), "'bad.ply': the data ends in vertex 1 of 2");
     EXPECT_EQ(error("solid cube\nfacet normal 0 0 1\n"),
               "'bad.ply': not a PLY file (it does not start with 'ply')");
     EXPECT_EQ(error("ply\nformat ascii 1.0\nelement vertex 1\nproperty float x\n"),
@@ -150,9 +150,15 @@ TEST(PointFile, DamagedBytesNeverCrash) {
             for (int c = 0; c < changes; ++c) {
                 const std::size_t at = next() % bytes.size();
                 switch (next() % 3) {
-                    case 0: bytes[at] = char(next()); break;                    // any byte
-                    case 1: bytes[at] = "0123456789 \n-.e"[next() % 15]; break;  // a digit or space
-                    case 2: bytes.insert(at, 1, char(next())); break;
+                    case 0:
+                        bytes[at] = char(next());
+                        break;  // any byte
+                    case 1:
+                        bytes[at] = "0123456789 \n-.e"[next() % 15];
+                        break;  // a digit or space
+                    case 2:
+                        bytes.insert(at, 1, char(next()));
+                        break;
                 }
             }
             tryParse(bytes);

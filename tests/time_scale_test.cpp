@@ -63,9 +63,9 @@ TEST(TimeScale, HalfSpeedFrameTwoKIsFrameK) {
 
 TEST(TimeScale, KeysAtOneAreBitIdenticalToNone) {
     Solver plain(puff());
-    Scene keyed =
-        puff("time_scale = 1.0\n[[physics.key]]\nframe = 1\ntime_scale = 1.0\n[[physics.key]]\n"
-             "frame = 10\ntime_scale = 1.0\n");
+    Scene keyed = puff(
+        "time_scale = 1.0\n[[physics.key]]\nframe = 1\ntime_scale = 1.0\n[[physics.key]]\n"
+        "frame = 10\ntime_scale = 1.0\n");
     ASSERT_EQ(keyed.physicsAnimation.tracks.size(), 1u);
     Solver one(keyed);
     for (int f = 1; f <= 4; ++f) plain.advanceFrame(f), one.advanceFrame(f);

@@ -26,7 +26,8 @@ inline std::string plyBytes(const std::vector<std::vector<double>>& rows,
     std::ostringstream out;
     out << "ply\nformat " << layout.format << " 1.0\ncomment written by plume's tests\n"
         << "element vertex " << rows.size() << "\n";
-    for (const std::string& p : layout.properties) out << "property " << layout.type << " " << p << "\n";
+    for (const std::string& p : layout.properties)
+        out << "property " << layout.type << " " << p << "\n";
     if (layout.faces) out << "element face 0\nproperty list uchar int vertex_indices\n";
     out << "end_header\n";
     const bool big = layout.format == "binary_big_endian";
