@@ -12,6 +12,7 @@
 #include "scene/loader.h"
 #include "scene/shot_clock.h"
 #include "sim/solver.h"
+#include "sim/upres/upres.h"
 #include "support/scene_errors.h"
 
 namespace plume {
@@ -59,6 +60,31 @@ TEST(TimeScale, HalfSpeedFrameTwoKIsFrameK) {
     const auto [zNow, unused] = rise(normal.fields());
     EXPECT_GT(zNow - 0.3, 6 * dx);
     EXPECT_LT(lastGap, 2 * dx);
+}
+
+// Upres's fine smoke follows too: its substeps, noise and stirring count in
+// simulated time, so the fine frame 2k at half speed is the fine frame k.
+TEST(TimeScale, UpresFollows) {
+    auto run = [](const std::string& physics, int frames) {
+        Scene s = puff(physics);
+        s.domain.resolution = 16;
+        s.upres.factor = 2;
+        Solver solver(s);
+        Upres upres(s);
+        for (int f = 1; f <= frames; ++f) {
+            solver.advanceFrame(f);
+            upres.advance(solver.islandFields(), f);
+        }
+        return std::pair(rise(upres.fine()), upres.time());
+    };
+    const auto [normal, normalTime] = run("", 8);
+    const auto [slow, slowTime] = run("time_scale = 0.5", 16);
+    const auto [ahead, unused] = run("", 16);
+    const float fineDx = 2.0f / 32;
+    EXPECT_NEAR(slowTime, normalTime, 1e-6);
+    EXPECT_NEAR(slow.first, normal.first, 2 * fineDx);
+    EXPECT_NEAR(slow.second, normal.second, 0.1 * normal.second);
+    EXPECT_GT(ahead.first, normal.first + 2 * fineDx) << "the unscaled frame 16 rose further";
 }
 
 TEST(TimeScale, KeysAtOneAreBitIdenticalToNone) {
