@@ -126,6 +126,16 @@ bool pointEmitterBounds(const EmitterSettings& e, const ShotSpan& shot, Vec3f& l
     return true;
 }
 
+bool firstPointsBounds(const EmitterSettings& e, Vec3f& lo, Vec3f& hi) {
+    if (!e.points) return false;
+    for (const PointSequence::File& file : e.points->files())
+        if (file.count > 0) {
+            lo = file.lo, hi = file.hi;
+            return true;
+        }
+    return false;
+}
+
 void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const ShotSpan& shot) {
     if (!e.points) return;
     const int frame = nearestFrame(shot);

@@ -31,5 +31,7 @@ void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const S
 // The box (domain metres) the emitter's points sweep over `shot`; false when
 // it has none then.
 bool pointEmitterBounds(const EmitterSettings& e, const ShotSpan& shot, Vec3f& lo, Vec3f& hi);
+// The box of the first frame that has points; false when none has.
+bool firstPointsBounds(const EmitterSettings& e, Vec3f& lo, Vec3f& hi);
 
 }  // namespace plume

@@ -6,7 +6,6 @@
 #include <stdexcept>
 
 #include "core/error.h"
-#include "core/point_sequence.h"
 #include "scene/shapes.h"
 #include "sim/active_box.h"
 #include "sim/obstacles.h"
@@ -29,12 +28,8 @@ double volume(const std::vector<Box3i>& boxes) {
 Box3i sourceCells(const EmitterSettings& e, float dx, Vec3i cells, const ShotSpan* shot) {
     Vec3f lo, hi;
     if (e.shape == Shape::Points) {
-        const auto& files = e.points ? e.points->files() : std::vector<PointSequence::File>{};
-        const auto first = std::find_if(files.begin(), files.end(),
-                                        [](const PointSequence::File& f) { return f.count > 0; });
-        if (shot ? !pointEmitterBounds(e, *shot, lo, hi) : first == files.end()) return {};
-        if (!shot) lo = first->lo, hi = first->hi;
-        return cellsOfWorldBox(lo, hi, dx, cells);
+        const bool any = shot ? pointEmitterBounds(e, *shot, lo, hi) : firstPointsBounds(e, lo, hi);
+        return any ? cellsOfWorldBox(lo, hi, dx, cells) : Box3i{};
     }
     PlacedShape(e).worldBounds(lo, hi);
     const float shell = e.mode == EmitMode::Surface ? 0.5f * e.thickness : 0.0f;
