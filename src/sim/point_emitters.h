@@ -11,9 +11,11 @@
 // As every emitter, the smoke is raised to the emitter's amounts (max, not
 // sum: overlapping spheres do not add up). The velocity of faces inside a
 // sphere is blended toward the points' velocity (the emitter's `velocity`
-// plus inherit_velocity times the point's, per second of simulated time),
-// the points covering a face averaged by their coverage. Each point is
-// splatted into its own box of cells, z-slab by z-slab in point order, so
+// plus inherit_velocity times the point's, per second of simulated time):
+// each cell sums its moving points' velocities weighted by their coverage,
+// and a face takes the mean of its two cells, as far as they are covered.
+// Each point is splatted into its own box of cells, z-slab by z-slab in
+// point order, one coverage a cell serving the scalars and the faces, so
 // 100k points cost their boxes, not the grid times the points, and the
 // result is the same for any thread count.
 #pragma once
