@@ -68,6 +68,7 @@ Renderer::Renderer(const Scene& scene)
       albedo_(scene.smokeOnlyFromFire() ? scene.physics.flameSmokeColor
                                         : Vec3f(scene.render.albedo)),
       fps_(scene.time.fps),
+      clock_(scene),
       width_(scene.render.width),
       height_(scene.render.height),
       frame_(width_, height_) {
@@ -330,7 +331,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     if (solids) solidsInSweep_.remove(shading_);
 }
 
-VolumeView Renderer::seenVolume(const VolumeView& given) {
+VolumeView Renderer::seenVolume(const VolumeView& given, int frame) {
     // Motion blur: the smoke averaged along its velocity over the shutter.
     const bool blurSmoke =
         settings_.motionBlur > 0.0f && given.velocity[0] && given.velocity[1] && given.velocity[2];
@@ -340,8 +341,10 @@ VolumeView Renderer::seenVolume(const VolumeView& given) {
             "(solids are)");
         warnedNoVelocity_ = true;
     }
-    VolumeView volume = blurSmoke ? blurAlongVelocity(given, settings_.motionBlur / fps_,
-                                                      blurDensity_, blurTemperature_, blurFlame_)
+    // The velocity is per simulated second: in slow motion a shutter holds less of it.
+    const double shutter = settings_.motionBlur / fps_ * clock_.scale(double(frame) / fps_);
+    VolumeView volume = blurSmoke ? blurAlongVelocity(given, float(shutter), blurDensity_,
+                                                      blurTemperature_, blurFlame_)
                                   : given;
     // A flame is hot gas with little smoke in it: it gets a thin density of
     // its own, so the march finds it where no smoke was made yet.
@@ -367,7 +370,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         traceSlice(given);
         return;
     }
-    const VolumeView volume = seenVolume(given);
+    const VolumeView volume = seenVolume(given, frame);
     placeSolids(obstacles_, given);  // placed by the volume as given, blurred or not
 
     // The camera, framing the volume unless the scene placed it; its rays in

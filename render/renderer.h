@@ -23,6 +23,7 @@
 #include "render/solids/solid_scene.h"
 #include "render/views/slice_view.h"
 #include "scene/scene.h"
+#include "scene/shot_clock.h"
 
 namespace plume {
 
@@ -84,7 +85,7 @@ class Renderer {
     void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
     // The volume as the rays see it: the smoke blurred over the shutter
     // (render.motion_blur), a flame's own thin density added.
-    VolumeView seenVolume(const VolumeView& given);
+    VolumeView seenVolume(const VolumeView& given, int frame);
     // The moving solids over the shutter and their light; placed by the
     // volume as given, lit through the (blurred) one rendered.
     BlurredSolids blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
@@ -108,8 +109,9 @@ class Renderer {
     std::vector<LightSettings> directional_, point_;
     std::vector<int> directionalIndex_, pointIndex_;  // each one's place among the scene's lights
     RenderSettings settings_;
-    Vec3f albedo_;  // the smoke's scattering colour
-    double fps_;    // frames per second of simulated time: a frame's shutter in seconds
+    Vec3f albedo_;     // the smoke's scattering colour
+    double fps_;       // frames per second of the shot: a frame's shutter in seconds
+    ShotClock clock_;  // the shutter's simulated seconds: time_scale times its own
     int width_, height_;
     LinearImage frame_;
     // A slice view (render.view) draws its frame as 8-bit sRGB directly: a

@@ -108,7 +108,7 @@ TEST(SceneErrors, UnknownShape) {
     EXPECT_EQ(loadError("bad_shape.toml"),
               kBadScenes +
                   "bad_shape.toml:2:9: error: 'emitter[1].shape' must be one of "
-                  "\"sphere\", \"box\", \"mesh\", got \"cone\"");
+                  "\"sphere\", \"box\", \"mesh\", \"points\", got \"cone\"");
 }
 
 TEST(SceneErrors, OddFrameSize) {
@@ -248,8 +248,9 @@ TEST(SceneErrorStrings, EmitterWhollyOutsideTheDomain) {
 // A `file` on a sphere or a box would be ignored: refused, naming the shape.
 TEST(SceneErrorStrings, FileOnAShapeThatReadsNone) {
     EXPECT_EQ(parseError("[[emitter]]\nfile = \"torch.obj\"\n"),
-              "s.toml:2:8: error: 'emitter[1].file' is read only for shape = \"mesh\"; emitter[1] "
-              "is a sphere (set shape = \"mesh\" to use the file, or drop the file)");
+              "s.toml:2:8: error: 'emitter[1].file' is read only for shape = \"mesh\" or "
+              "\"points\"; emitter[1] is a sphere (set shape = \"mesh\" to use the file, or drop "
+              "the file)");
     EXPECT_EQ(
         parseError("[[emitter]]\n[[obstacle]]\nshape = \"box\"\nfile = \"wall.obj\"\n"),
         "s.toml:4:8: error: 'obstacle[1].file' is read only for shape = \"mesh\"; obstacle[1] "
@@ -258,8 +259,8 @@ TEST(SceneErrorStrings, FileOnAShapeThatReadsNone) {
     EXPECT_EQ(parseError("[[emitter]]\nshape = \"mesh\"\nfile = \"torch.obj\"\n",
                          {"emitter[1].shape=sphere"}),
               "--set emitter[1].shape=sphere: error: 'emitter[1].file' is read only for shape = "
-              "\"mesh\"; emitter[1] is a sphere (set shape = \"mesh\" to use the file, or drop "
-              "the file)");
+              "\"mesh\" or \"points\"; emitter[1] is a sphere (set shape = \"mesh\" to use "
+              "the file, or drop the file)");
 }
 
 TEST(SceneErrorStrings, SyntaxErrorIsOneLine) {

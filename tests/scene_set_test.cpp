@@ -95,7 +95,7 @@ TEST(SceneSet, ValueErrors) {
         "\"sor\", got \"cg\"");
     EXPECT_EQ(setError("emitter[1].shape=cone"),
               "--set emitter[1].shape=cone: error: 'emitter[1].shape' must be one of \"sphere\", "
-              "\"box\", \"mesh\", got \"cone\"");
+              "\"box\", \"mesh\", \"points\", got \"cone\"");
     EXPECT_EQ(setError("render.width=1281"),
               "--set render.width=1281: error: 'render.width' = 1281 must be even for H.264 video; "
               "use 1280 or 1282");

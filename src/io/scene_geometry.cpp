@@ -12,6 +12,7 @@
 #include "io/mesh_sequence.h"
 #include "io/sequence.h"
 #include "io/vdb_layout.h"
+#include "io/scene_points.h"
 #include "io/vdb_private.h"
 #include "scene/schema.h"
 #include "scene/shapes.h"
@@ -213,6 +214,7 @@ void loadSceneGeometry(Scene& scene) {
     }
     for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
         loadShape(scene.obstacles[i], "obstacle[" + std::to_string(i + 1) + "]", scene, 3.0f);
+    loadScenePoints(scene);
 }
 
 }  // namespace plume

@@ -11,8 +11,9 @@
 
 namespace plume {
 
-// Fills levelSet of every mesh emitter and obstacle. A bad file is an
-// InputError at its `file` key: "SCENE:LINE:COL: error: obstacle[1].file: ...".
+// Fills levelSet of every mesh emitter and obstacle, and the points of
+// points emitters (io/scene_points.h). A bad file is an InputError at its
+// `file` key: "SCENE:LINE:COL: error: obstacle[1].file: ...".
 void loadSceneGeometry(Scene& scene);
 
 // The SDF of a closed mesh, voxelSize in the mesh's metres, with a narrow band

@@ -33,12 +33,17 @@ Scene Scene::atFrame(double frame) const {
     return s;
 }
 
-void Scene::poseSurfacesAt(double frame, Scene& s, bool surfaces) const {
+void Scene::poseSurfacesAt(double frame, Scene& s, bool surfaces, double perShotSecond) const {
     auto pose = [&](const ShapeSettings& from, ShapeSettings& to) {
         if (!from.sequence) return;
         SolidPose solid = from.sequence->solidAt(frame);
         to.levelSet = std::move(solid.levelSet);
         to.surfaceVelocity = std::move(solid.velocity);
+        if (to.surfaceVelocity && perShotSecond != 1.0) {  // slow motion: per simulated second
+            auto scaled = std::make_shared<SurfaceVelocity>(*to.surfaceVelocity);
+            for (Vec3f& v : scaled->velocity.values()) v = v * float(perShotSecond);
+            to.surfaceVelocity = std::move(scaled);
+        }
         if (surfaces) to.surface = from.sequence->surfaceAt(frame);
     };
     for (std::size_t i = 0; i < emitters.size(); ++i) pose(emitters[i], s.emitters[i]);
@@ -53,6 +58,7 @@ void Scene::poseAt(double frame, Scene& s) const {
     for (std::size_t i = 0; i < lights.size(); ++i)
         applyAnimation(s, "light", i, lights[i].animation, frame);
     applyAnimation(s, "camera", 0, camera.animation, frame);
+    applyAnimation(s, "physics", 0, physicsAnimation, frame);
 }
 
 }  // namespace plume

@@ -177,8 +177,8 @@ std::string describeScene(const Scene& domainScene, std::optional<MemoryEstimate
         } else {
             out += "[" + name + "]\n";
             describeKeys(out, scene, section, 0, "");
-            if (section.name == "camera")
-                describeAnimation(out, animationOf(scene, "camera", 0), "camera");
+            if (section.name == "camera" || section.name == "physics")
+                describeAnimation(out, animationOf(scene, section.name, 0), name);
         }
     }
     return out;

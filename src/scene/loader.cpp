@@ -57,10 +57,9 @@ Scene SceneReader::read(const toml::table& root) {
         if (!section.isArray) {
             if (const toml::table* table = node->as_table()) {
                 readTable(scene, *table, section, 0, name);
-                if (section.name == "camera") {
-                    scene.camera.given = true;
+                if (section.name == "camera") scene.camera.given = true;
+                if (section.name == "camera" || section.name == "physics")
                     readKeys(*table, section, name, animationOf(scene, section.name, 0));
-                }
             } else {
                 fail(node->source(), "'" + name + "' must be a table, got " + typeName(*node));
             }

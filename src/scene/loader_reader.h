@@ -69,6 +69,7 @@ class SceneReader {
     void checkCrossFields(const Scene& scene, const toml::table& root);
     // loader_shapes.cpp
     void placeFile(ShapeSettings& shape, const std::string& display, const toml::node& element);
+    void refusePlacement(const std::string& display);
     void checkEmittersInDomain(const Scene& scene, const toml::table& root);
 
     std::string path_;

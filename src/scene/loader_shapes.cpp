@@ -15,7 +15,10 @@ namespace plume::loader {
 namespace {
 
 const char* shapeName(Shape shape) {
-    return shape == Shape::Sphere ? "sphere" : shape == Shape::Box ? "box" : "mesh";
+    return shape == Shape::Sphere ? "sphere"
+           : shape == Shape::Box  ? "box"
+           : shape == Shape::Mesh ? "mesh"
+                                  : "points";
 }
 
 std::string vecText(Vec3f v) {
@@ -52,13 +55,32 @@ void sweptBounds(const ShapeSettings& a, const ShapeSettings& b, Vec3f& lo, Vec3
 
 }  // namespace
 
+// A points emitter's points are world positions, as Blender and Houdini
+// write them: a center, rotation, scale or size (or keys on them) would be
+// ignored, so each is an error at its key.
+void SceneReader::refusePlacement(const std::string& display) {
+    for (const char* name : {"center", "rotation", "scale", "size"}) {
+        const std::string key = display + "." + name;
+        std::optional<std::pair<std::string, toml::source_region>> at;
+        if (auto g = given_.find(key); g != given_.end()) at = *g;
+        for (const auto& [k, region] : keyGiven_)
+            if (!at && k.starts_with(display + ".key[") && k.ends_with(std::string("].") + name))
+                at = std::pair(k, region);
+        if (at)
+            fail(at->second, "'" + at->first +
+                                 "' is not read for shape = \"points\": the points file's "
+                                 "positions are world positions");
+    }
+}
+
 // A mesh's file: resolved beside the scene file, with where its key sits so
 // io can report a bad mesh at the key. A mesh without a file is an error
 // here, and so is a file on a shape that reads none (it would be ignored).
 void SceneReader::placeFile(ShapeSettings& shape, const std::string& display,
                             const toml::node& element) {
     auto it = given_.find(display + ".file");
-    if (shape.shape != Shape::Mesh) {
+    const bool reads = shape.shape == Shape::Mesh || shape.shape == Shape::Points;
+    if (!reads) {
         if (it == given_.end() || shape.file.empty()) return;  // plume check prints file = ""
         // At the later of the two keys, the one the user most likely just set.
         toml::source_region where = it->second;
@@ -68,13 +90,16 @@ void SceneReader::placeFile(ShapeSettings& shape, const std::string& display,
         if (auto s = given_.find(display + ".shape");
             s != given_.end() && order(s->second) > order(where))
             where = s->second;
-        fail(where, "'" + display + ".file' is read only for shape = \"mesh\"; " + display +
-                        " is a " + shapeName(shape.shape) +
+        const bool emitter = display.starts_with("emitter");
+        fail(where, "'" + display + ".file' is read only for shape = \"mesh\"" +
+                        (emitter ? " or \"points\"" : "") + "; " + display + " is a " +
+                        shapeName(shape.shape) +
                         " (set shape = \"mesh\" to use the file, or drop the file)");
         return;
     }
     if (it == given_.end()) {
-        fail(element.source(), "'" + display + ".file' is required for shape = \"mesh\"");
+        fail(element.source(),
+             "'" + display + ".file' is required for shape = \"" + shapeName(shape.shape) + "\"");
         return;
     }
     namespace fs = std::filesystem;
@@ -94,7 +119,8 @@ void SceneReader::checkEmittersInDomain(const Scene& scene, const toml::table& r
     const toml::array* elements = root.get("emitter") ? root.get("emitter")->as_array() : nullptr;
     for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
         const EmitterSettings& e = scene.emitters[i];
-        if (e.shape == Shape::Mesh) continue;
+        if (e.shape == Shape::Points) refusePlacement("emitter[" + std::to_string(i + 1) + "]");
+        if (e.shape == Shape::Mesh || e.shape == Shape::Points) continue;
 
         // Its poses at every key of any of its keyed values (one when none is keyed).
         std::vector<double> frames;

@@ -60,6 +60,7 @@ void shift(Scene& s, Vec3f by, int frames) {
     for (ObstacleSettings& o : s.obstacles) renumber(o.animation, frames);
     for (LightSettings& l : s.lights) renumber(l.animation, frames);
     renumber(s.camera.animation, frames);
+    renumber(s.physicsAnimation, frames);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@
 
 namespace plume {
 
-enum class Shape { Sphere, Box, Mesh };
+enum class Shape { Sphere, Box, Mesh, Points };
 enum class EmitMode { Volume, Surface };
 enum class PressureMethod { MGPCG, PCG, SOR };
 // Reflection: the substep of Zehnder et al. 2018 (advection-reflection), its
@@ -95,6 +95,9 @@ struct PhysicsSettings {
     float flameDisturbance = 0.0f;
     float flameDisturbanceScale = 0.15f;
     float flameShredding = 0.0f;
+    // Simulated seconds per second of the shot (scene/shot_clock.h): 0.25 is
+    // slow motion at the same frame rate. Keyed in [[physics.key]].
+    float timeScale = 1.0f;
 };
 
 struct SolverSettings {
@@ -120,6 +123,7 @@ struct LevelSet;         // core/level_set.h
 struct TriangleMesh;     // core/triangle_mesh.h
 class ShapeSequence;     // core/shape_sequence.h
 struct SurfaceVelocity;  // core/shape_sequence.h
+class PointSequence;     // core/point_sequence.h
 
 // The keyframes of one element ([[obstacle.key]], [[emitter.key]],
 // [[camera.key]], [[light.key]]): a curve per animated key, named as the
@@ -183,6 +187,8 @@ struct EmitterSettings : ShapeSettings {
     float noiseScale = 0.0f;       // metres per noise feature; 0: a third of the emitter's size
     float noiseSpeed = 1.7f;       // 1/s: noise features drift up this many per second
     float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
+    // shape = "points": the PLY files a frame, filled in by io (loadScenePoints).
+    std::shared_ptr<const PointSequence> points;
     // True when it gives fuel (at some frame).
     bool givesFuel() const;
 };
@@ -307,6 +313,7 @@ struct Scene {
     std::vector<ObstacleSettings> obstacles;
     CameraSettings camera;
     std::vector<LightSettings> lights;
+    Animation physicsAnimation;  // [[physics.key]]: time_scale
     GroundSettings ground;
     RenderSettings render;
     OutputSettings output;
@@ -341,8 +348,11 @@ struct Scene {
     // solver or renderer that poses its scene every substep copies nothing.
     void poseAt(double frame, Scene& pose) const;
     // The mesh sequences' SDFs and velocities at `frame` (and with `surfaces`
-    // their triangles, for the renderer) into `pose`; atFrame does both.
-    void poseSurfacesAt(double frame, Scene& pose, bool surfaces) const;
+    // their triangles, for the renderer) into `pose`; atFrame does both. The
+    // velocities are per second of the shot times perShotSecond (1 / the
+    // time scale gives them per simulated second).
+    void poseSurfacesAt(double frame, Scene& pose, bool surfaces,
+                        double perShotSecond = 1.0) const;
 };
 
 }  // namespace plume

@@ -141,14 +141,38 @@ KeySpec interpolationKey(std::string_view section, PartOf<T> part) {
     return k;
 }
 
+// `physics.interpolation`: how [[physics.key]] blends, for the Scene's
+// physicsAnimation (physics keys are not a member of PhysicsSettings).
+KeySpec physicsInterpolationKey() {
+    static const std::vector<std::string_view> choices{"linear", "smooth"};  // Interpolation
+    KeySpec k;
+    k.section = "physics";
+    k.key = "interpolation";
+    k.kind = ValueKind::Choice;
+    k.doc =
+        "between [[physics.key]] keys: straight lines, or a cubic through them that never "
+        "overshoots";
+    k.choices = choices;
+    k.get = [](const Scene& s, std::size_t) {
+        return toValue(s.physicsAnimation.interpolation, choices);
+    };
+    k.set = [](Scene& s, std::size_t, const SchemaValue& v) {
+        fromValue(s.physicsAnimation.interpolation, v, choices);
+    };
+    return k;
+}
+
 // Function-local, so the table is safe to build during static initialisation.
 const std::vector<std::string_view>& boundaryChoices() {
     static const std::vector<std::string_view> choices{"wall", "open", "inflow"};
     return choices;
 }
-const std::vector<std::string_view>& shapeChoices() {
-    static const std::vector<std::string_view> choices{"sphere", "box", "mesh"};
-    return choices;
+// An emitter may also be points (io/point_file.h); Shape::Points comes last,
+// so both lists name the shapes at their enum's index.
+const std::vector<std::string_view>& shapeChoices(std::string_view section) {
+    static const std::vector<std::string_view> solids{"sphere", "box", "mesh"};
+    static const std::vector<std::string_view> sources{"sphere", "box", "mesh", "points"};
+    return section == "emitter" ? sources : solids;
 }
 
 // The keys every shape has, emitter or obstacle.
@@ -158,15 +182,23 @@ std::vector<KeySpec> shapeKeys(std::string_view section, PartOf<ShapeSettings> p
                         "scale of the shape: a number, or [x, y, z] along its own axes");
     scale.kind = ValueKind::Scale;
     return {
-        key(section, "shape", part, &ShapeSettings::shape, kAny, what, shapeChoices()),
+        key(section, "shape", part, &ShapeSettings::shape, kAny, what, shapeChoices(section)),
         key(section, "center", part, &ShapeSettings::center, kAny,
             "where the shape's origin goes, metres"),
-        key(section, "radius", part, &ShapeSettings::radius, kPositive, "sphere radius in metres"),
+        key(section, "radius", part, &ShapeSettings::radius, kPositive,
+            section == "emitter" ? "sphere radius in metres; points: each point's radius where its "
+                                   "file gives none (radius or pscale)"
+                                 : "sphere radius in metres"),
         key(section, "size", part, &ShapeSettings::size, kPositive,
             "box extents in metres [x, y, z]"),
         key(section, "file", part, &ShapeSettings::file, kAny,
-            "mesh: OBJ, PLY, STL, glTF/GLB or a .vdb level set, relative to the scene file; "
-            "\"NAME_####.obj\" (or %04d): one mesh a frame, numbered as the scene's frames"),
+            section == "emitter"
+                ? "mesh: OBJ, PLY, STL, glTF/GLB or a .vdb level set, relative to the scene file; "
+                  "\"NAME_####.obj\" (or %04d): one mesh a frame, numbered as the scene's frames; "
+                  "points: PLY files a frame, \"parts_####.ply\" or \"parts_%04d.ply\" numbered "
+                  "as the scene's frames (a name without a number: the same points every frame)"
+                : "mesh: OBJ, PLY, STL, glTF/GLB or a .vdb level set, relative to the scene file; "
+                  "\"NAME_####.obj\" (or %04d): one mesh a frame, numbered as the scene's frames"),
         key(section, "rotation", part, &ShapeSettings::rotation, kAny,
             "degrees, XYZ Euler as Blender shows it (R = Rz * Ry * Rx)"),
         scale,
@@ -314,6 +346,11 @@ std::vector<KeySpec> buildKeys() {
         key("physics", "flame_shredding", physicsPart, &PhysicsSettings::flameShredding, {0, 100},
             "rate per second at which the velocity across the flame's thin edge (along the "
             "temperature gradient) grows, tearing the edge into streaks (0 = off)"),
+        key("physics", "time_scale", physicsPart, &PhysicsSettings::timeScale, {0, 100, true},
+            "simulated seconds for each second of the shot: 0.25 is slow motion at the same "
+            "frame rate (substeps, emission, dissipation, burning and upres follow; keyed shapes "
+            "and points files keep their pace in the shot); keys on it give bullet time"),
+        physicsInterpolationKey(),
 
         // [solver]
         key("solver", "pressure", solverPart, &SolverSettings::pressure, kAny,
@@ -370,7 +407,8 @@ std::vector<KeySpec> buildKeys() {
         key("emitter", "noise_speed", emitterPart, &EmitterSettings::noiseSpeed, kAny,
             "noise features drift upward this many per second"),
         key("emitter", "inherit_velocity", emitterPart, &EmitterSettings::inheritVelocity, {0, 10},
-            "how much of its own motion a keyed emitter gives the smoke it emits"),
+            "how much of its own motion a keyed emitter gives the smoke it emits; points: how "
+            "much of each point's velocity (vx, vy, vz)"),
 
         // [[obstacle]]: the shape keys (buildKeys), then how it looks
         key("obstacle", "color", obstaclePart, &ObstacleSettings::color, kUnit,
@@ -533,7 +571,7 @@ std::vector<KeySpec> buildKeys() {
         "emitter.rotation", "emitter.scale",     "emitter.density",     "emitter.temperature",
         "emitter.fuel",     "emitter.velocity",  "camera.position",     "camera.look_at",
         "camera.up",        "camera.fov",        "camera.focal_length", "light.direction",
-        "light.position",   "light.color",       "light.intensity"};
+        "light.position",   "light.color",       "light.intensity",     "physics.time_scale"};
     for (KeySpec& k : keys)
         k.animatable =
             std::find(animatable.begin(), animatable.end(), k.dotted()) != animatable.end();
@@ -544,6 +582,12 @@ std::vector<KeySpec> buildKeys() {
             k.unused = [](const Scene& s, std::size_t) { return s.camera.byLens(); };
         if (k.dotted() == "camera.focal_length")
             k.unused = [](const Scene& s, std::size_t) { return !s.camera.byLens(); };
+        // A points emitter's points are world positions: nothing places them.
+        if (k.dotted() == "emitter.center" || k.dotted() == "emitter.rotation" ||
+            k.dotted() == "emitter.scale" || k.dotted() == "emitter.size")
+            k.unused = [](const Scene& s, std::size_t i) {
+                return s.emitters.at(i).shape == Shape::Points;
+            };
     }
 
     // World positions and heights, which domain.origin moves (scene/placement.h).
@@ -633,6 +677,7 @@ Animation& animationOf(Scene& scene, std::string_view section, std::size_t index
     if (section == "emitter") return scene.emitters.at(index).animation;
     if (section == "obstacle") return scene.obstacles.at(index).animation;
     if (section == "light") return scene.lights.at(index).animation;
+    if (section == "physics") return scene.physicsAnimation;
     return scene.camera.animation;
 }
 

@@ -96,7 +96,7 @@ const KeySpec* findKey(std::string_view section, std::string_view key);
 // Adds a default-constructed element to an array section (emitter, obstacle, light).
 void appendElement(Scene& scene, std::string_view section);
 std::size_t elementCount(const Scene& scene, std::string_view section);
-// The keyframes of element `index` of an array section, or of the camera.
+// The keyframes of element `index` of an array section, or of the camera or physics.
 Animation& animationOf(Scene& scene, std::string_view section, std::size_t index);
 const Animation& animationOf(const Scene& scene, std::string_view section, std::size_t index);
 

@@ -7,6 +7,7 @@
 #include "core/parallel.h"
 #include "core/shape_sequence.h"
 #include "scene/shapes.h"
+#include "sim/point_emitters.h"
 
 namespace plume {
 
@@ -26,10 +27,14 @@ inline void cellRange(const Fields& f, Vec3f a, Vec3f b, Vec3i& lo, Vec3i& hi) {
 
 }  // namespace
 
-void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame,
-                   double time) {
+void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int frame, double time,
+                   const ShotSpan& shot) {
     for (const EmitterSettings& e : emitters) {
         if (frame < e.frames[0] || frame > e.frames[1]) continue;
+        if (e.shape == Shape::Points) {
+            applyPointEmitter(f, e, time, shot);
+            continue;
+        }
         const PlacedShape shape(e);
         Vec3f half = shape.halfExtent();
         Vec3f boxLo, boxHi;

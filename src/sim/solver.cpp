@@ -60,11 +60,12 @@ bool allFinite(const ScalarGrid& g) {
 Solver::Solver(const Scene& scene)
     : scene_(scene),
       scratch_(std::make_unique<ScratchArena>()),
+      clock_(scene),
       obstaclesMove_(scene.obstaclesMove()),
       emitters_(scene.emitters) {
     if (scene.animated()) now_ = before_ = after_ = scene;
     for (const Box3i& box : initialBoxes(scene)) islands_.push_back(makeIsland(box, Vec3f(0.0f)));
-    if (obstaclesMove_) moveSolidsAndEmitters(0.0f);
+    if (obstaclesMove_) moveSolidsAndEmitters();
     for (Island& island : islands_) island.projection.enforceBoundaries(island.f);
 }
 
@@ -80,20 +81,27 @@ FrameStats Solver::advanceFrame(int frame) {
     frame_ = frame;
     FrameStats stats;
     stats.frame = frame;
+    // The frame's length in the shot; each substep's in simulated time is
+    // time_scale times its length in the shot (scene/shot_clock.h).
     const double frameDt = 1.0 / scene_.time.fps;
-    const float cflDt = scene_.time.cfl * scene_.domain.dx();  // seconds at 1 m/s
+    const float cflDt = scene_.time.cfl * scene_.domain.dx();  // simulated seconds at 1 m/s
     double remaining = frameDt;
     int maxSteps = scene_.time.maxSubsteps;
+    // Where the frame starts in the shot: without a time_scale, the
+    // simulation's clock, as it always was.
+    shotTime_ = clock_.identity() ? time() : clock_.frameStart(frame);
     // Substeps as large as the CFL limit allows, at most maxSubsteps per frame,
     // all of equal length within what is left of the frame.
     while (stats.substeps < maxSteps && remaining > 1e-12) {
         // Moving solids count: a fast obstacle takes more substeps rather
         // than jumping through the smoke.
         float speed = std::max(maxSpeed(), solidSpeed_);
-        int needed = speed > 0.0f ? int(std::ceil(remaining * speed / cflDt)) : 1;
+        const double scale = clock_.maxScale(shotTime_, shotTime_ + remaining);
+        int needed = speed > 0.0f ? int(std::ceil(remaining * scale * speed / cflDt)) : 1;
         int steps = std::clamp(needed, 1, maxSteps - stats.substeps);
-        float dt = float(remaining / steps);
-        SolveStats s = substep(dt);
+        float shotDt = float(remaining / steps);
+        float dt = clock_.simDt(shotTime_, shotDt);
+        SolveStats s = substep(dt, shotDt);
         ++stats.substeps;
         std::uint64_t cells = 0;
         for (const Island& island : islands_) cells += island.f.cellCount();
@@ -103,7 +111,7 @@ FrameStats Solver::advanceFrame(int frame) {
         checkFinite(frame, stats.substeps);
         // A single planned step closes the frame: the float dt rounds, and the
         // sliver of time it leaves (1e-9 s) must not cost a substep of its own.
-        remaining = steps == 1 ? 0.0 : remaining - dt;
+        remaining = steps == 1 ? 0.0 : remaining - shotDt;
         for (Island& island : islands_) island.f.time += dt;
     }
     // The scratch is idle until the next frame: while this one is written
@@ -113,14 +121,25 @@ FrameStats Solver::advanceFrame(int frame) {
     return stats;
 }
 
-SolveStats Solver::substep(float dt) {
+SolveStats Solver::substep(float dt) { return substep(dt, dt); }
+
+SolveStats Solver::substep(float dt, float shotDt) {
+    shotDt_ = shotDt;
+    const SolveStats stats = step(dt);
+    shotTime_ += shotDt;
+    return stats;
+}
+
+ShotSpan Solver::shotSpan() const { return clock_.span(shotTime_, double(shotDt_)); }
+
+SolveStats Solver::step(float dt) {
     lastDt_ = dt;
     assembled_ = Fields();  // what fields() assembled is out of date from here
     assembledStale_ = true;
     fitIslands();
     if (keepPressure_)
         for (Island& island : islands_) island.projection.startPressureSum();
-    moveSolidsAndEmitters(dt);
+    moveSolidsAndEmitters();
     // Each island on its own: no stage reads beyond its box.
     SolveStats stats;
     const bool reflects = scene_.solver.advection == AdvectionScheme::Reflection;
@@ -172,38 +191,40 @@ void Solver::addForces(Fields& f, float dt) {
     diffuseVelocity(f, dt);
 }
 
-void Solver::moveSolidsAndEmitters(float dt) {
+void Solver::moveSolidsAndEmitters() {
     if (!scene_.animated()) return;
     ScopedTimer t(times_.emit);
     // Placed at the middle of the substep; a solid's (or an emitter's)
     // velocity from where it is half a substep either side (frame f is the
-    // state at time f / fps).
+    // state at shot time f / fps), per second of simulated time: keys keep
+    // their pace in the shot (scene/shot_clock.h).
     const double fps = scene_.time.fps;
-    const double mid = time() + 0.5 * double(dt);
-    const double half = std::max(0.5 * double(dt), 1e-3 / fps);
+    const double mid = shotTime_ + 0.5 * double(shotDt_);
+    const double half = std::max(0.5 * double(shotDt_), 1e-3 / fps);
+    const double simPerShot = clock_.identity() ? 1.0 : clock_.scale(mid);
     scene_.poseAt(mid * fps, now_);
-    scene_.poseSurfacesAt(mid * fps, now_, false);  // mesh sequences: their SDF and velocity
+    scene_.poseSurfacesAt(mid * fps, now_, false, 1.0 / simPerShot);  // mesh sequences
     scene_.poseAt((mid - half) * fps, before_);
     scene_.poseAt((mid + half) * fps, after_);
     // A moving emitter adds its own motion to the smoke it emits, so a
     // moving torch leaves a trail.
     emitters_ = now_.emitters;
     for (size_t e = 0; e < emitters_.size(); ++e) {
-        const Vec3f motion =
-            (after_.emitters[e].center - before_.emitters[e].center) / float(2.0 * half);
+        const Vec3f motion = (after_.emitters[e].center - before_.emitters[e].center) /
+                             float(2.0 * half * simPerShot);
         emitters_[e].velocity += motion * emitters_[e].inheritVelocity;
     }
     if (!obstaclesMove_) return;
     solidSpeed_ = 0.0f;
     for (Island& island : islands_)
-        solidSpeed_ = std::max(solidSpeed_,
-                               rasterizeMovingObstacles(island.f, now_.obstacles, before_.obstacles,
-                                                        after_.obstacles, float(2.0 * half)));
+        solidSpeed_ = std::max(solidSpeed_, rasterizeMovingObstacles(
+                                                island.f, now_.obstacles, before_.obstacles,
+                                                after_.obstacles, float(2.0 * half * simPerShot)));
 }
 
 void Solver::applyEmitters(Fields& f, float) {
     ScopedTimer t(times_.emit);
-    plume::applyEmitters(f, emitters_, frame_, f.time);
+    plume::applyEmitters(f, emitters_, frame_, f.time, shotSpan());
     clearSolidScalars(f, scene_.physics.ambientTemperature);
 }
 

@@ -7,6 +7,7 @@
 
 #include "core/box.h"
 #include "scene/scene.h"
+#include "scene/shot_clock.h"
 #include "sim/advection.h"
 #include "sim/fields.h"
 #include "sim/forces.h"
@@ -82,8 +83,11 @@ class Solver {
     // Simulates frame `frame` (1-based): from time (frame-1)/fps to frame/fps.
     FrameStats advanceFrame(int frame);
 
-    // One substep of dt seconds, the solver's stages in order.
+    // One substep of dt seconds, the solver's stages in order (dt of the
+    // shot too: a test steps without frames).
     SolveStats substep(float dt);
+    // The same, lasting shotDt seconds of the shot (scene/shot_clock.h).
+    SolveStats substep(float dt, float shotDt);
 
     // The fields: the one island's, or with several, the box that bounds
     // them all, assembled once per substep on first use (still air between
@@ -156,7 +160,10 @@ class Solver {
     Island islandFrom(const Box3i& box, Vec3f velocity, const std::vector<StateOver>& from,
                       double time, bool solids) const;
 
-    void moveSolidsAndEmitters(float dt);
+    // The substep's stages (substep() keeps the shot's clock around it).
+    SolveStats step(float dt);
+    // Keyed shapes posed at the middle of the substep's span of the shot.
+    void moveSolidsAndEmitters();
     // The velocity's part of a substep: advection, forces and projection, or
     // advection-reflection's two halves (solver.advection = "reflection").
     SolveStats advanceVelocity(Island& island, float dt);
@@ -180,6 +187,8 @@ class Solver {
     void diffuseScalars(Fields& f, float dt);
     void dissipate(Fields& f, float dt);
     double time() const { return islands_.front().f.time; }
+    // The shot's span of the substep under way.
+    ShotSpan shotSpan() const;
 
     Scene scene_;
     // Scratch that advection, vorticity confinement and the pressure solve
@@ -194,6 +203,11 @@ class Solver {
     Advector advector_;
     int frame_ = 0;
     float lastDt_ = 0.0f;  // lastSubstepDt
+    // Shot time (scene/shot_clock.h) at the start of the substep under way, and
+    // its length in the shot.
+    ShotClock clock_;
+    double shotTime_ = 0.0;
+    float shotDt_ = 0.0f;
     bool keepPressure_ = false;
     StageTimes times_;
     // Keyframed scenes: the emitters where they are this substep, and the

@@ -9,6 +9,7 @@
 #include "scene/shapes.h"
 #include "sim/active_box.h"
 #include "sim/obstacles.h"
+#include "sim/point_emitters.h"
 #include "sim/solver.h"
 
 namespace plume {
@@ -22,9 +23,14 @@ double volume(const std::vector<Box3i>& boxes) {
 }
 
 // The domain cells a source needs now: its shape's box, with a surface
-// emitter's shell.
-Box3i sourceCells(const EmitterSettings& e, float dx, Vec3i cells) {
+// emitter's shell; a points emitter's points over the substep `shot` (at the
+// start, before any substep, where its first points are).
+Box3i sourceCells(const EmitterSettings& e, float dx, Vec3i cells, const ShotSpan* shot) {
     Vec3f lo, hi;
+    if (e.shape == Shape::Points) {
+        const bool any = shot ? pointEmitterBounds(e, *shot, lo, hi) : firstPointsBounds(e, lo, hi);
+        return any ? cellsOfWorldBox(lo, hi, dx, cells) : Box3i{};
+    }
     PlacedShape(e).worldBounds(lo, hi);
     const float shell = e.mode == EmitMode::Surface ? 0.5f * e.thickness : 0.0f;
     return cellsOfWorldBox(lo - Vec3f(shell), hi + Vec3f(shell), dx, cells);
@@ -56,7 +62,7 @@ std::vector<Box3i> Solver::initialBoxes(const Scene& scene) {
         if (b == Boundary::Inflow) return {domain};
     std::vector<Box3i> need;
     for (const EmitterSettings& e : scene.emitters) {
-        const Box3i b = sourceCells(e, scene.domain.dx(), cells);
+        const Box3i b = sourceCells(e, scene.domain.dx(), cells, nullptr);
         if (!b.empty()) need.push_back(tileAligned(b, kTileCells, cells));
     }
     // No sources: whatever moves was put there by hand (a test, a restored
@@ -227,12 +233,13 @@ void Solver::neededBoxes(int margin, std::vector<Box3i>& boxes) {
     };
     for (const Island& island : islands_)
         need(scalarActivity(island.f, scene_.physics.ambientTemperature).shifted(island.box.lo));
+    const ShotSpan shot = shotSpan();
     for (const EmitterSettings& e : emitters_)
-        if (frame_ >= e.frames[0] && frame_ <= e.frames[1]) need(sourceCells(e, dx, cells));
+        if (frame_ >= e.frames[0] && frame_ <= e.frames[1]) need(sourceCells(e, dx, cells, &shot));
     if (obstaclesMove_) {
         // Where the moving solids are now (the margin covers a substep's travel).
-        scene_.poseAt(time() * scene_.time.fps, now_);
-        scene_.poseSurfacesAt(time() * scene_.time.fps, now_, false);
+        scene_.poseAt(shotTime_ * scene_.time.fps, now_);
+        scene_.poseSurfacesAt(shotTime_ * scene_.time.fps, now_, false);
         for (size_t o = 0; o < now_.obstacles.size(); ++o) {
             if (!now_.obstacles[o].keyed()) continue;
             Vec3f lo, hi;

@@ -22,8 +22,8 @@ class Sub:
 # emission, fire temperature) close Gas and Fire.
 DOMAIN_PANELS = (
     Sub("settings", "Settings",
-        ["domain.resolution", "time.cfl", "time.max_substeps", "physics.gravity", "physics.wind",
-         "domain.inflow_velocity"]),
+        ["domain.resolution", "time.cfl", "time.max_substeps", "physics.time_scale",
+         "physics.interpolation", "physics.gravity", "physics.wind", "domain.inflow_velocity"]),
     Sub("boundaries", "Boundaries",
         ["domain.boundary.x_min", "domain.boundary.x_max", "domain.boundary.y_min",
          "domain.boundary.y_max", "domain.boundary.z_min", "domain.boundary.z_max"],
@@ -66,6 +66,8 @@ LABELS = {
     "domain.resolution": "Resolution Divisions",
     "time.cfl": "CFL Number",
     "time.max_substeps": "Max Substeps",
+    "physics.time_scale": "Time Scale",
+    "physics.interpolation": "Time Scale Keys",
     "physics.gravity": "Gravity (m/s²)",
     "physics.wind": "Wind (m/s)",
     "domain.inflow_velocity": "Inflow Velocity (m/s)",

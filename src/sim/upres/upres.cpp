@@ -164,7 +164,8 @@ Upres::Upres(const Scene& scene)
       cfl_(scene.time.cfl),
       maxSubsteps_(scene.time.maxSubsteps),
       ambient_(scene.physics.ambientTemperature),
-      factor_(std::max(1, scene.upres.factor)) {
+      factor_(std::max(1, scene.upres.factor)),
+      clock_(scene) {
     if (scene.animated()) pose_ = scene;
 }
 
@@ -180,7 +181,7 @@ void Upres::advance(const std::vector<const Fields*>& parts, int frame) {
 }
 
 void Upres::advance(const UpresInput& in, int frame) {
-    fitBox(in);
+    fitBox(in, frame);
     // The base velocity over the fine grid's box, 0 where the input holds
     // nothing: the same values whether the input is the solver's islands or
     // a whole cache.
@@ -192,16 +193,19 @@ void Upres::advance(const UpresInput& in, int frame) {
 
     renewPatterns(frame);
     stir(base_, frame, stirring_);
-    const int steps = fineVelocity(stirring_);
+    const int steps = fineVelocity(stirring_, frame);
     closeSolidFaces();
+    // Substeps of equal length in the shot, each time_scale times as long in
+    // simulated time (scene/shot_clock.h).
     const double frameDt = 1.0 / fps_, start = double(frame - 1) * frameDt;
-    const float dt = float(frameDt / steps);
+    const float shotDt = float(frameDt / steps);
     for (int s = 0; s < steps; ++s) {
-        fine_.time = start + double(s) * dt;
-        substep(frame, dt);
+        const double at = start + double(s) * shotDt;
+        fine_.time = clock_.simTime(at);
+        substep(frame, clock_.simDt(at, shotDt), clock_.span(at, shotDt));
     }
-    fine_.time = start + frameDt;
-    carryPatterns(base_);
+    fine_.time = clock_.simTime(start + frameDt);
+    carryPatterns(base_, frame);
     if (feed_) feed(in);
 }
 
@@ -273,15 +277,15 @@ void Upres::feed(const UpresInput& in) {
 // What the solver does to its scalars in a substep, on the fine grid: the
 // emitters (at the fine cells' own resolution), burning, advection through
 // the stirring velocity, diffusion and dissipation.
-void Upres::substep(int frame, float dt) {
+void Upres::substep(int frame, float dt, const ShotSpan& shot) {
     const std::vector<EmitterSettings>* emitters = &scene_.emitters;
     if (scene_.animated()) {
-        scene_.poseAt((fine_.time + 0.5 * double(dt)) * fps_, pose_);
-        scene_.poseSurfacesAt((fine_.time + 0.5 * double(dt)) * fps_, pose_, false);
+        scene_.poseAt((shot.start + 0.5 * shot.length) * fps_, pose_);
+        scene_.poseSurfacesAt((shot.start + 0.5 * shot.length) * fps_, pose_, false);
         emitters = &pose_.emitters;
     }
     if (scene_.obstaclesMove()) placeSolids(fine_);  // where the pose puts them now
-    applyEmitters(fine_, *emitters, frame, fine_.time);
+    applyEmitters(fine_, *emitters, frame, fine_.time, shot);
     if (fine_.burns() && scene_.burns()) burn(fine_, scene_.physics, dt);
     ScalarGrid* fields[Advector::kMaxFields] = {&fine_.density, &fine_.temperature, &fine_.fuel,
                                                 &fine_.flame};
@@ -334,7 +338,7 @@ void Upres::closeSolidFaces() {
 // The base cells where some scalar differs from its background, grown by the
 // farthest the flow carries anything in a frame and two cells more; at least
 // one cell.
-void Upres::fitBox(const UpresInput& in) {
+void Upres::fitBox(const UpresInput& in, int frame) {
     const float ambient = ambient_;
     Box3i active = activeCells(in.density, [](float v) { return v != 0.0f; });
     active = unite(active, activeCells(in.temperature,
@@ -377,7 +381,7 @@ void Upres::fitBox(const UpresInput& in) {
     }
     Vec3i reach;
     for (int a = 0; a < 3; ++a) {
-        const int cells = 2 + int(std::ceil(speeds[a] / float(fps_) / in.dx));
+        const int cells = 2 + int(std::ceil(speeds[a] / float(clock_.simFps(frame)) / in.dx));
         (a == 0 ? reach.x : a == 1 ? reach.y : reach.z) = cells;
     }
     const Box3i needed =
@@ -501,7 +505,8 @@ void Upres::restore(const Fields& base, const Box3i& box, double time, std::vect
 // again from nothing (and its place in the tile moves, stir()).
 void Upres::renewPatterns(int frame) {
     if (settings_.speed <= 0.0f) return;
-    const double t = double(frame - 1) / fps_, before = double(frame - 2) / fps_;
+    const double t = clock_.simTime(double(frame - 1) / fps_),
+                 before = clock_.simTime(double(frame - 2) / fps_);
     for (int p = 0; p < 2; ++p) {
         if (frame == 1 || std::floor(upresPatternPhase(t * settings_.speed, p)) !=
                               std::floor(upresPatternPhase(before * settings_.speed, p)))
@@ -561,7 +566,7 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
 
     // Each pattern's weight over its life (sim/upres/pattern_weights.h): sin
     // and cos of the same phase, so the two keep one strength as they cross.
-    const double t = double(frame - 1) / fps_;
+    const double t = clock_.simTime(double(frame - 1) / fps_);
     struct Pattern {
         float amplitude;
         Vec3f offset;
@@ -622,7 +627,7 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
 // against 0.258, grain 0.0032 against 0.0044; detail.py, frames 36-48): the
 // advection is stable at any step, and the stirring is a random pattern
 // whose exact path through a swirl no one sees.
-int Upres::fineVelocity(const ScalarGrid (&stirring)[3]) {
+int Upres::fineVelocity(const ScalarGrid (&stirring)[3], int frame) {
     const Vec3i n = fine_.n;
     const float inv = 1.0f / float(factor_);
     if (fineVelocity_.w.nx() != n.x || fineVelocity_.w.ny() != n.y ||
@@ -676,15 +681,15 @@ int Upres::fineVelocity(const ScalarGrid (&stirring)[3]) {
                                     },
                                     maxOf<float>));
     }
-    const float frameDt = float(1.0 / fps_);
+    const float frameDt = float(1.0 / clock_.simFps(frame));
     return std::clamp(int(std::ceil(speed * frameDt / (cfl_ * base_.dx))), 1, maxSubsteps_);
 }
 
 // Each pattern's drift moves with the base flow for the frame (a
 // semi-Lagrangian step): drift(x) <- drift(x - u dt) + u dt.
-void Upres::carryPatterns(const UpresInput& base) {
+void Upres::carryPatterns(const UpresInput& base, int frame) {
     const Vec3i n = box_.size();
-    const float dt = float(1.0 / fps_), toCells = dt / base.dx;
+    const float dt = float(1.0 / clock_.simFps(frame)), toCells = dt / base.dx;
     const int count = settings_.speed > 0.0f ? 2 : 1;
     for (int p = 0; p < count; ++p) {
         ScalarGrid(&moved)[3] = stirring_;  // free again once the fine grids moved

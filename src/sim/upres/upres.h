@@ -29,6 +29,7 @@
 #include "core/grid3.h"
 #include "core/volume.h"
 #include "scene/scene.h"
+#include "scene/shot_clock.h"
 #include "sim/advection.h"
 #include "sim/fields.h"
 
@@ -102,15 +103,16 @@ class Upres {
                  std::vector<ScalarGrid> drift);
 
   private:
-    void fitBox(const UpresInput& base);
+    // `frame`: the frame index, whose simulated length (scene/shot_clock.h) they count in.
+    void fitBox(const UpresInput& base, int frame);
     void renewPatterns(int frame);
     Grid3<uint8_t> nearSmoke(int reach) const;
     void stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]);
-    int fineVelocity(const ScalarGrid (&stirring)[3]);
-    void substep(int frame, float dt);
+    int fineVelocity(const ScalarGrid (&stirring)[3], int frame);
+    void substep(int frame, float dt, const ShotSpan& shot);
     void placeSolids(Fields& fine) const;
     void closeSolidFaces();
-    void carryPatterns(const UpresInput& base);
+    void carryPatterns(const UpresInput& base, int frame);
     void feed(const UpresInput& in);
 
     Scene scene_;
@@ -122,6 +124,7 @@ class Upres {
     int maxSubsteps_;
     float ambient_;
     int factor_;
+    ShotClock clock_;  // the shot's time and the simulation's
     bool feed_ = false;
     bool carryFire_ = false;
     bool burns() const;  // the fine grid holds fuel and flame

@@ -1,0 +1,172 @@
+// physics.time_scale (scene/shot_clock.h): simulated seconds per second of
+// the shot. At 0.5 the shot's frame 2k holds the smoke of the unscaled frame
+// k; keys on it slow the smoke down mid-shot; keyed shapes keep their pace in
+// the shot, so to the slowed air they are faster.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "scene/describe.h"
+#include "scene/loader.h"
+#include "scene/shot_clock.h"
+#include "sim/solver.h"
+#include "sim/upres/upres.h"
+#include "support/scene_errors.h"
+
+namespace plume {
+namespace {
+
+// A hot puff rising in a 1 x 1 x 2 m box of 16 x 16 x 32 cells.
+Scene puff(const std::string& physics = "") {
+    return parseScene(
+        "[domain]\nsize = [1.0, 1.0, 2.0]\nresolution = 32\n[time]\nframes = 48\n"
+        "[physics]\nbuoyancy_heat = 2.0\ndensity_dissipation = 0.2\n" +
+            physics +
+            "\n[[emitter]]\ncenter = [0.5, 0.5, 0.3]\nradius = 0.15\nframes = [1, 1000]\n",
+        "puff.toml", {});
+}
+
+// The density's height (centroid, m) and its total.
+std::pair<double, double> rise(const Fields& f) {
+    double mass = 0, moment = 0;
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                mass += f.density(i, j, k);
+                moment += f.density(i, j, k) * (f.origin.z + (k + 0.5) * f.dx);
+            }
+    return {moment / mass, mass};
+}
+
+TEST(TimeScale, HalfSpeedFrameTwoKIsFrameK) {
+    Solver normal(puff()), slow(puff("time_scale = 0.5"));
+    const float dx = puff().domain.dx();
+    double lastGap = 0;
+    for (int k = 1; k <= 12; ++k) {
+        normal.advanceFrame(k);
+        slow.advanceFrame(2 * k - 1);
+        slow.advanceFrame(2 * k);
+        if (k % 4 != 0) continue;
+        const auto [zn, mn] = rise(normal.fields());
+        const auto [zs, ms] = rise(slow.fields());
+        EXPECT_NEAR(zs, zn, 2 * dx) << "frame " << 2 * k << " against frame " << k;
+        EXPECT_NEAR(ms, mn, 0.1 * mn) << "frame " << 2 * k << " against frame " << k;
+        EXPECT_NEAR(slow.fields().time, normal.fields().time, 1e-6);
+        lastGap = std::fabs(zs - zn);
+    }
+    // Not the same for want of rising: by frame 12 the puff rose many cells.
+    const auto [zNow, unused] = rise(normal.fields());
+    EXPECT_GT(zNow - 0.3, 6 * dx);
+    EXPECT_LT(lastGap, 2 * dx);
+}
+
+// Upres's fine smoke follows too: its substeps, noise and stirring count in
+// simulated time, so the fine frame 2k at half speed is the fine frame k.
+TEST(TimeScale, UpresFollows) {
+    auto run = [](const std::string& physics, int frames) {
+        Scene s = puff(physics);
+        s.domain.resolution = 16;
+        s.upres.factor = 2;
+        Solver solver(s);
+        Upres upres(s);
+        for (int f = 1; f <= frames; ++f) {
+            solver.advanceFrame(f);
+            upres.advance(solver.islandFields(), f);
+        }
+        return std::pair(rise(upres.fine()), upres.time());
+    };
+    const auto [normal, normalTime] = run("", 8);
+    const auto [slow, slowTime] = run("time_scale = 0.5", 16);
+    const auto [ahead, unused] = run("", 16);
+    const float fineDx = 2.0f / 32;
+    EXPECT_NEAR(slowTime, normalTime, 1e-6);
+    EXPECT_NEAR(slow.first, normal.first, 2 * fineDx);
+    EXPECT_NEAR(slow.second, normal.second, 0.1 * normal.second);
+    EXPECT_GT(ahead.first, normal.first + 2 * fineDx) << "the unscaled frame 16 rose further";
+}
+
+// Keys at 1 are no keys: the same bits, also for a keyed torch (placed by
+// the shot's clock, which without a time_scale is the simulation's own).
+TEST(TimeScale, KeysAtOneAreBitIdenticalToNone) {
+    const std::string torch =
+        "[[emitter]]\nradius = 0.1\n[[emitter.key]]\nframe = 0\ncenter = [0.3, 0.5, 0.4]\n"
+        "[[emitter.key]]\nframe = 5\ncenter = [0.7, 0.45, 0.5]\n";
+    Solver plain(puff(torch));
+    Scene keyed = puff(
+        "time_scale = 1.0\n[[physics.key]]\nframe = 1\ntime_scale = 1.0\n[[physics.key]]\n"
+        "frame = 10\ntime_scale = 1.0\n" +
+        torch);
+    ASSERT_EQ(keyed.physicsAnimation.tracks.size(), 1u);
+    Solver one(keyed);
+    for (int f = 1; f <= 4; ++f) plain.advanceFrame(f), one.advanceFrame(f);
+    const Fields &a = plain.fields(), &b = one.fields();
+    ASSERT_EQ(a.density.size(), b.density.size());
+    EXPECT_EQ(std::memcmp(a.density.data(), b.density.data(), a.density.size() * 4), 0);
+    EXPECT_EQ(std::memcmp(a.w.data(), b.w.data(), a.w.size() * 4), 0);
+}
+
+// Bullet time: full speed, then keyed down to a tenth from frame 8 to 10.
+TEST(TimeScale, KeysSlowTheSmokeMidShot) {
+    const std::string keys =
+        "[[physics.key]]\nframe = 8\ntime_scale = 1.0\n[[physics.key]]\nframe = 10\n"
+        "time_scale = 0.1\n";
+    Solver solver(puff(keys));
+    const ShotClock clock(puff(keys));
+    EXPECT_EQ(clock.scale(9.0 / 24), 0.55f);
+    // Frame index 11 runs from shot time 10 / 24 on, all of it at 0.1.
+    EXPECT_NEAR(clock.simStart(12) - clock.simStart(11), 0.1 / 24, 1e-9);
+    double z[17];
+    for (int f = 1; f <= 16; ++f) {
+        solver.advanceFrame(f);
+        z[f] = rise(solver.fields()).first;
+    }
+    const double fast = z[7] - z[5], slow = z[16] - z[14];
+    EXPECT_GT(fast, 0.0);
+    EXPECT_LT(slow, 0.25 * fast);
+}
+
+// A torch keyed to cross at 1.2 m/s of the shot: at time_scale 0.5 the air
+// sees it move 2.4 m per simulated second, and its smoke takes that.
+TEST(TimeScale, KeyedShapesKeepTheirPaceInTheShot) {
+    auto uInside = [](const std::string& physics) {
+        Scene s = parseScene(
+            "[domain]\nsize = [2.0, 1.0, 1.0]\nresolution = 40\nboundary = \"open\"\n"
+            "[physics]\nbuoyancy_density = 0.0\nbuoyancy_heat = 0.0\nvorticity = 0.0\n" +
+                physics +
+                "\n[[emitter]]\nradius = 0.15\n[[emitter.key]]\nframe = 0\ncenter = [0.4, 0.5, "
+                "0.5]\n[[emitter.key]]\nframe = 24\ncenter = [1.6, 0.5, 0.5]\n",
+            "torch.toml", {});
+        Solver solver(s);
+        solver.advanceFrame(1);
+        // The face at the torch's place mid-frame, in the island's cells.
+        const Fields& f = solver.fields();
+        return f.u(int((0.4f + 0.6f / 24) / 0.05f + 0.5f) - f.offset.x, 10 - f.offset.y,
+                   10 - f.offset.z);
+    };
+    const float normal = uInside(""), slow = uInside("time_scale = 0.5");
+    EXPECT_GT(normal, 0.8f);
+    EXPECT_NEAR(slow, 2.0f * normal, 0.2f * normal);
+}
+
+TEST(TimeScale, KeysLoadDescribeAndReject) {
+    const Scene s = parseScene(
+        "[physics]\ntime_scale = 0.25\ninterpolation = \"smooth\"\n[[physics.key]]\nframe = 5\n"
+        "time_scale = 1.0\n",
+        "s.toml", {});
+    EXPECT_EQ(s.physics.timeScale, 0.25f);
+    EXPECT_EQ(s.physicsAnimation.interpolation, Interpolation::Smooth);
+    const std::string described = describeScene(s);
+    EXPECT_NE(described.find("[[physics.key]]\nframe = 5\ntime_scale = 1.0\n"), std::string::npos)
+        << described;
+    EXPECT_EQ(describeScene(parseScene(described, "s.toml", {})), described);
+    EXPECT_EQ(test::parseError("[physics]\ntime_scale = 0.0\n"),
+              "s.toml:2:14: error: 'physics.time_scale' = 0 is out of range (0, 100]");
+    EXPECT_EQ(test::parseError("[physics]\n[[physics.key]]\nframe = 2\nvorticity = 1.0\n"),
+              "s.toml:4:1: error: 'physics.key[1].vorticity' is not animatable; a key may set "
+              "frame, time_scale");
+}
+
+}  // namespace
+}  // namespace plume
