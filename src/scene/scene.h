@@ -268,10 +268,10 @@ struct RenderSettings {
     // A first fire reads as fire (tests/first_fire_test.cpp): flames of 1 to
     // about 2.5 units, 1200 to 3000 K, red at their edges, yellow-white at
     // their cores.
-    float emission = 5.0f;              // a flame's light per metre (README "Fire")
-    float fireTemperature = 1200.0f;    // kelvin per unit of simulation temperature
-    float heatGlow = 0.0f;              // hot smoke's glow where nothing burns (a colour ramp)
-    float fireLight = 1.0f;             // scale of a flame's light on its surroundings
+    float emission = 5.0f;            // a flame's light per metre (README "Fire")
+    float fireTemperature = 1200.0f;  // kelvin per unit of simulation temperature
+    float heatGlow = 0.0f;            // hot smoke's glow where nothing burns (a colour ramp)
+    float fireLight = 1.0f;           // scale of a flame's light on its surroundings
     float exposure = 1.0f;
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
@@ -351,8 +351,7 @@ struct Scene {
     // their triangles, for the renderer) into `pose`; atFrame does both. The
     // velocities are per second of the shot times perShotSecond (1 / the
     // time scale gives them per simulated second).
-    void poseSurfacesAt(double frame, Scene& pose, bool surfaces,
-                        double perShotSecond = 1.0) const;
+    void poseSurfacesAt(double frame, Scene& pose, bool surfaces, double perShotSecond = 1.0) const;
 };
 
 }  // namespace plume
