@@ -175,6 +175,10 @@ struct EmitterSettings : ShapeSettings {
     float noiseScale = 0.0f;       // metres per noise feature; 0: a third of the emitter's size
     float noiseSpeed = 1.7f;       // 1/s: noise features drift up this many per second
     float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
+    // The colour (linear RGB albedo) its smoke scatters (sim/smoke_color.h);
+    // colored: the scene gave it a `color` (or keys), so the smoke carries colour.
+    Vec3f color{0.9f, 0.9f, 0.9f};
+    bool colored = false;
     // True when it gives fuel (at some frame).
     bool givesFuel() const;
 };
@@ -325,6 +329,9 @@ struct Scene {
     // True when the scene burns and no emitter gives smoke of its own: all
     // its smoke is the fire's, drawn in physics.flame_smoke_color.
     bool smokeOnlyFromFire() const;
+    // True when some emitter has a colour: the solver then carries the
+    // smoke's colour (sim/smoke_color.h) and the cache its `color` grid.
+    bool colored() const;
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;
