@@ -9,10 +9,11 @@
 namespace plume {
 
 Box3i scalarActivity(const Fields& f, float ambient) {
-    const ScalarGrid* grids[] = {&f.density, &f.temperature, &f.fuel, &f.flame};
-    const float background[] = {0.0f, ambient, 0.0f, 0.0f};
+    const ScalarGrid* grids[] = {&f.density,  &f.temperature, &f.fuel,    &f.flame,
+                                 &f.color[0], &f.color[1],    &f.color[2]};
+    const float background[] = {0.0f, ambient, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
     Box3i box;
-    for (int g = 0; g < 4; ++g)
+    for (int g = 0; g < 7; ++g)
         if (grids[g]->size() == f.cellCount())
             box = unite(box, cellsOtherThan(*grids[g], background[g]));
     return box;
@@ -100,6 +101,8 @@ void copyFieldsOverlap(const Fields& from, Vec3i fromOffset, Fields& to, Vec3i t
         copyOverlap(from.flame, fromOffset, to.flame, toOffset);
         copyOverlap(from.expansion, fromOffset, to.expansion, toOffset);
     }
+    if (from.colored() && to.colored())
+        for (int c = 0; c < 3; ++c) copyOverlap(from.color[c], fromOffset, to.color[c], toOffset);
 }
 
 }  // namespace plume

@@ -192,6 +192,7 @@ class Solver {
     mutable Fields assembled_;
     mutable bool assembledStale_ = true;
     Advector advector_;
+    ScalarGrid densityBefore_;  // the smoke's colour's scratch (sim/smoke_color.h)
     int frame_ = 0;
     float lastDt_ = 0.0f;  // lastSubstepDt
     bool keepPressure_ = false;
