@@ -227,7 +227,9 @@ TEST(SmokeColor, SameBitsForAnyThreadCount) {
         }
         return std::make_pair(static_cast<const Solver&>(solver).fields(), upres.fine());
     };
-    const auto one = bake(1), two = bake(2);
+    // Seven: as many slabs as a seven-core machine would split off
+    // (core/parallel.h), on however many cores there are.
+    const auto one = bake(1), two = bake(7);
     setThreadCount(0);
     for (int a = 0; a < 3; ++a) {
         ASSERT_EQ(one.first.color[a].size(), two.first.color[a].size());
@@ -247,33 +249,59 @@ std::string writeScene(const test::TempDir& dir) {
     return "two.toml";
 }
 
-TEST(SmokeColor, AResumedBakeWithUpresGoesOnBitForBitAndUpresCarriesTheColour) {
-    test::TempDir dir("smoke_color_resume");
-    const std::string bake = "bake " + writeScene(dir) +
-                             " --set upres.factor=2 --set 'output.vdb_precision=\"exact\"' -q ";
-    ASSERT_EQ(test::runPlume(bake + "--set time.frames=8 --vdb whole", dir.path()).status, 0);
-    ASSERT_EQ(test::runPlume(bake + "--set time.frames=4 --vdb parts", dir.path()).status, 0);
-    const test::RunResult resumed =
-        test::runPlume(bake + "--set time.frames=8 --vdb parts --resume", dir.path());
-    ASSERT_EQ(resumed.status, 0) << resumed.err;
-    for (const char* frame : {"two_0005.vdb", "two_0008.vdb"}) {
-        const CacheFrame a = readVdbFrame(dir.file(std::string("whole/") + frame));
-        const CacheFrame b = readVdbFrame(dir.file(std::string("parts/") + frame));
-        ASSERT_TRUE(a.colored() && b.colored()) << frame;
-        for (int c = 0; c < 3; ++c)
-            EXPECT_EQ(std::memcmp(a.color[c].data(), b.color[c].data(), a.color[c].size() * 4), 0)
-                << frame << " channel " << c;
+TEST(SmokeColor, AResumedBakeGoesOnBitForBitWithAndWithoutUpresAndUpresCarriesTheColour) {
+    // The solver's state holds its colour; upres's its fine grid's (the
+    // cache of a bake with upres holds only the fine grid's).
+    for (const std::string upres : {"", "--set upres.factor=2 "}) {
+        test::TempDir dir("smoke_color_resume");
+        const std::string bake =
+            "bake " + writeScene(dir) + " " + upres + "--set 'output.vdb_precision=\"exact\"' -q ";
+        ASSERT_EQ(test::runPlume(bake + "--set time.frames=8 --vdb whole", dir.path()).status, 0);
+        ASSERT_EQ(test::runPlume(bake + "--set time.frames=4 --vdb parts", dir.path()).status, 0);
+        const test::RunResult resumed =
+            test::runPlume(bake + "--set time.frames=8 --vdb parts --resume", dir.path());
+        ASSERT_EQ(resumed.status, 0) << resumed.err;
+        for (const char* frame : {"two_0005.vdb", "two_0008.vdb"}) {
+            const CacheFrame a = readVdbFrame(dir.file(std::string("whole/") + frame));
+            const CacheFrame b = readVdbFrame(dir.file(std::string("parts/") + frame));
+            ASSERT_TRUE(a.colored() && b.colored()) << upres << frame;
+            for (int c = 0; c < 3; ++c)
+                EXPECT_EQ(std::memcmp(a.color[c].data(), b.color[c].data(), a.color[c].size() * 4),
+                          0)
+                    << upres << frame << " channel " << c;
+        }
+        if (upres.empty()) continue;
+        // The fine grid's colour: red and blue, twice as fine as the base's.
+        const LoadedVolume fine = readVdbVolume(dir.file("whole/two_0008.vdb"));
+        ASSERT_TRUE(fine.hasColor);
+        EXPECT_NEAR(fine.dx, 1.0f / 64.0f, 1e-6f);
+        Mix mix;
+        for (size_t c = 0; c < fine.density.size(); ++c)
+            count(mix, fine.density[c], fine.color[0][c], fine.color[1][c], fine.color[2][c]);
+        EXPECT_GT(mix.red, mix.cells / 5);
+        EXPECT_GT(mix.blue, mix.cells / 5);
+        EXPECT_EQ(mix.green, 0.0f);
     }
-    // The fine grid's colour: red and blue, twice as fine as the base's.
-    const LoadedVolume fine = readVdbVolume(dir.file("whole/two_0008.vdb"));
-    ASSERT_TRUE(fine.hasColor);
-    EXPECT_NEAR(fine.dx, 1.0f / 64.0f, 1e-6f);
-    Mix mix;
-    for (size_t c = 0; c < fine.density.size(); ++c)
-        count(mix, fine.density[c], fine.color[0][c], fine.color[1][c], fine.color[2][c]);
-    EXPECT_GT(mix.red, mix.cells / 5);
-    EXPECT_GT(mix.blue, mix.cells / 5);
-    EXPECT_EQ(mix.green, 0.0f);
+}
+
+TEST(SmokeColor, AnExactCacheRendersItsColoursAsRenderDrewThem) {
+    // render-vdb of plume's exact cache, with its scene, draws the frames
+    // render drew from the solver, bit for bit: the `color` grid holds the
+    // very colours the renderer took from the solver's fields.
+    test::TempDir dir("smoke_color_exact");
+    const std::string scene = writeScene(dir);
+    test::RunResult r = test::runPlume("render " + scene +
+                                           " --frames 1-9 --vdb cache --png direct --no-video -q "
+                                           "--set 'output.vdb_precision=\"exact\"'",
+                                       dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = test::runPlume("render-vdb 'cache/two_####.vdb' --scene " + scene +
+                           " --frames 9 --png fromcache --no-video -q",
+                       dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Image direct = readPng(dir.file("direct/two_0009.png"));
+    const Image cached = readPng(dir.file("fromcache/two_0009.png"));
+    EXPECT_TRUE(direct.pixels == cached.pixels);
 }
 
 // Over black, lit by a white sun and sky.
