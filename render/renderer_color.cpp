@@ -50,57 +50,63 @@ void Renderer::packColors(const VolumeView& volume) {
     if (colors_.size() != 3 * cells) colors_.assign(3 * cells, 0.0f);
     if (colorScratch_.size() != 3 * cells) colorScratch_.assign(3 * cells, 0.0f);
 
-    // A cell's own colour where it holds smoke.
-    const bool premultiplied = volume.colorPremultiplied;
-    auto own = [&](int i, int j, int k, float color[3]) {
-        const size_t c = density.index(i, j, k);
-        const float d = density[c];
-        if (!(d > 0.0f)) return 0.0f;
-        for (int ch = 0; ch < 3; ++ch) {
-            const float v = (*volume.color[ch])[c];
-            color[ch] = premultiplied ? shownColor(v, d) : std::clamp(v, 0.0f, 1.0f);
-        }
-        return d;
-    };
     // The light a sample sees is blended from the cells around it, some of
     // which may hold no smoke: those take the colour of the smoke beside them
     // (its density-weighted mix), and cells farther out the mean of their
     // neighbours', out to three cells (the farthest the B-spline reads from
     // a sample with smoke), so the smoke's edge keeps its colour rather than
     // fading to black or taking on another. Farther cells, which no sample
-    // with smoke reads, are black.
+    // with smoke reads, are black. Only the blocks fillSource fills (empty
+    // space's other blocks are unset throughout).
     const Box3i box = lit_;
-    const Box3i all = Box3i::at({0, 0, 0}, n);
     auto forBox = [&](const auto& cell) {
         parallelForRange(box.hi.z - box.lo.z, [&](int z0, int z1) {
             for (int k = box.lo.z + z0; k < box.lo.z + z1; ++k)
                 for (int j = box.lo.y; j < box.hi.y; ++j)
-                    for (int i = box.lo.x; i < box.hi.x; ++i) cell(i, j, k);
+                    for (int i = box.lo.x; i < box.hi.x; ++i) {
+                        const Vec3f p(float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f);
+                        cell(i, j, k, !emptySpace_.empty(emptySpace_.blockAt(p)));
+                    }
         });
     };
-    forBox([&](int i, int j, int k) {
-        float* out = &colorScratch_[3 * density.index(i, j, k)];
-        if (own(i, j, k, out) > 0.0f) return;
-        if (!neighbourMix(all, i, j, k, own, out)) out[0] = kUnset;
+    // Each cell's own colour, where it holds smoke.
+    const bool premultiplied = volume.colorPremultiplied;
+    forBox([&](int i, int j, int k, bool filled) {
+        const size_t c = density.index(i, j, k);
+        float* out = &colorScratch_[3 * c];
+        const float d = density[c];
+        if (!filled || !(d > 0.0f)) {
+            out[0] = kUnset;
+            return;
+        }
+        for (int ch = 0; ch < 3; ++ch) {
+            const float v = (*volume.color[ch])[c];
+            out[ch] = premultiplied ? shownColor(v, d) : std::clamp(v, 0.0f, 1.0f);
+        }
     });
-    // Two more rings, each from the last (from scratch into colors_ and back).
-    for (int ring = 0; ring < 2; ++ring) {
-        const std::vector<float>& from = ring == 0 ? colorScratch_ : colors_;
-        std::vector<float>& to = ring == 0 ? colors_ : colorScratch_;
+    // Three rings around the smoke, each from the last (scratch into colors_
+    // and back): the first weighted by density, the others evenly.
+    for (int ring = 0; ring < 3; ++ring) {
+        const std::vector<float>& from = ring == 1 ? colors_ : colorScratch_;
+        std::vector<float>& to = ring == 1 ? colorScratch_ : colors_;
         auto set = [&](int i, int j, int k, float color[3]) {
-            const float* c = &from[3 * density.index(i, j, k)];
-            if (c[0] == kUnset) return 0.0f;
-            std::copy(c, c + 3, color);
-            return 1.0f;
+            const size_t c = density.index(i, j, k);
+            const float* v = &from[3 * c];
+            if (v[0] == kUnset) return 0.0f;
+            std::copy(v, v + 3, color);
+            return ring == 0 ? density[c] : 1.0f;
         };
-        forBox([&](int i, int j, int k) {
+        forBox([&](int i, int j, int k, bool filled) {
             float* out = &to[3 * density.index(i, j, k)];
-            if (set(i, j, k, out) > 0.0f) return;
+            const float* own = &from[3 * density.index(i, j, k)];
+            if (own[0] != kUnset || !filled) {
+                std::copy(own, own + 3, out);
+                return;
+            }
             if (!neighbourMix(box, i, j, k, set, out)) out[0] = kUnset;
         });
     }
-    colors_.swap(colorScratch_);
-    forBox([&](int i, int j, int k) {
+    forBox([&](int i, int j, int k, bool) {
         float* out = &colors_[3 * density.index(i, j, k)];
         if (out[0] == kUnset) out[0] = out[1] = out[2] = 0.0f;
     });

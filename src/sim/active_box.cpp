@@ -9,11 +9,12 @@
 namespace plume {
 
 Box3i scalarActivity(const Fields& f, float ambient) {
-    const ScalarGrid* grids[] = {&f.density,  &f.temperature, &f.fuel,    &f.flame,
-                                 &f.color[0], &f.color[1],    &f.color[2]};
-    const float background[] = {0.0f, ambient, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+    // The smoke's colour is never without its density (sim/smoke_color.h):
+    // density's cells hold it.
+    const ScalarGrid* grids[] = {&f.density, &f.temperature, &f.fuel, &f.flame};
+    const float background[] = {0.0f, ambient, 0.0f, 0.0f};
     Box3i box;
-    for (int g = 0; g < 7; ++g)
+    for (int g = 0; g < 4; ++g)
         if (grids[g]->size() == f.cellCount())
             box = unite(box, cellsOtherThan(*grids[g], background[g]));
     return box;

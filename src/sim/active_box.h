@@ -33,7 +33,7 @@ namespace plume {
 // grows by a little grows by a tile, and a resize is rare.
 inline constexpr int kTileCells = 8;
 
-// The cells of f (in f's own indices) where density, fuel, flame or colour is not 0 or
+// The cells of f (in f's own indices) where density, fuel or flame is not 0 or
 // the temperature is not `ambient`. Deterministic for any thread count.
 Box3i scalarActivity(const Fields& f, float ambient);
 
