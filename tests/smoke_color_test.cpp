@@ -455,5 +455,50 @@ flame_smoke_color = [0.2, 0.1, 0.05]
     EXPECT_GT(soot, 10);
 }
 
+TEST(SmokeColor, KeysChangeTheColourAnEmitterEmits) {
+    // Keys alone give an emitter its colour: red to frame 6, blue from frame
+    // 8. The smoke that rose first is red, what it emits last blue.
+    const Scene scene = parseScene(R"(
+[domain]
+size = [0.5, 0.5, 1.0]
+resolution = 32
+[[emitter]]
+center = [0.25, 0.25, 0.12]
+radius = 0.08
+[[emitter.key]]
+frame = 6
+color = [1, 0, 0]
+[[emitter.key]]
+frame = 8
+color = [0, 0, 1]
+)",
+                                   "keyed.toml");
+    ASSERT_TRUE(scene.colored());
+    Solver solver(scene);
+    for (int frame = 1; frame <= 16; ++frame) solver.advanceFrame(frame);
+    const Fields& f = static_cast<const Solver&>(solver).fields();
+    // The density-weighted colour of the lowest and the highest smoke.
+    auto layer = [&](bool top) {
+        double red = 0, blue = 0;
+        for (int k = 0; k < f.n.z; ++k) {
+            double d = 0;
+            for (int j = 0; j < f.n.y; ++j)
+                for (int i = 0; i < f.n.x; ++i) d += f.density(i, j, k);
+            if (d < 0.5) continue;  // not much smoke in this layer
+            if (top ? k < f.n.z / 2 : k > 6) continue;
+            for (int j = 0; j < f.n.y; ++j)
+                for (int i = 0; i < f.n.x; ++i) {
+                    red += f.color[0](i, j, k);
+                    blue += f.color[2](i, j, k);
+                }
+        }
+        return red / std::max(red + blue, 1e-9);
+    };
+    const double low = layer(false), high = layer(true);
+    std::printf("red share: %.3f at the bottom, %.3f at the top\n", low, high);
+    EXPECT_LT(low, 0.1);
+    EXPECT_GT(high, 0.6);
+}
+
 }  // namespace
 }  // namespace plume
