@@ -189,6 +189,10 @@ struct EmitterSettings : ShapeSettings {
     float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
     // shape = "points": the PLY files a frame, filled in by io (loadScenePoints).
     std::shared_ptr<const PointSequence> points;
+    // The colour (linear RGB albedo) its smoke scatters (sim/smoke_color.h);
+    // colored: the scene gave it a `color` (or keys), so the smoke carries colour.
+    Vec3f color{0.9f, 0.9f, 0.9f};
+    bool colored = false;
     // True when it gives fuel (at some frame).
     bool givesFuel() const;
 };
@@ -340,6 +344,9 @@ struct Scene {
     // True when the scene burns and no emitter gives smoke of its own: all
     // its smoke is the fire's, drawn in physics.flame_smoke_color.
     bool smokeOnlyFromFire() const;
+    // True when some emitter has a colour: the solver then carries the
+    // smoke's colour (sim/smoke_color.h) and the cache its `color` grid.
+    bool colored() const;
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;

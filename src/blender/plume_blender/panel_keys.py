@@ -150,6 +150,7 @@ LABELS = {
     "emitter.noise_scale": "Noise Scale (m)",
     "emitter.noise_speed": "Noise Drift (1/s)",
     "emitter.inherit_velocity": "Inherit Velocity",
+    "emitter.color": "Smoke Color",
     # Collider
     "obstacle.color": "Color",
     "obstacle.visible": "Visible in plume's Render",
