@@ -144,8 +144,12 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
                 o.surface->points.size() * 3 * sizeof(Vec3f) + o.surface->triangles.size() * 64;
     }
     if (scene.ground.enabled) solids = std::max<std::uint64_t>(solids, pixels * sizeof(int));
-    // Motion blur: the blurred density (and temperature, when it glows).
-    if (scene.render.motionBlur > 0.0f) solids += cells * sizeof(float) * (glows ? 2 : 1);
+    // Motion blur: the blurred density (and temperature, when it glows, and
+    // the smoke's colour).
+    if (scene.render.motionBlur > 0.0f)
+        solids += cells * sizeof(float) * ((glows ? 2 : 1) + (scene.colored() ? 3 : 0));
+    // The smoke's colour: three floats a cell and as many of scratch.
+    if (scene.colored()) solids += 6 * cells * sizeof(float);
     // A sharp frame: the B-spline coefficients of density, temperature, flame.
     if (scene.render.filter == RenderFilter::Sharp)
         solids += cells * sizeof(float) * (1 + (glows ? 1 : 0) + (fire ? 1 : 0));
@@ -344,8 +348,9 @@ VolumeView Renderer::seenVolume(const VolumeView& given, int frame) {
     // The velocity is per simulated second: in slow motion a shutter holds less of it.
     const double shutter = settings_.motionBlur / fps_ * clock_.scale(double(frame) / fps_);
     VolumeView volume = blurSmoke ? blurAlongVelocity(given, float(shutter), blurDensity_,
-                                                      blurTemperature_, blurFlame_)
+                                                      blurTemperature_, blurFlame_, blurColor_)
                                   : given;
+    smokeDensity_ = volume.density;
     // A flame is hot gas with little smoke in it: it gets a thin density of
     // its own, so the march finds it where no smoke was made yet.
     if (volume.flame && volume.temperature && settings_.emission > 0.0f) {
@@ -383,8 +388,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
                             float(width_) / float(height_));
     sharp_ = settings_.filter == RenderFilter::Sharp;
 
-    // Pack the volume and the light reaching each cell.
+    // Pack the volume and the light reaching each cell, and the smoke's colour.
     prepareVolume(volume);
+    packColors(volume);
 
     // The light every sample of the smoke sends toward the camera, and the
     // light on the solids.
@@ -395,8 +401,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
     // The B-spline would dim the fire's light where it peaks, within a voxel
     // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
-    const bool fireApart = cubic_ && !fire_.empty();
-    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart);
+    // (Not with the smoke's colour, which the fire's light lane would not carry.)
+    const bool fireApart = cubic_ && !fire_.empty() && !colored_;
+    inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart, cellColors());
     const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;

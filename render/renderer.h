@@ -91,6 +91,11 @@ class Renderer {
     BlurredSolids blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
                              const Camera& camera);
     void prepareVolume(const VolumeView& volume);
+    // The smoke's colour (sim/smoke_color.h) in each cell of the lit box
+    // into colors_, when the volume has one (renderer_color.cpp).
+    void packColors(const VolumeView& volume);
+    // colors_ when this frame has them, else null: fillSource's `color`.
+    const float* cellColors() const { return colored_ ? colors_.data() : nullptr; }
     void traceImage(const VolumeView& volume, int frame);
     // A slice view's frame (render.view), into sliceImage_ and frame_.
     void traceSlice(const VolumeView& volume);
@@ -105,6 +110,13 @@ class Renderer {
     SolidsInSweep solidsInSweep_;         // solids as opaque density while lights are swept
     ScalarGrid blurDensity_, blurTemperature_, blurFlame_;  // motion-blurred (render.motion_blur)
     ScalarGrid flameDensity_;  // smoke plus the flame's own thin density (fire)
+    ScalarGrid blurColor_[3];  // the smoke's colour motion-blurred, premultiplied
+    // The smoke's density the rays see, before a flame's own is added: what
+    // the smoke's colour is premultiplied by.
+    const ScalarGrid* smokeDensity_ = nullptr;
+    // The smoke's colour, three floats a cell (packColors), and its scratch.
+    bool colored_ = false;
+    std::vector<float> colors_, colorScratch_;
     bool warnedNoVelocity_ = false;
     std::vector<LightSettings> directional_, point_;
     std::vector<int> directionalIndex_, pointIndex_;  // each one's place among the scene's lights

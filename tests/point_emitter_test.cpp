@@ -95,6 +95,32 @@ TEST(PointEmitter, EachPointEmitsASphereOfItsRadiusOrPscale) {
     EXPECT_LT(densityAt(bare, {0.53f + 0.19f, 0.53f, 0.53f}), 0.05f);
 }
 
+// A points emitter's smoke takes its colour, as a shape's does: red points
+// and a blue sphere, the colour grid holding colour x density.
+TEST(PointEmitter, ItsSmokeTakesItsColor) {
+    const fs::path dir = test::scratchDir("points_color");
+    test::writeFile((dir / "red_0001.ply").string(), plyBytes({{0.5, 0.5, 0.5}}));
+    Solver solver(loadIn(dir, sceneText("file = \"red_####.ply\"\nradius = 0.12\n"
+                                        "color = [1.0, 0.0, 0.0]\n"
+                                        "[[emitter]]\ncenter = [1.5, 0.5, 0.5]\n"
+                                        "radius = 0.12\ncolor = [0.0, 0.0, 1.0]",
+                                        1)));
+    solver.advanceFrame(1);
+    const Fields& f = solver.fields();
+    ASSERT_TRUE(f.colored());
+    auto at = [&](Vec3f p) {
+        const Vec3f g = (p - f.origin) / f.dx;
+        return f.density.index(int(g.x), int(g.y), int(g.z));
+    };
+    const size_t red = at({0.53f, 0.53f, 0.53f}), blue = at({1.53f, 0.53f, 0.53f});
+    ASSERT_GT(f.density.values()[red], 0.9f);
+    EXPECT_NEAR(f.color[0].values()[red], f.density.values()[red], 1e-6f);
+    EXPECT_EQ(f.color[1].values()[red], 0.0f);
+    EXPECT_EQ(f.color[2].values()[red], 0.0f);
+    EXPECT_EQ(f.color[0].values()[blue], 0.0f);
+    EXPECT_GT(f.color[2].values()[blue], 0.9f);
+}
+
 // Points that stay where they are but whose files say they move at 1.5 m/s
 // along x: the smoke they emit moves with that velocity (inherit_velocity 1),
 // not at all with inherit_velocity 0.

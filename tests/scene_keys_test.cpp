@@ -133,7 +133,7 @@ TEST(SceneKeys, FrameOutOfRange) {
 TEST(SceneKeys, KeyNotAnimatable) {
     EXPECT_EQ(parseError("[[emitter]]\n[[emitter.key]]\nframe = 1\nradius = 0.5\n"),
               "s.toml:4:1: error: 'emitter[1].key[1].radius' is not animatable; a key may set "
-              "frame, center, rotation, scale, density, temperature, fuel, velocity");
+              "frame, center, rotation, scale, density, temperature, fuel, velocity, color");
 }
 
 TEST(SceneKeys, UnknownKeyInKey) {

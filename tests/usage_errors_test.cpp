@@ -96,7 +96,8 @@ const std::vector<Refusal> kRefusals = {
      "far.toml:2:10: error: 'emitter[1].center' = [5, 1, 1]: the emitter lies wholly outside "
      "the domain [0, 0, 0] to [2, 2, 2] (check its center, radius and scale)"},
     {"render filed.toml",
-     "filed.toml:3:8: error: 'emitter[1].file' is read only for shape = \"mesh\"; emitter[1] is "
+     "filed.toml:3:8: error: 'emitter[1].file' is read only for shape = \"mesh\" or \"points\"; "
+     "emitter[1] is "
      "a box (set shape = \"mesh\" to use the file, or drop the file)"},
     {"help rendr", "plume: error: 'rendr' is not a plume command (did you mean 'render'?)"},
 };

@@ -35,7 +35,7 @@ struct CellValue {
 }  // namespace
 
 void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
-                              Vec3f eye, Vec3f albedo, bool fireApart) const {
+                              Vec3f eye, Vec3f albedo, bool fireApart, const float* color) const {
     if (box.empty()) return;
     const int fireLane = fireApart ? fireChannel_ : -1;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
@@ -53,8 +53,12 @@ void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySp
                     const Vec3f toCell = p - eye;
                     const float distance = length(toCell);
                     at.startRay(distance > 0.0f ? toCell / distance : Vec3f(0.0f, 0.0f, 1.0f));
-                    const float* cell = grid.cell(grid.cellIndex(i, j, k));
-                    const Vec3f source = at(CellValue{}, cell, p) * albedo;
+                    const size_t index = grid.cellIndex(i, j, k);
+                    const float* cell = grid.cell(index);
+                    const Vec3f tint =
+                        color ? Vec3f(color[3 * index], color[3 * index + 1], color[3 * index + 2])
+                              : albedo;
+                    const Vec3f source = at(CellValue{}, cell, p) * tint;
                     float* out = grid.source(i, j, k);
                     out[0] = source.x;
                     out[1] = source.y;

@@ -149,8 +149,11 @@ class InScattering {
     // only the trilinear blend of its cells' sources; the light channels
     // must hold this frame's light. Cells of blocks empty space says no
     // lookup can see density from are skipped (a sample never reads them).
+    // With `color` (three floats a cell of the grid, x fastest: the smoke's
+    // colour, sim/smoke_color.h) each cell's light is times its own colour
+    // instead of `albedo`.
     void fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace, Vec3f eye,
-                    Vec3f albedo, bool fireApart = false) const;
+                    Vec3f albedo, bool fireApart = false, const float* color = nullptr) const;
 
     // Light arriving at pGrid (w: the weights a RayMarcher reads the
     // ShadingGrid's data with), sent toward the camera; per unit albedo.

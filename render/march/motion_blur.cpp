@@ -16,7 +16,9 @@ Vec3f velocityAt(const VolumeView& volume, Vec3f pGrid) {
 
 // Trilinear sample of a cell-centred grid that is zero outside it: smoke
 // blurred past the grid's edge fades out rather than repeating its edge.
-float sampleOrZero(const ScalarGrid& g, Vec3f p) {
+// With `times`, of the product g * times at each cell (a colour and its
+// density: premultiplied colour).
+float sampleOrZero(const ScalarGrid& g, Vec3f p, const ScalarGrid* times = nullptr) {
     const float fx = p.x - 0.5f, fy = p.y - 0.5f, fz = p.z - 0.5f;
     const int i0 = int(std::floor(fx)), j0 = int(std::floor(fy)), k0 = int(std::floor(fz));
     const float tx = fx - float(i0), ty = fy - float(j0), tz = fz - float(k0);
@@ -26,7 +28,7 @@ float sampleOrZero(const ScalarGrid& g, Vec3f p) {
         if (i < 0 || j < 0 || k < 0 || i >= g.nx() || j >= g.ny() || k >= g.nz()) continue;
         const float w = (c & 1 ? tx : 1.0f - tx) * ((c >> 1) & 1 ? ty : 1.0f - ty) *
                         ((c >> 2) & 1 ? tz : 1.0f - tz);
-        sum += w * g(i, j, k);
+        sum += w * (times ? g(i, j, k) * (*times)(i, j, k) : g(i, j, k));
     }
     return sum;
 }
@@ -34,10 +36,13 @@ float sampleOrZero(const ScalarGrid& g, Vec3f p) {
 }  // namespace
 
 VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, ScalarGrid& density,
-                             ScalarGrid& temperature, ScalarGrid& flame) {
+                             ScalarGrid& temperature, ScalarGrid& flame, ScalarGrid* color) {
     const ScalarGrid& src = *volume.density;
     const bool hot = volume.temperature != nullptr;
     const bool burning = volume.flame != nullptr;
+    const bool colored = color && volume.color[0] && volume.color[1] && volume.color[2];
+    // A colour that is not premultiplied is blurred as its product with density.
+    const ScalarGrid* colorTimes = volume.colorPremultiplied ? nullptr : volume.density;
 
     // How far the fastest smoke moves over the shutter, in cells: it sets
     // the taps, the same for every cell so the result is one smooth blur,
@@ -63,6 +68,10 @@ VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, Sca
         temperature = ScalarGrid(nx, ny, nz);
     if (burning && (flame.nx() != nx || flame.ny() != ny || flame.nz() != nz))
         flame = ScalarGrid(nx, ny, nz);
+    if (colored)
+        for (int a = 0; a < 3; ++a)
+            if (color[a].nx() != nx || color[a].ny() != ny || color[a].nz() != nz)
+                color[a] = ScalarGrid(nx, ny, nz);
 
     parallelForSlabs(nz, [&](int k) {
         for (int j = 0; j < ny; ++j)
@@ -70,23 +79,33 @@ VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, Sca
                 // Where this cell's centre is in the source grid's cells.
                 const Vec3f p(float(i - pad) + 0.5f, float(j - pad) + 0.5f, float(k - pad) + 0.5f);
                 const Vec3f path = velocityAt(volume, p) * toCells;  // cells over the shutter
-                float rho = 0.0f, heat = 0.0f, glow = 0.0f;
+                float rho = 0.0f, heat = 0.0f, glow = 0.0f, tint[3] = {0.0f, 0.0f, 0.0f};
                 for (int t = 0; t < taps; ++t) {
                     const float s = (float(t) + 0.5f) / float(taps) - 0.5f;  // in [-1/2, 1/2]
                     const Vec3f q = p - path * s;
                     rho += sampleOrZero(src, q);
                     if (hot) heat += sampleOrZero(*volume.temperature, q);
                     if (burning) glow += sampleOrZero(*volume.flame, q);
+                    if (colored)
+                        for (int a = 0; a < 3; ++a)
+                            tint[a] += sampleOrZero(*volume.color[a], q, colorTimes);
                 }
                 density(i, j, k) = rho / float(taps);
                 if (hot) temperature(i, j, k) = heat / float(taps);
                 if (burning) flame(i, j, k) = glow / float(taps);
+                if (colored)
+                    for (int a = 0; a < 3; ++a) color[a](i, j, k) = tint[a] / float(taps);
             }
     });
     VolumeView blurred = volume;
     blurred.density = &density;
     blurred.temperature = hot ? &temperature : nullptr;
     blurred.flame = burning ? &flame : nullptr;
+    blurred.color = {};
+    if (colored) {
+        blurred.color = {&color[0], &color[1], &color[2]};
+        blurred.colorPremultiplied = true;
+    }
     blurred.origin = volume.origin - Vec3f(float(pad)) * volume.dx;
     // The velocity stays on the source's cells: nothing reads it after this.
     blurred.velocity = {};

@@ -14,13 +14,16 @@ namespace plume {
 // each other along the fastest cell's path, at most this many.
 constexpr int kMaxBlurTaps = 16;
 
-// Writes into `density` (and `temperature` and `flame`, when the volume has them) the
+// Writes into `density` (and `temperature` and `flame`, when the volume has
+// them, and the smoke's colour into color[0..2] premultiplied, when it has one
+// and `color` is given) the
 // volume's fields averaged over a shutter of `shutterSeconds` centred on the
 // frame: a cell at x sees what was at x - v(x) t for t in the shutter. The
 // grids grow by the way the fastest smoke moves, so smoke blurred past the
 // volume's edge is kept. The volume must have its velocity. Returns the view
 // of the blurred volume (without velocity).
 VolumeView blurAlongVelocity(const VolumeView& volume, float shutterSeconds, ScalarGrid& density,
-                             ScalarGrid& temperature, ScalarGrid& flame);
+                             ScalarGrid& temperature, ScalarGrid& flame,
+                             ScalarGrid* color = nullptr);
 
 }  // namespace plume

@@ -123,8 +123,9 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
     InScattering inScattering(directional, point, settings,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (fire) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
-    const bool fireApart = cubic_ && !fire_.empty();
-    inScattering.fillSource(shading_, lit_, emptySpace_, rays.eye, albedo_, fireApart);
+    const bool fireApart = cubic_ && !fire_.empty() && !colored_;
+    inScattering.fillSource(shading_, lit_, emptySpace_, rays.eye, albedo_, fireApart,
+                            cellColors());
     const Vec3f fireLight = fireApart && fire ? fire_.color() * albedo_ : Vec3f(0.0f);
 
     // The solids' light (and the moving solids' over the shutter), the same

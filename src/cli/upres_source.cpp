@@ -52,6 +52,7 @@ UpresSource::UpresSource(const CacheSequence& cache, const Scene& scene, bool wi
     // and all (Blender's fire cache keeps its flame).
     upres_.feedFromBase(!withScene);
     upres_.carryFire(!withScene && first_.burns());
+    upres_.carryColor(!withScene && first_.colored());
 }
 
 void UpresSource::produce(Frame& f, const char*& stage) {

@@ -18,6 +18,12 @@ struct VolumeView {
     // grid knows where its samples sit), for motion blur; null when unknown.
     std::array<const ScalarGrid*, 3> velocity{};
     const ScalarGrid* flame = nullptr;  // fire: where it glows, same size as density, may be null
+    // The smoke's colour (linear RGB albedo, sim/smoke_color.h), one grid a
+    // channel over the same cells, null when it has none: premultiplied
+    // (colour times density, as the solver and Mantaflow hold it) or the
+    // colour itself (a cache's `color` grid).
+    std::array<const ScalarGrid*, 3> color{};
+    bool colorPremultiplied = true;
     // For a slice view (render.view): what only the solver knows, over the
     // same cells, null otherwise. Pressure in pascals (air of 1.2 kg/m^3),
     // divergence of the face velocities in 1/s (0 in solid cells).

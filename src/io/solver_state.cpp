@@ -29,30 +29,23 @@ constexpr size_t kMaxLine = 1 << 16;
 constexpr int kMaxIslands = 1024;
 
 // The fields of a state, in file order: the fire's two only in a scene that
-// burns fuel. Face grids hold (nx+1)·ny·nz and the like, scalars nx·ny·nz.
-const char* const kScalarNames[] = {"u", "v", "w", "density", "temperature", "fuel", "flame"};
-int scalarCount(bool burns) { return burns ? 7 : 5; }
+// burns fuel, the smoke's colour (three channels) only in one that has it.
+// Face grids hold (nx+1)·ny·nz and the like, scalars nx·ny·nz.
+int scalarCount(bool burns, bool colored) { return 5 + (burns ? 2 : 0) + (colored ? 3 : 0); }
 
-const ScalarGrid& scalarField(const Fields& f, int m) {
-    switch (m) {
-        case 0:
-            return f.u;
-        case 1:
-            return f.v;
-        case 2:
-            return f.w;
-        case 3:
-            return f.density;
-        case 4:
-            return f.temperature;
-        case 5:
-            return f.fuel;
-        default:
-            return f.flame;
+// Field m of the list above for fields that burn or not.
+const ScalarGrid& scalarField(const Fields& f, int m, bool burns) {
+    const ScalarGrid* const fixed[] = {&f.u, &f.v, &f.w, &f.density, &f.temperature};
+    if (m < 5) return *fixed[m];
+    if (burns) {
+        if (m == 5) return f.fuel;
+        if (m == 6) return f.flame;
+        m -= 2;
     }
+    return f.color[m - 5];
 }
-ScalarGrid& scalarField(Fields& f, int m) {
-    return const_cast<ScalarGrid&>(scalarField(static_cast<const Fields&>(f), m));
+ScalarGrid& scalarField(Fields& f, int m, bool burns) {
+    return const_cast<ScalarGrid&>(scalarField(static_cast<const Fields&>(f), m, burns));
 }
 
 std::string dims(Vec3i n) {
@@ -86,7 +79,7 @@ struct Header {
     double time = 0;
     float dx = 0;
     Vec3i domain{0, 0, 0}, boxMin{0, 0, 0}, box{0, 0, 0};
-    bool burns = false, pressure = false;
+    bool burns = false, colored = false, pressure = false;
     std::vector<Box3i> islands;
 };
 
@@ -144,6 +137,8 @@ Header readHeader(std::istream& in, const std::string& path) {
             ok = readIslands(value, h.islands);
         else if (key == "fire")
             ok = bool(value >> h.burns);
+        else if (key == "color")
+            ok = bool(value >> h.colored);
         else if (key == "pressure")
             ok = bool(value >> h.pressure);
         else if (key == "data")
@@ -166,11 +161,11 @@ Header readHeader(std::istream& in, const std::string& path) {
 }
 
 // Bytes of the data after the header, for a box of `n` cells.
-std::uint64_t payloadBytes(Vec3i n, bool burns, bool pressure) {
+std::uint64_t payloadBytes(Vec3i n, bool burns, bool colored, bool pressure) {
     const std::uint64_t c = std::uint64_t(n.x) * n.y * n.z;
     const std::uint64_t faces =
         3 * c + std::uint64_t(n.y) * n.z + std::uint64_t(n.x) * n.z + std::uint64_t(n.x) * n.y;
-    return (faces + (scalarCount(burns) - 3) * c) * sizeof(float) + c * sizeof(uint8_t) +
+    return (faces + (scalarCount(burns, colored) - 3) * c) * sizeof(float) + c * sizeof(uint8_t) +
            (pressure ? c * sizeof(double) : 0);
 }
 
@@ -227,6 +222,8 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
         header += "\n";
     }
     header += std::string("fire ") + (f.burns() ? "1" : "0") + "\n";
+    // Only when it has colour: a state without is as it always was.
+    if (f.colored()) header += "color 1\n";
     header += std::string("pressure ") + (pressure ? "1" : "0") + "\n";
     header += "data\n";
 
@@ -239,10 +236,11 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
         writeBytes(out.get(), header.data(), header.size(), path);
         for (const SolverStatePart& part : parts) {
             const Fields& p = *part.fields;
-            if (p.burns() != f.burns() || bool(part.pressure) != pressure)
+            if (p.burns() != f.burns() || p.colored() != f.colored() ||
+                bool(part.pressure) != pressure)
                 throw RunError("cannot write '" + path + "': its parts differ");
-            for (int m = 0; m < scalarCount(p.burns()); ++m) {
-                const ScalarGrid& g = scalarField(p, m);
+            for (int m = 0; m < scalarCount(p.burns(), p.colored()); ++m) {
+                const ScalarGrid& g = scalarField(p, m, p.burns());
                 writeBytes(out.get(), g.data(), g.size() * sizeof(float), path);
             }
             writeBytes(out.get(), p.solid.data(), p.solid.size(), path);
@@ -277,10 +275,15 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     if (h.burns != f.burns())
         throw RunError("'" + path + "' was saved " + (h.burns ? "with" : "without") +
                        " fire; the scene has " + (f.burns() ? "fuel" : "none"));
+    if (h.colored != f.colored())
+        throw RunError("'" + path + "' was saved " + (h.colored ? "with" : "without") +
+                       " smoke colour; the scene's emitters have " +
+                       (f.colored() ? "a color" : "none"));
     const std::uint64_t size = fs::file_size(path, ec);
     std::uint64_t payload = 0;
-    if (h.islands.empty()) payload = payloadBytes(h.box, h.burns, h.pressure);
-    for (const Box3i& b : h.islands) payload += payloadBytes(b.size(), h.burns, h.pressure);
+    if (h.islands.empty()) payload = payloadBytes(h.box, h.burns, h.colored, h.pressure);
+    for (const Box3i& b : h.islands)
+        payload += payloadBytes(b.size(), h.burns, h.colored, h.pressure);
     const std::uint64_t want = std::uint64_t(in.tellg()) + payload;
     if (ec || size < want)
         throw RunError("'" + path + "' is truncated (" + std::to_string(size) + " of " +
@@ -296,13 +299,15 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
         box.offset = h.boxMin;
         box.domainCells = f.domainCells;
         if (f.burns()) box.enableFire();
+        if (f.colored()) box.enableColor();
         f = std::move(box);
     }
 
     // Grids, bit for bit
     if (pressure) *pressure = Grid3<double>(f.n.x, f.n.y, f.n.z);
     if (h.islands.empty()) {
-        for (int m = 0; m < scalarCount(h.burns); ++m) readValues(in, scalarField(f, m), path);
+        for (int m = 0; m < scalarCount(h.burns, h.colored); ++m)
+            readValues(in, scalarField(f, m, h.burns), path);
         readValues(in, f.solid, path);
         if (pressure && h.pressure) readValues(in, *pressure, path);
     } else {
@@ -311,10 +316,11 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
         for (const Box3i& b : h.islands) {
             Fields island(b.size(), f.dx);
             if (h.burns) island.enableFire();
-            for (int m = 0; m < scalarCount(h.burns); ++m) {
-                ScalarGrid& g = scalarField(island, m);
+            if (h.colored) island.enableColor();
+            for (int m = 0; m < scalarCount(h.burns, h.colored); ++m) {
+                ScalarGrid& g = scalarField(island, m, h.burns);
                 readValues(in, g, path);
-                copyOverlap(g, b.lo, scalarField(f, m), f.offset);
+                copyOverlap(g, b.lo, scalarField(f, m, h.burns), f.offset);
                 g = ScalarGrid();
             }
             readValues(in, island.solid, path);

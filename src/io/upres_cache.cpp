@@ -38,6 +38,12 @@ void assignFromCache(UpresInput& in, const CacheFrame& c, Vec3f sceneOrigin) {
         in.fuel = ScalarGrid();
         in.flame = ScalarGrid();
     }
+    for (int a = 0; a < 3; ++a) {
+        if (c.colored())
+            copyBox(c.color[a], in.box, in.color[a]);
+        else
+            in.color[a] = ScalarGrid();
+    }
     const Vec3i n = in.box.size();
     for (ScalarGrid& g : in.velocity) g.reshape(n.x, n.y, n.z, Vec3f(0.5f));
     parallelForSlabs(n.z, [&](int k) {

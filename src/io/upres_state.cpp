@@ -98,7 +98,7 @@ UpresState readUpresState(const std::string& path) {
             ended = true;
         if (!ok) throw unreadable(path, "its '" + key + "' line is unreadable");
     }
-    if (!ended || s.frame < 1 || s.factor < 1 || s.factor > 4 || s.box.empty() || fine > 4 ||
+    if (!ended || s.frame < 1 || s.factor < 1 || s.factor > 4 || s.box.empty() || fine > 7 ||
         drift > 6)
         throw unreadable(path, "an incomplete header");
     const Vec3i n = s.box.size();

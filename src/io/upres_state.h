@@ -21,8 +21,9 @@ struct UpresState {
     std::string sceneHash;
     double time = 0;
     int factor = 1;
-    Box3i box;                      // base cells of the domain
-    std::vector<ScalarGrid> fine;   // density, temperature[, fuel, flame], box * factor cells
+    Box3i box;  // base cells of the domain
+    std::vector<ScalarGrid>
+        fine;  // density, temperature[, fuel, flame][, colour r, g, b], box * factor cells
     std::vector<ScalarGrid> drift;  // two patterns' x, y, z drift, box cells
 };
 

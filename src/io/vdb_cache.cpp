@@ -14,6 +14,7 @@
 #include "core/parallel.h"
 #include "core/report.h"
 #include "io/vdb_private.h"
+#include "sim/smoke_color.h"
 #include "sim/upres/upres.h"
 
 namespace plume {
@@ -134,6 +135,30 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const UpresInput& 
     return finishVelocityGrid(grid, name, xform, half);
 }
 
+// The smoke's colour (sim/smoke_color.h) of the parts that have one: the
+// colour itself, premultiplied over density, which Blender's Principled
+// Volume takes for its Color attribute as it is (Mantaflow holds color_r,
+// _g and _b premultiplied, and Blender divides by density before shading).
+openvdb::Vec3SGrid::Ptr colorGrid(const std::vector<const Fields*>& parts,
+                                  openvdb::math::Transform::Ptr xform, float tolerance, bool half) {
+    auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
+    for (const Fields* part : parts) {
+        const Fields& f = *part;
+        if (!f.colored()) continue;
+        addCentred(*grid, f.offset, f.n, tolerance, [&f](int i, int j, int k) {
+            const float d = f.density(i, j, k);
+            return Vec3f(shownColor(f.color[0](i, j, k), d), shownColor(f.color[1](i, j, k), d),
+                         shownColor(f.color[2](i, j, k), d));
+        });
+    }
+    openvdb::tools::prune(grid->tree());
+    grid->setName("color");
+    grid->setGridClass(openvdb::GRID_UNKNOWN);
+    grid->setTransform(xform);
+    grid->setSaveFloatAsHalf(half);
+    return grid;
+}
+
 // Position of the min corner of voxel 'c', for cell-centred data, relative
 // to the world point `from` (in double, then rounded once).
 Vec3f cellCorner(const openvdb::math::Transform& xform, const Coord& c, Vec3f from = {0, 0, 0}) {
@@ -203,6 +228,40 @@ void sampleOnto(const openvdb::FloatGrid& grid, const openvdb::math::Transform& 
     });
 }
 
+// The same for a vector grid, one ScalarGrid a component.
+void sampleOnto(const openvdb::Vec3SGrid& grid, const openvdb::math::Transform& target,
+                const CoordBBox& box, ScalarGrid (&out)[3]) {
+    const openvdb::Coord dim = box.dim();
+    for (ScalarGrid& c : out) c = ScalarGrid(dim.x(), dim.y(), dim.z());
+    if (grid.transform() == target) {
+        std::vector<openvdb::Vec3s> values(out[0].size(), openvdb::Vec3s(0.0f));
+        DenseVec3 dense(box, values.data());
+        openvdb::tools::copyToDense(grid, dense);
+        for (size_t n = 0; n < values.size(); ++n)
+            for (int a = 0; a < 3; ++a) out[a][n] = values[n][a];
+        return;
+    }
+    parallelForSlabs(dim.z(), [&](int k) {
+        const openvdb::Vec3SGrid::ConstAccessor accessor = grid.getConstAccessor();
+        openvdb::tools::GridSampler<openvdb::Vec3SGrid::ConstAccessor, openvdb::tools::BoxSampler>
+            sampler(accessor, grid.transform());
+        for (int j = 0; j < dim.y(); ++j)
+            for (int i = 0; i < dim.x(); ++i) {
+                const openvdb::Vec3s v =
+                    sampler.wsSample(target.indexToWorld(box.min().offsetBy(i, j, k)));
+                for (int a = 0; a < 3; ++a) out[a](i, j, k) = v[a];
+            }
+    });
+}
+
+// Mantaflow's colour channels (color_r, _g, _b: premultiplied by density).
+constexpr const char* kMantaflowColorNames[] = {"color_r", "color_g", "color_b"};
+
+bool hasMantaflowColor(vdb::Reader& file) {
+    return std::all_of(std::begin(kMantaflowColorNames), std::end(kMantaflowColorNames),
+                       [&](const char* name) { return file.has(name); });
+}
+
 template <typename T, typename MetaT>
 T metaOr(const openvdb::MetaMap& meta, const char* name, T fallback) {
     auto m = meta.getMetadata<MetaT>(name);
@@ -262,6 +321,7 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
             grids.push_back(fogGrid("flame", scalars, &Fields::flame, xform, tol, half));
             grids.push_back(fogGrid("fuel", scalars, &Fields::fuel, xform, tol, half));
         }
+        if (f.colored()) grids.push_back(colorGrid(scalars, xform, tol, half));
         // The box around every part: what plume render drew.
         Box3i held;
         for (const Fields* p : scalars) held = unite(held, p->box());
@@ -418,6 +478,29 @@ LoadedVolume readVolume(vdb::Reader& file, const std::string& gridName,
         }
     }
 
+    // Colour (sim/smoke_color.h), of the smoke's density only: plume's
+    // `color` (the colour itself), else Mantaflow's premultiplied channels.
+    if (gridName == "density" && file.has("color")) {
+        if (auto color = openvdb::gridPtrCast<openvdb::Vec3SGrid>(file.read("color"))) {
+            sampleOnto(*color, density->transform(), box, v.color);
+            v.hasColor = true;
+        }
+    }
+    if (gridName == "density" && !v.hasColor && hasMantaflowColor(file)) {
+        v.hasColor = v.colorPremultiplied = true;
+        for (int a = 0; a < 3; ++a) {
+            auto channel =
+                openvdb::gridPtrCast<openvdb::FloatGrid>(file.read(kMantaflowColorNames[a]));
+            if (!channel) {
+                v.hasColor = false;
+                break;
+            }
+            sampleOnto(*channel, density->transform(), box, v.color[a]);
+        }
+        if (!v.hasColor)
+            for (ScalarGrid& c : v.color) c = ScalarGrid();
+    }
+
     // Velocity: the first vector grid of the names asked for, on the same voxels.
     for (const std::string& name : velocityNames) {
         if (!file.has(name)) continue;
@@ -534,6 +617,15 @@ CacheFrame readFrame(vdb::Reader& file, const std::string& velocityName) {
     if (file.has("fuel") && file.has("flame")) {
         copyBox(*file.readAs<openvdb::FloatGrid>("fuel"), box, c.fuel);
         copyBox(*file.readAs<openvdb::FloatGrid>("flame"), box, c.flame);
+    }
+    // Colour, premultiplied as the solver holds it.
+    if (file.has("color")) {
+        sampleOnto(*file.readAs<openvdb::Vec3SGrid>("color"), density->transform(), box, c.color);
+        for (ScalarGrid& channel : c.color)
+            for (size_t m = 0; m < channel.size(); ++m) channel[m] *= c.density[m];
+    } else if (hasMantaflowColor(file)) {
+        for (int a = 0; a < 3; ++a)
+            copyBox(*file.readAs<openvdb::FloatGrid>(kMantaflowColorNames[a]), box, c.color[a]);
     }
     c.held = Box3i::at({0, 0, 0}, c.n);
     auto boxMin = file.meta().getMetadata<openvdb::Vec3IMetadata>(vdb::kMetaBoxMin);

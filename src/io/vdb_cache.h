@@ -31,8 +31,11 @@ struct CacheOptions {
     bool sootOnly = false;  // Scene::smokeOnlyFromFire, recorded as "plume_soot_only"
 };
 
-// Writes density, temperature (fog volumes), flame and fuel when f burns, and
-// the cell-centred velocity of f
+// Writes density, temperature (fog volumes), flame and fuel when f burns,
+// the smoke's colour as `color` when f has one (sim/smoke_color.h: the
+// colour itself, premultiplied over density, a Vec3SGrid as Blender's
+// Principled Volume takes for its Color attribute), and the cell-centred
+// velocity of f
 // to path, Blosc-compressed, through "path.tmp" and a rename so a reader never
 // sees half a file.
 // Voxel (i, j, k) sits at world opt.worldOrigin + f.origin + (i + 0.5, j + 0.5, k + 0.5) * f.dx.
@@ -70,6 +73,12 @@ struct LoadedVolume {
     bool hasFlame = false;
     ScalarGrid velocity[3];       // m/s on the density's voxels, when hasVelocity
     bool hasVelocity = false;
+    // The smoke's colour on the density's voxels, when hasColor: from a
+    // `color` vector grid (the colour itself, as plume writes it), or from
+    // Mantaflow's color_r, color_g and color_b (premultiplied by density).
+    ScalarGrid color[3];
+    bool hasColor = false;
+    bool colorPremultiplied = false;
     Vec3f origin;                 // min corner of cell (0, 0, 0), from the sceneOrigin read with
     float dx = 1;                 // voxel size, metres
     std::vector<std::string> gridNames;  // every grid in the file, sorted by name
@@ -78,6 +87,10 @@ struct LoadedVolume {
         VolumeView view{&density, hasTemperature ? &temperature : nullptr, origin, dx};
         view.flame = hasFlame ? &flame : nullptr;
         if (hasVelocity) view.velocity = {&velocity[0], &velocity[1], &velocity[2]};
+        if (hasColor) {
+            view.color = {&color[0], &color[1], &color[2]};
+            view.colorPremultiplied = colorPremultiplied;
+        }
         return view;
     }
 };
@@ -144,6 +157,9 @@ struct CacheFrame {
     ScalarGrid density, temperature;
     // A fire's fuel and flame, when the file has them (else empty).
     ScalarGrid fuel, flame;
+    // The smoke's colour, premultiplied by density (sim/smoke_color.h), when
+    // the file has a `color` grid (or Mantaflow's color_r, _g and _b); else empty.
+    ScalarGrid color[3];
     // Cell-centred, m/s; with upres on the base grid: n / upresFactor cells.
     Grid3<Vec3f> velocity;
     bool hasVelocity = false;  // the file had the velocity grid asked for
@@ -154,6 +170,7 @@ struct CacheFrame {
     bool exact = false;  // written exact: 32-bit, nothing dropped as inactive
 
     bool burns() const { return fuel.size() == density.size() && density.size() > 0; }
+    bool colored() const { return color[0].size() == density.size() && density.size() > 0; }
 };
 CacheFrame readVdbFrame(const std::string& path, const std::string& velocityName = "velocity");
 

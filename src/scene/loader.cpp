@@ -39,6 +39,22 @@ void fuelEmittersMakeNoSmoke(Scene& scene) {
     }
 }
 
+// An emitter given a colour (or colour keys) makes the smoke carry colour
+// (sim/smoke_color.h); beside it an emitter without one emits the grey
+// render.albedo draws uncoloured smoke in, so its smoke looks as it would
+// alone and mixes with the coloured by density.
+void emitterColors(Scene& scene) {
+    for (std::size_t i = 0; i < scene.emitters.size(); ++i) {
+        EmitterSettings& e = scene.emitters[i];
+        const bool keyed = std::any_of(e.animation.tracks.begin(), e.animation.tracks.end(),
+                                       [](const KeyTrack& t) { return t.key == "color"; });
+        e.colored = keyed || scene.given.count("emitter[" + std::to_string(i + 1) + "].color");
+    }
+    if (!scene.colored()) return;
+    for (EmitterSettings& e : scene.emitters)
+        if (!e.colored) e.color = Vec3f(scene.render.albedo);
+}
+
 }  // namespace
 
 Scene SceneReader::read(const toml::table& root) {
@@ -108,6 +124,7 @@ Scene SceneReader::read(const toml::table& root) {
     if (scene.lights.empty()) scene.lights.push_back(defaultKeyLight());
     for (const auto& entry : given_) scene.given.insert(entry.first);
     fuelEmittersMakeNoSmoke(scene);
+    emitterColors(scene);
     // Once, here: the solver and renderer see the domain's frame (placement.h).
     toDomainFrame(scene);
     return scene;

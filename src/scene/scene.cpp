@@ -76,6 +76,11 @@ bool Scene::burns() const {
                        [](const EmitterSettings& e) { return e.givesFuel(); });
 }
 
+bool Scene::colored() const {
+    return std::any_of(emitters.begin(), emitters.end(),
+                       [](const EmitterSettings& e) { return e.colored; });
+}
+
 bool Scene::smokeOnlyFromFire() const {
     if (sootOnly) return true;
     if (!burns()) return false;

@@ -189,6 +189,10 @@ struct EmitterSettings : ShapeSettings {
     float inheritVelocity = 1.0f;  // fraction of a keyed emitter's motion its smoke takes
     // shape = "points": the PLY files a frame, filled in by io (loadScenePoints).
     std::shared_ptr<const PointSequence> points;
+    // The colour (linear RGB albedo) its smoke scatters (sim/smoke_color.h);
+    // colored: the scene gave it a `color` (or keys), so the smoke carries colour.
+    Vec3f color{0.9f, 0.9f, 0.9f};
+    bool colored = false;
     // True when it gives fuel (at some frame).
     bool givesFuel() const;
 };
@@ -268,10 +272,10 @@ struct RenderSettings {
     // A first fire reads as fire (tests/first_fire_test.cpp): flames of 1 to
     // about 2.5 units, 1200 to 3000 K, red at their edges, yellow-white at
     // their cores.
-    float emission = 5.0f;              // a flame's light per metre (README "Fire")
-    float fireTemperature = 1200.0f;    // kelvin per unit of simulation temperature
-    float heatGlow = 0.0f;              // hot smoke's glow where nothing burns (a colour ramp)
-    float fireLight = 1.0f;             // scale of a flame's light on its surroundings
+    float emission = 5.0f;            // a flame's light per metre (README "Fire")
+    float fireTemperature = 1200.0f;  // kelvin per unit of simulation temperature
+    float heatGlow = 0.0f;            // hot smoke's glow where nothing burns (a colour ramp)
+    float fireLight = 1.0f;           // scale of a flame's light on its surroundings
     float exposure = 1.0f;
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
@@ -340,6 +344,9 @@ struct Scene {
     // True when the scene burns and no emitter gives smoke of its own: all
     // its smoke is the fire's, drawn in physics.flame_smoke_color.
     bool smokeOnlyFromFire() const;
+    // True when some emitter has a colour: the solver then carries the
+    // smoke's colour (sim/smoke_color.h) and the cache its `color` grid.
+    bool colored() const;
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;
@@ -351,8 +358,7 @@ struct Scene {
     // their triangles, for the renderer) into `pose`; atFrame does both. The
     // velocities are per second of the shot times perShotSecond (1 / the
     // time scale gives them per simulated second).
-    void poseSurfacesAt(double frame, Scene& pose, bool surfaces,
-                        double perShotSecond = 1.0) const;
+    void poseSurfacesAt(double frame, Scene& pose, bool surfaces, double perShotSecond = 1.0) const;
 };
 
 }  // namespace plume

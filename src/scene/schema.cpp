@@ -328,7 +328,7 @@ std::vector<KeySpec> buildKeys() {
             "smoke density made per unit of fuel burnt"),
         key("physics", "flame_smoke_color", physicsPart, &PhysicsSettings::flameSmokeColor, kUnit,
             "colour (linear RGB albedo) of the smoke fire makes, drawn when no emitter gives "
-            "smoke of its own (then render.albedo, grey)"),
+            "smoke of its own (then render.albedo, grey) or when an emitter has a color"),
         key("physics", "flame_expansion", physicsPart, &PhysicsSettings::flameExpansion,
             kNonNegative, "gas expansion (divergence, 1/s) per unit of fuel burnt per second"),
         key("physics", "flame_cooling", physicsPart, &PhysicsSettings::flameCooling, kNonNegative,
@@ -409,6 +409,10 @@ std::vector<KeySpec> buildKeys() {
         key("emitter", "inherit_velocity", emitterPart, &EmitterSettings::inheritVelocity, {0, 10},
             "how much of its own motion a keyed emitter gives the smoke it emits; points: how "
             "much of each point's velocity (vx, vy, vz)"),
+        key("emitter", "color", emitterPart, &EmitterSettings::color, kUnit,
+            "colour (linear RGB albedo) of the smoke it emits, which mixes by density with "
+            "other smokes'; the cache's `color` grid. Given to no emitter: all smoke is "
+            "render.albedo's grey; to another emitter only: this one's is"),
 
         // [[obstacle]]: the shape keys (buildKeys), then how it looks
         key("obstacle", "color", obstaclePart, &ObstacleSettings::color, kUnit,
@@ -567,11 +571,12 @@ std::vector<KeySpec> buildKeys() {
 
     // Keys that [[SECTION.key]] tables may set (Scene::atFrame applies them).
     const std::vector<std::string_view> animatable = {
-        "obstacle.center",  "obstacle.rotation", "obstacle.scale",      "emitter.center",
-        "emitter.rotation", "emitter.scale",     "emitter.density",     "emitter.temperature",
-        "emitter.fuel",     "emitter.velocity",  "camera.position",     "camera.look_at",
-        "camera.up",        "camera.fov",        "camera.focal_length", "light.direction",
-        "light.position",   "light.color",       "light.intensity",     "physics.time_scale"};
+        "obstacle.center",  "obstacle.rotation", "obstacle.scale",  "emitter.center",
+        "emitter.rotation", "emitter.scale",     "emitter.density", "emitter.temperature",
+        "emitter.fuel",     "emitter.velocity",  "emitter.color",   "camera.position",
+        "camera.look_at",   "camera.up",         "camera.fov",      "camera.focal_length",
+        "light.direction",  "light.position",    "light.color",     "light.intensity",
+        "physics.time_scale"};
     for (KeySpec& k : keys)
         k.animatable =
             std::find(animatable.begin(), animatable.end(), k.dotted()) != animatable.end();

@@ -9,6 +9,8 @@
 namespace plume {
 
 Box3i scalarActivity(const Fields& f, float ambient) {
+    // The smoke's colour is never without its density (sim/smoke_color.h):
+    // density's cells hold it.
     const ScalarGrid* grids[] = {&f.density, &f.temperature, &f.fuel, &f.flame};
     const float background[] = {0.0f, ambient, 0.0f, 0.0f};
     Box3i box;
@@ -100,6 +102,8 @@ void copyFieldsOverlap(const Fields& from, Vec3i fromOffset, Fields& to, Vec3i t
         copyOverlap(from.flame, fromOffset, to.flame, toOffset);
         copyOverlap(from.expansion, fromOffset, to.expansion, toOffset);
     }
+    if (from.colored() && to.colored())
+        for (int c = 0; c < 3; ++c) copyOverlap(from.color[c], fromOffset, to.color[c], toOffset);
 }
 
 }  // namespace plume

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "core/parallel.h"
+#include "sim/smoke_color.h"
 
 namespace plume {
 
@@ -11,6 +12,7 @@ double burn(Fields& f, const PhysicsSettings& p, float dt) {
     if (!f.burns()) return 0.0;
     const float burnt = 1.0f - std::exp(-p.burnRate * dt);  // fraction burnt this substep
     const float fade = std::exp(-p.flameCooling * dt);
+    const bool colored = f.colored();
     auto slab = [&](int k) {
         double sum = 0.0;
         for (int j = 0; j < f.n.y; ++j)
@@ -31,6 +33,9 @@ double burn(Fields& f, const PhysicsSettings& p, float dt) {
                 fuel -= used;
                 f.temperature(i, j, k) += p.flameHeat * used;
                 f.density(i, j, k) += p.flameSmoke * used;
+                // The soot is flame_smoke_color (sim/smoke_color.h).
+                if (colored)
+                    addColor(f, f.density.index(i, j, k), p.flameSmoke * used, p.flameSmokeColor);
                 expansion = p.flameExpansion * used / dt;
                 sum += double(used);
             }

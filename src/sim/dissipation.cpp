@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/parallel.h"
+#include "sim/smoke_color.h"
 
 namespace plume {
 
@@ -22,6 +23,16 @@ void dissipate(Fields& f, const PhysicsSettings& p, float dt) {
             const float density = d[n] * keepDensity, heat = (T[n] - ambient) * keepHeat;
             d[n] = std::fabs(density) < kNegligible ? 0.0f : density;
             T[n] = std::fabs(heat) < kNegligible ? ambient : ambient + heat;
+        }
+        // The colour fades with its smoke, and goes where it does
+        // (sim/smoke_color.h).
+        if (!f.colored()) return;
+        for (ScalarGrid& grid : f.color) {
+            float* c = &grid(0, 0, k);
+            for (size_t n = 0; n < f.density.strideZ(); ++n) {
+                const float color = c[n] * keepDensity;
+                c[n] = d[n] == 0.0f || std::fabs(color) < kNegligibleColor ? 0.0f : color;
+            }
         }
     });
 }

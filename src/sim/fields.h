@@ -63,6 +63,11 @@ struct Fields : MacVelocity {
     // gas's own expansion (1/s) where it burned this substep, which the
     // projection keeps as the divergence there. Empty in a scene without fuel.
     ScalarGrid fuel, flame, expansion;
+    // The smoke's colour (sim/smoke_color.h), premultiplied: colour times
+    // density per linear RGB channel, cell-centred, moved as density is so
+    // its mass keeps pace with the smoke's. Empty unless an emitter has a
+    // colour (Scene::colored).
+    ScalarGrid color[3];
     double time = 0.0;  // simulated seconds since frame 1 began
 
     Fields() = default;
@@ -92,6 +97,11 @@ struct Fields : MacVelocity {
         expansion = ScalarGrid(n.x, n.y, n.z);
     }
 
+    bool colored() const { return density.size() > 0 && color[0].size() == density.size(); }
+    void enableColor() {
+        for (ScalarGrid& c : color) c = ScalarGrid(n.x, n.y, n.z);
+    }
+
     // Bytes the grids above hold for `cells`: three face grids, two scalars
     // and the solid mask.
     static std::uint64_t bytesFor(Vec3i cells) {
@@ -106,7 +116,10 @@ struct Fields : MacVelocity {
     const MacVelocity& velocity() const { return *this; }
 
     VolumeView view() const {
-        return {&density, &temperature, origin, dx, {&u, &v, &w}, burns() ? &flame : nullptr};
+        VolumeView out{&density, &temperature, origin,
+                       dx,       {&u, &v, &w}, burns() ? &flame : nullptr};
+        if (colored()) out.color = {&color[0], &color[1], &color[2]};
+        return out;
     }
 };
 

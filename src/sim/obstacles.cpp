@@ -95,6 +95,8 @@ void clearSolidScalars(Fields& f, float ambientTemperature) {
                     f.density(i, j, k) = 0.0f;
                     f.temperature(i, j, k) = ambientTemperature;
                     if (f.burns()) f.fuel(i, j, k) = f.flame(i, j, k) = 0.0f;
+                    if (f.colored())
+                        for (ScalarGrid& c : f.color) c(i, j, k) = 0.0f;
                 }
     });
 }

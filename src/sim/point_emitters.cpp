@@ -7,6 +7,7 @@
 #include "core/noise.h"
 #include "core/parallel.h"
 #include "core/point_sequence.h"
+#include "sim/smoke_color.h"
 
 namespace plume {
 
@@ -149,6 +150,7 @@ void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const S
         e.noiseScale > 0.0f ? 1.0f / e.noiseScale : 3.0f / std::max(1e-6f, 2.0f * e.radius);
     const float drift = float(std::fmod(time, 1000.0)) * e.noiseSpeed;
     const bool fuel = e.fuel > 0.0f && f.burns();
+    const bool colored = f.colored();
 
     // What the moving points ask of the velocity, per cell of the box they
     // cover (x fastest): the most coverage, the coverage summed, and the
@@ -204,7 +206,12 @@ void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const S
                             q.z -= drift;
                             amount *= std::max(0.0f, 1.0f + e.noise * valueNoise(q));
                         }
-                        f.density(i, j, k) = std::max(f.density(i, j, k), amount * e.density);
+                        const float before = f.density(i, j, k);
+                        f.density(i, j, k) = std::max(before, amount * e.density);
+                        // The smoke it adds takes its colour (sim/smoke_color.h).
+                        if (colored && f.density(i, j, k) > before)
+                            addColor(f, f.density.index(i, j, k), f.density(i, j, k) - before,
+                                     e.color);
                         f.temperature(i, j, k) =
                             std::max(f.temperature(i, j, k), amount * e.temperature);
                         if (fuel) f.fuel(i, j, k) = std::max(f.fuel(i, j, k), amount * e.fuel);

@@ -17,6 +17,7 @@
 #include "sim/dissipation.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
+#include "sim/smoke_color.h"
 
 namespace plume {
 
@@ -311,13 +312,16 @@ void Solver::advectScalars(Island& island, float dt) {
     const int count = f.burns() ? 4 : 2;
     const float ambient = scene_.physics.ambientTemperature;
     const float background[Advector::kMaxFields] = {0.0f, ambient, 0.0f, 0.0f};
+    const unsigned sides = stillAirSides(island.box, scene_.domain.cells(), scene_.domain.boundary);
     {
         ScratchArena::Lease scratch(*scratch_);
         advector_.setVelocity(f, f.dx, &scratch);
+        if (f.colored()) densityBefore_ = f.density;
         advector_.advect(scene_.solver.advection, fields, fields, count, dt,
-                         Advector::Limiter::Clamp, background,
-                         stillAirSides(island.box, scene_.domain.cells(), scene_.domain.boundary));
+                         Advector::Limiter::Clamp, background, sides);
     }
+    // The smoke's colour moves with it (sim/smoke_color.h).
+    if (f.colored()) advectColor(advector_, f, scratch_.get(), f, densityBefore_, dt, sides);
     clearSolidScalars(f, ambient);
 }
 
@@ -325,6 +329,8 @@ void Solver::diffuseScalars(Fields& f, float dt) {
     ScopedTimer t(times_.diffuseScalars);
     diffuseImplicit(f.density, scene_.physics.diffusion, dt, f.dx);
     diffuseImplicit(f.temperature, scene_.physics.diffusion, dt, f.dx);
+    if (f.colored())
+        for (ScalarGrid& c : f.color) diffuseImplicit(c, scene_.physics.diffusion, dt, f.dx);
 }
 
 void Solver::dissipate(Fields& f, float dt) {
@@ -341,7 +347,10 @@ void Solver::checkFinite(int frame, int substep) const {
                                                                    {"density", &f.density},
                                                                    {"temperature", &f.temperature},
                                                                    {"fuel", &f.fuel},
-                                                                   {"flame", &f.flame}};
+                                                                   {"flame", &f.flame},
+                                                                   {"color", &f.color[0]},
+                                                                   {"color", &f.color[1]},
+                                                                   {"color", &f.color[2]}};
         for (const auto& [name, grid] : grids)
             if (grid->size() > 0 && !allFinite(*grid))
                 throw RunError(

@@ -201,6 +201,7 @@ class Solver {
     mutable Fields assembled_;
     mutable bool assembledStale_ = true;
     Advector advector_;
+    ScalarGrid densityBefore_;  // the smoke's colour's scratch (sim/smoke_color.h)
     int frame_ = 0;
     float lastDt_ = 0.0f;  // lastSubstepDt
     // Shot time (scene/shot_clock.h) at the start of the substep under way, and

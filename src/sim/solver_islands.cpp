@@ -83,6 +83,7 @@ Fields Solver::stillAir(const Box3i& box, Vec3f velocity) const {
         if (velocity[axis] != 0.0f) f.component(axis).fill(velocity[axis]);
     f.temperature.fill(scene_.physics.ambientTemperature);
     if (scene_.burns()) f.enableFire();
+    if (scene_.colored()) f.enableColor();
     return f;
 }
 
@@ -309,7 +310,8 @@ void Solver::resizeBox(Island& island, const Box3i& box) {
     const Grid3<double> oldPressure = island.projection.warmStart();
 
     const Vec3i from = island.box.lo, to = box.lo, cells = box.size();
-    const bool burns = f.burns();            // asked before: it compares the grids' sizes
+    const bool burns = f.burns();  // asked before: it compares the grids' sizes
+    const bool colored = f.colored();
     const Vec3f wind = scene_.physics.wind;  // the still air moves with the wind
     for (int axis = 0; axis < 3; ++axis) moveToBox(f.component(axis), from, to, cells, wind[axis]);
     moveToBox(f.density, from, to, cells, 0.0f);
@@ -319,6 +321,8 @@ void Solver::resizeBox(Island& island, const Box3i& box) {
         moveToBox(f.flame, from, to, cells, 0.0f);
         moveToBox(f.expansion, from, to, cells, 0.0f);
     }
+    if (colored)
+        for (ScalarGrid& c : f.color) moveToBox(c, from, to, cells, 0.0f);
     // Solids are placed anew: static ones here, moving ones every substep.
     f.solid = Grid3<uint8_t>(cells.x, cells.y, cells.z, Vec3f(0.5f), 0);
     f.solidVelocity = MacVelocity();

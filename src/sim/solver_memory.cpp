@@ -39,7 +39,10 @@ std::uint64_t Solver::bytesFor(const Scene& scene, Vec3i n) {
         bytes += Fields::bytesFor(n) - cells * (2 * sizeof(float) + sizeof(uint8_t));
     // Fire: fuel, flame and expansion.
     if (scene.burns()) bytes += 3 * cells * sizeof(float);
-    bytes += Advector::regionBytesFor(n, scene.burns() ? 4 : 2);
+    // Colour: its three channels and the density its advection carries
+    // beside them (sim/smoke_color.h).
+    if (scene.colored()) bytes += 4 * cells * sizeof(float);
+    bytes += Advector::regionBytesFor(n, scene.burns() || scene.colored() ? 4 : 2);
     return bytes + Projection::bytesFor(n, scene.solver.pressure, !scene.obstacles.empty());
 }
 

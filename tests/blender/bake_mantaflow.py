@@ -4,10 +4,12 @@
 # react), as a user gets it with the domain's default cache type.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 \
-#            --python bake_mantaflow.py -- CACHE_DIR [RES] [FRAMES] [SMOKE|FIRE|BOTH]
+#            --python bake_mantaflow.py -- CACHE_DIR [RES] [FRAMES] [SMOKE|FIRE|BOTH|COLORS]
 #
 # The flow type is the flow object's (Fluid > Settings > Flow Type); FIRE
-# emits fuel that burns into flame, heat and smoke.
+# emits fuel that burns into flame, heat and smoke. COLORS is two smoke flows
+# side by side, red on the left (-x) and blue on the right: Mantaflow then
+# carries the smoke's colour and writes it as color_r, color_g and color_b.
 #
 # Cache type REPLAY, stepped by frame_set(), not 'ALL'/'MODULAR' + bake_all():
 # in Blender 3.4.1 (Debian, Python 3.11) a script-driven bake of a smoke domain
@@ -30,11 +32,14 @@ import bpy
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 if not args:
     sys.exit("usage: blender -b --factory-startup --python bake_mantaflow.py -- "
-             "CACHE_DIR [RES] [FRAMES] [SMOKE|FIRE|BOTH]")
+             "CACHE_DIR [RES] [FRAMES] [SMOKE|FIRE|BOTH|COLORS]")
 cache_dir = os.path.abspath(args[0])
 resolution = int(args[1]) if len(args) > 1 else 32
 frames = int(args[2]) if len(args) > 2 else 10
 flow_type = args[3] if len(args) > 3 else "SMOKE"
+colors = flow_type == "COLORS"
+if colors:
+    flow_type = "SMOKE"
 
 bpy.ops.wm.read_factory_settings(use_empty=True)
 scene = bpy.context.scene
@@ -53,14 +58,19 @@ ds.cache_type = "REPLAY"
 ds.cache_data_format = "OPENVDB"
 ds.cache_frame_start, ds.cache_frame_end = 1, frames
 
-# The source: a small sphere near the floor emitting hot smoke.
-bpy.ops.mesh.primitive_uv_sphere_add(radius=0.3, location=(0.0, 0.0, 0.4))
-flow = bpy.context.active_object
-flow.name = "SmokeFlow"
-flow.modifiers.new("Fluid", "FLUID").fluid_type = "FLOW"
-fs = flow.modifiers["Fluid"].flow_settings
-fs.flow_type = flow_type
-fs.flow_behavior = "INFLOW"
+# The source: a small sphere near the floor emitting hot smoke (with
+# COLORS, a red one and a blue one).
+for x, color in ([(-0.45, (1.0, 0.0, 0.0)), (0.45, (0.0, 0.0, 1.0))] if colors
+                 else [(0.0, None)]):
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.3, location=(x, 0.0, 0.4))
+    flow = bpy.context.active_object
+    flow.name = "SmokeFlow"
+    flow.modifiers.new("Fluid", "FLUID").fluid_type = "FLOW"
+    fs = flow.modifiers["Fluid"].flow_settings
+    fs.flow_type = flow_type
+    fs.flow_behavior = "INFLOW"
+    if color:
+        fs.smoke_color = color
 
 # Play the frames in order: each new frame steps Mantaflow and writes its VDB.
 t0 = time.monotonic()

@@ -16,6 +16,7 @@
 #include "sim/dissipation.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
+#include "sim/smoke_color.h"
 #include "sim/upres/pattern_weights.h"
 #include "sim/upres/unresolved_speed.h"
 #include "sim/upres/wavelet_noise.h"
@@ -133,6 +134,8 @@ void UpresInput::assign(const std::vector<const Fields*>& parts) {
         grid(in.fuel);
         grid(in.flame);
     }
+    if (first.colored())
+        for (ScalarGrid& c : in.color) grid(c);
     for (ScalarGrid& c : in.velocity) grid(c);
     for (const Fields* p : parts) {
         const Fields& f = *p;
@@ -147,6 +150,8 @@ void UpresInput::assign(const std::vector<const Fields*>& parts) {
                         in.fuel(I, J, K) = f.fuel(i, j, k);
                         in.flame(I, J, K) = f.flame(i, j, k);
                     }
+                    if (in.colored() && f.colored())
+                        for (int c = 0; c < 3; ++c) in.color[c](I, J, K) = f.color[c](i, j, k);
                     const Vec3f v = f.centredVelocity(i, j, k);
                     in.velocity[0](I, J, K) = v.x;
                     in.velocity[1](I, J, K) = v.y;
@@ -172,6 +177,7 @@ Upres::Upres(const Scene& scene)
 VolumeView Upres::view() const {
     VolumeView v{&fine_.density, &fine_.temperature, fine_.origin, fine_.dx};
     v.flame = fine_.burns() ? &fine_.flame : nullptr;
+    if (fine_.colored()) v.color = {&fine_.color[0], &fine_.color[1], &fine_.color[2]};
     return v;
 }
 
@@ -272,6 +278,8 @@ void Upres::feed(const UpresInput& in) {
         one(in.fuel, fine_.fuel, 0.0f);
         one(in.flame, fine_.flame, 0.0f);
     }
+    if (in.colored() && fine_.colored())
+        for (int c = 0; c < 3; ++c) one(in.color[c], fine_.color[c], 0.0f);
 }
 
 // What the solver does to its scalars in a substep, on the fine grid: the
@@ -291,13 +299,19 @@ void Upres::substep(int frame, float dt, const ShotSpan& shot) {
                                                 &fine_.flame};
     const int count = fine_.burns() ? 4 : 2;
     const float background[Advector::kMaxFields] = {0.0f, ambient_, 0.0f, 0.0f};
+    const unsigned sides = stillAirSides(box_, scene_.domain.cells(), scene_.domain.boundary);
     // Anew each substep: the smoke, and so the cells to trace, moved.
     advector_.setVelocity(fineVelocity_, fine_.dx);
+    if (fine_.colored()) spare_ = fine_.density;
     advector_.advect(scheme_, fields, fields, count, dt, Advector::Limiter::Clamp, background,
-                     stillAirSides(box_, scene_.domain.cells(), scene_.domain.boundary));
+                     sides);
+    if (fine_.colored()) advectColor(advector_, fineVelocity_, nullptr, fine_, spare_, dt, sides);
     if (!scene_.obstacles.empty()) clearSolidScalars(fine_, ambient_);
     diffuseImplicit(fine_.density, scene_.physics.diffusion, dt, fine_.dx);
     diffuseImplicit(fine_.temperature, scene_.physics.diffusion, dt, fine_.dx);
+    if (fine_.colored())
+        for (ScalarGrid& c : fine_.color)
+            diffuseImplicit(c, scene_.physics.diffusion, dt, fine_.dx);
     dissipate(fine_, scene_.physics, dt);
 }
 
@@ -411,6 +425,7 @@ void Upres::fitBox(const UpresInput& in, int frame) {
     fine.temperature.swap(fine_.temperature);
     fine.fuel.swap(fine_.fuel);
     fine.flame.swap(fine_.flame);
+    for (int c = 0; c < 3; ++c) fine.color[c].swap(fine_.color[c]);
     move(fine.density, oldFine, newFine, 0.0f);
     move(fine.temperature, oldFine, newFine, ambient_);
     if (burns()) {
@@ -418,6 +433,8 @@ void Upres::fitBox(const UpresInput& in, int frame) {
         move(fine.flame, oldFine, newFine, 0.0f);
         fine.expansion = ScalarGrid(fine.n.x, fine.n.y, fine.n.z);  // burn() writes it; unread
     }
+    if (colored())
+        for (ScalarGrid& c : fine.color) move(c, oldFine, newFine, 0.0f);
     fine.solid = Grid3<uint8_t>(fine.n.x, fine.n.y, fine.n.z, Vec3f(0.5f), 0);
     placeSolids(fine);
     fine.time = fine_.time;
@@ -433,7 +450,8 @@ std::uint64_t Upres::bytesFor(const Scene& scene, Vec3i cells, bool resume) {
     const Vec3i fine = times(cells, f);
     const std::uint64_t c = std::uint64_t(cells.x) * cells.y * cells.z;
     const std::uint64_t C = std::uint64_t(fine.x) * fine.y * fine.z;
-    const int fields = scene.burns() ? 4 : 2;
+    const int fields = (scene.burns() ? 4 : 2) + (scene.colored() ? 3 : 0);
+    const int advected = scene.burns() || scene.colored() ? 4 : 2;
     const std::uint64_t faces = 3 * C + std::uint64_t(fine.y) * fine.z +
                                 std::uint64_t(fine.x) * fine.z + std::uint64_t(fine.x) * fine.y;
     // The fine scalars (and burn()'s expansion), their solid mask, the spare
@@ -442,7 +460,7 @@ std::uint64_t Upres::bytesFor(const Scene& scene, Vec3i cells, bool resume) {
     std::uint64_t bytes =
         (std::uint64_t(fields + (scene.burns() ? 1 : 0) + 1) * C + faces) * sizeof(float) +
         C * sizeof(uint8_t) + Advector::scratchBytesFor(fine, 1, scene.solver.advection, true) +
-        Advector::regionBytesFor(fine, fields);
+        Advector::regionBytesFor(fine, advected);
     // Base-sized: the input and its copy over the box (scalars and velocity),
     // the stirring, the drift of two patterns, and the energy estimate's four.
     bytes += std::uint64_t(fields + 3 + 3 + 3 + 6 + 4) * c * sizeof(float) + 2 * c;
@@ -451,10 +469,13 @@ std::uint64_t Upres::bytesFor(const Scene& scene, Vec3i cells, bool resume) {
 }
 
 bool Upres::burns() const { return carryFire_ || scene_.burns(); }
+bool Upres::colored() const { return carryColor_ || scene_.colored(); }
 
 std::vector<const ScalarGrid*> Upres::fineGrids() const {
     std::vector<const ScalarGrid*> grids = {&fine_.density, &fine_.temperature};
     if (fine_.burns()) grids.insert(grids.end(), {&fine_.fuel, &fine_.flame});
+    if (fine_.colored())
+        grids.insert(grids.end(), {&fine_.color[0], &fine_.color[1], &fine_.color[2]});
     return grids;
 }
 
@@ -469,7 +490,7 @@ void Upres::restore(const Fields& base, const Box3i& box, double time, std::vect
                     std::vector<ScalarGrid> drift) {
     const int f = factor_;
     const Vec3i n = box.size(), nf = times(n, f);
-    const size_t fields = burns() ? 4 : 2;
+    const size_t fields = (burns() ? 4 : 2) + (colored() ? 3 : 0);
     auto fits = [](const ScalarGrid& g, Vec3i size) {
         return g.nx() == size.x && g.ny() == size.y && g.nz() == size.z;
     };
@@ -487,11 +508,13 @@ void Upres::restore(const Fields& base, const Box3i& box, double time, std::vect
                   Vec3f(float(grid.offset.x), float(grid.offset.y), float(grid.offset.z)) * grid.dx;
     grid.density = std::move(fine[0]);
     grid.temperature = std::move(fine[1]);
-    if (fields == 4) {
+    if (burns()) {
         grid.fuel = std::move(fine[2]);
         grid.flame = std::move(fine[3]);
         grid.expansion = ScalarGrid(nf.x, nf.y, nf.z);
     }
+    if (colored())
+        for (int c = 0; c < 3; ++c) grid.color[c] = std::move(fine[fields - 3 + size_t(c)]);
     grid.solid = Grid3<uint8_t>(nf.x, nf.y, nf.z, Vec3f(0.5f), 0);
     placeSolids(grid);
     grid.time = time;

@@ -44,8 +44,10 @@ struct UpresInput {
     Vec3f domainOrigin{0, 0, 0};
     ScalarGrid density, temperature, fuel, flame;  // fuel and flame empty without fire
     ScalarGrid velocity[3];                        // cell-centred, m/s
+    ScalarGrid color[3];  // premultiplied (sim/smoke_color.h); empty without colour
 
     bool burns() const { return fuel.size() == density.size(); }
+    bool colored() const { return density.size() > 0 && color[0].size() == density.size(); }
     // The solver's parts (Solver::islandFields), as its cache writes them:
     // each island's cells, 0 between.
     static UpresInput fromParts(const std::vector<const Fields*>& parts);
@@ -74,6 +76,9 @@ class Upres {
     // burns nothing (another tool's fire cache, fed from the base): they are
     // moved and fed, not burnt again. Before the first advance.
     void carryFire(bool on) { carryFire_ = on; }
+    // The same for the smoke's colour (sim/smoke_color.h): a cache's colour
+    // carried and fed though no emitter of the scene has one.
+    void carryColor(bool on) { carryColor_ = on; }
 
     // The fine scalars as Fields (no velocity): dx the fine cell, offset and
     // domainCells in fine cells. Empty before the first frame.
@@ -91,7 +96,7 @@ class Upres {
     static std::uint64_t bytesFor(const Scene& scene, Vec3i cells, bool resume);
 
     // Its state after a frame, for --resume (io/upres_state.h): the fine
-    // scalars (density, temperature[, fuel, flame]) and the patterns' drift
+    // scalars (density, temperature[, fuel, flame][, colour's three]) and the patterns' drift
     // (x, y, z of each), with the fine grid's box and time.
     std::vector<const ScalarGrid*> fineGrids() const;
     std::vector<const ScalarGrid*> driftGrids() const;
@@ -127,14 +132,17 @@ class Upres {
     ShotClock clock_;  // the shot's time and the simulation's
     bool feed_ = false;
     bool carryFire_ = false;
-    bool burns() const;  // the fine grid holds fuel and flame
+    bool carryColor_ = false;
+    bool burns() const;    // the fine grid holds fuel and flame
+    bool colored() const;  // ... and the smoke's colour
     Box3i box_;  // base cells of the domain
     Fields fine_;
     // Each noise pattern's drift (metres, x y z) since it was renewed: where
     // a cell's smoke was then is its position less the drift.
     ScalarGrid drift_[2][3];
     // Kept from frame to frame for their room (the base over the fine box,
-    // the stirring velocity, a grid to move through).
+    // the stirring velocity, a grid to move through, and the density the
+    // colour is advected beside, sim/smoke_color.h).
     UpresInput input_, base_;
     ScalarGrid stirring_[3];
     ScalarGrid spare_;
