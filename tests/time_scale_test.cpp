@@ -6,14 +6,19 @@
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
+#include "io/vdb_cache.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
 #include "scene/shot_clock.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
+#include "support/run.h"
 #include "support/scene_errors.h"
+#include "support/temp_dir.h"
 
 namespace plume {
 namespace {
@@ -166,6 +171,51 @@ TEST(TimeScale, KeysLoadDescribeAndReject) {
     EXPECT_EQ(test::parseError("[physics]\n[[physics.key]]\nframe = 2\nvorticity = 1.0\n"),
               "s.toml:4:1: error: 'physics.key[1].vorticity' is not animatable; a key may set "
               "frame, time_scale");
+}
+
+// A slow-motion cache says so in each frame ("plume_time_scale"), so
+// render-vdb without its scene counts the shutter in the cache's own time:
+// the same frame as with --set physics.time_scale=0.5, not as at 1.
+TEST(TimeScale, CacheCarriesItsTimeScale) {
+    test::TempDir dir("plume_time_scale");
+    {
+        std::ofstream scene(dir.path() / "slow.toml");
+        scene << "[domain]\nsize = [1.0, 1.0, 1.5]\nresolution = 16\n[time]\nframes = 6\n"
+                 "[physics]\nbuoyancy_heat = 3.0\ntime_scale = 0.5\n"
+                 "[[emitter]]\ncenter = [0.5, 0.5, 0.3]\nradius = 0.2\nvelocity = [2.0, 0.0, 3.0]\n"
+                 "[render]\nwidth = 64\nheight = 48\n";
+        std::ofstream normal(dir.path() / "normal.toml");
+        normal << "[domain]\nsize = [1.0, 1.0, 1.5]\nresolution = 16\n[time]\nframes = 2\n"
+                  "[[emitter]]\ncenter = [0.5, 0.5, 0.3]\nradius = 0.2\n";
+    }
+    test::RunResult r = test::runPlume("bake slow.toml --vdb cache", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = test::runPlume("bake normal.toml --vdb cache", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto bytes = [&](const std::string& name) {
+        std::ifstream in(dir.path() / name, std::ios::binary);
+        std::stringstream ss;
+        ss << in.rdbuf();
+        return ss.str();
+    };
+    // In the file's own metadata, as any VDB reader lists it; none at 1.
+    EXPECT_NE(bytes("cache/slow_0006.vdb").find("plume_time_scale"), std::string::npos);
+    EXPECT_EQ(bytes("cache/normal_0002.vdb").find("plume_time_scale"), std::string::npos);
+    EXPECT_EQ(readVdbInfo((dir.path() / "cache/slow_0006.vdb").string()).timeScale, 0.5);
+
+    auto render = [&](const std::string& out, const std::string& set) {
+        const test::RunResult run = test::runPlume(
+            "render-vdb 'cache/slow_####.vdb' --frames 6-6 --set render.motion_blur=1 " + set +
+                " --png " + out + " -o " + out + ".mp4",
+            dir.path());
+        EXPECT_EQ(run.status, 0) << run.err;
+        return bytes(out + "/slow_0006.png");
+    };
+    const std::string own = render("own", ""), half = render("half", "--set physics.time_scale=0.5"),
+                      one = render("one", "--set physics.time_scale=1");
+    ASSERT_FALSE(own.empty());
+    EXPECT_EQ(own, half) << "render-vdb without the scene did not take the cache's time_scale";
+    EXPECT_NE(own, one) << "a shutter twice as long in simulated time draws the same frame";
 }
 
 }  // namespace

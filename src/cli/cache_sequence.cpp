@@ -110,10 +110,32 @@ void CacheSequence::applyTo(Scene& scene, const std::string& sceneFile,
     if (!sceneFile.empty() && !info_.sceneName.empty() && info_.sceneName != scene.name)
         warn("'" + sceneFile + "' is scene '" + scene.name + "', the cache was baked from '" +
              info_.sceneName + "': rendering it with that file's camera, lights and look");
-    // Without its scene, the cache says whether its smoke is all soot.
+    // Without its scene, the cache says whether its smoke is all soot, and
+    // how slowly its time ran.
     if (sceneFile.empty()) scene.sootOnly = info_.sootOnly;
+    if (sceneFile.empty() && !overridden(overrides, "physics.time_scale")) timeScaleOf(scene);
     // Outputs are named after the cache, whichever scene gives the look.
     scene.name = name_;
+}
+
+// A slow-motion cache records each frame's time_scale ("plume_time_scale",
+// none at 1): one value for the whole scene when they agree, else a key a
+// frame, so the shutter and upres's steps count in the cache's own time.
+void CacheSequence::timeScaleOf(Scene& scene) const {
+    if (!(info_.timeScale > 0)) return;
+    std::vector<Key<float>> keys;
+    for (const SequenceFile& f : files_) {
+        const double s = f.path == files_.front().path ? info_.timeScale
+                                                       : readVdbInfo(f.path).timeScale;
+        keys.push_back({double(scene.time.frameIndex(f.frame)), float(s > 0 ? s : 1.0)});
+    }
+    const bool constant = std::all_of(keys.begin(), keys.end(), [&](const Key<float>& k) {
+        return k.value == keys.front().value;
+    });
+    scene.physics.timeScale = keys.front().value;
+    if (constant) return;
+    scene.physicsAnimation.interpolation = Interpolation::Linear;
+    scene.physicsAnimation.tracks.push_back({"time_scale", std::move(keys), {}});
 }
 
 // A cache with a flame grid is a fire. plume's own caches take the scene's

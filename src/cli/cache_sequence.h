@@ -45,7 +45,8 @@ class CacheSequence {
     // The cache's facts in the scene the command runs with: the frame rate
     // (unless --set time.fps gives one), the name outputs are called by; and
     // a warning in one line when a --scene file is another scene's or its
-    // frame rate differs from the cache's. sceneFile: --scene ("" for none).
+    // frame rate differs from the cache's; without a scene file, its
+    // time_scale. sceneFile: --scene ("" for none).
     // startsScene: the cache's first frame becomes time.start_frame when no
     // scene file or --set gives one (upres counts its frames from there).
     void applyTo(Scene& scene, const std::string& sceneFile,
@@ -69,6 +70,8 @@ class CacheSequence {
     void fireDefaults(Scene& scene, const std::string& grid) const;
 
   private:
+    void timeScaleOf(Scene& scene) const;
+
     std::string pattern_, name_;
     std::vector<SequenceFile> files_;
     VdbInfo info_;

@@ -32,7 +32,7 @@ double videoFps(const Scene& scene) {
 }
 
 VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
-    : dir_(std::move(dir)), sceneName_(scene.name) {
+    : dir_(std::move(dir)), sceneName_(scene.name), clock_(scene) {
     ensureWritableDir(dir_);
     refuseUnseekableFrames(dir_, sceneName_ + "_", ".vdb", "a VDB");
     options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
@@ -44,6 +44,8 @@ VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
 }
 
 void VdbCacheSink::consume(const Frame& frame) {
+    // As the renderer reads it for the frame's shutter (render/renderer.cpp).
+    options_.timeScale = clock_.identity() ? 0.0 : clock_.scale(double(frame.index) / clock_.fps());
     frame.source->writeVdb(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame, sceneName_,
                            options_);
     ++written_;

@@ -11,6 +11,7 @@
 #include "cli/frame_sink.h"
 #include "io/vdb_cache.h"
 #include "scene/scene.h"
+#include "scene/shot_clock.h"
 
 namespace plume {
 
@@ -31,6 +32,7 @@ class VdbCacheSink : public FrameSink {
   private:
     std::string dir_, sceneName_;
     CacheOptions options_;
+    ShotClock clock_;  // each frame's time_scale, recorded in its file
     int written_ = 0;
 };
 

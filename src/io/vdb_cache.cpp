@@ -333,6 +333,8 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
             meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
         if (opt.fps > 0) meta.insertMeta(vdb::kMetaFps, openvdb::FloatMetadata(float(opt.fps)));
         if (opt.sootOnly) meta.insertMeta(vdb::kMetaSootOnly, openvdb::BoolMetadata(true));
+        if (opt.timeScale > 0)
+            meta.insertMeta(vdb::kMetaTimeScale, openvdb::FloatMetadata(float(opt.timeScale)));
         if (!opt.carryFrom.empty()) {
             vdb::Reader from(opt.carryFrom);
             for (const std::string& name : from.names()) {
@@ -404,6 +406,7 @@ VdbInfo readVdbInfo(const std::string& path) {
     info.exact = exact && exact->value();
     auto soot = file.meta().getMetadata<openvdb::BoolMetadata>(vdb::kMetaSootOnly);
     info.sootOnly = soot && soot->value();
+    info.timeScale = metaOr<double, openvdb::FloatMetadata>(file.meta(), vdb::kMetaTimeScale, 0.0);
     info.upresFactor =
         std::max(1, metaOr<int, openvdb::Int32Metadata>(file.meta(), vdb::kMetaUpresFactor, 1));
     return info;

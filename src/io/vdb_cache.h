@@ -29,6 +29,7 @@ struct CacheOptions {
     // none of that name (plume upres: the base cache's other grids).
     std::string carryFrom;
     bool sootOnly = false;  // Scene::smokeOnlyFromFire, recorded as "plume_soot_only"
+    double timeScale = 0;   // physics.time_scale at the frame, as "plume_time_scale" (0: none)
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns,
@@ -137,6 +138,7 @@ struct VdbInfo {
     int upresFactor = 1;             // plume's "plume_upres_factor"
     bool exact = false;              // plume's "plume_exact": 32-bit, nothing dropped
     bool sootOnly = false;           // plume's "plume_soot_only": all smoke is the fire's
+    double timeScale = 0;            // plume's "plume_time_scale" (0: none, time ran at 1)
     bool plume() const { return creator.starts_with("plume"); }
 };
 VdbInfo readVdbInfo(const std::string& path);

@@ -38,6 +38,10 @@ inline constexpr const char* kMetaUpresFactor = "plume_upres_factor";
 // True when all the frame's smoke is a fire's soot (Scene::smokeOnlyFromFire):
 // drawn in physics.flame_smoke_color, not render.albedo's grey.
 inline constexpr const char* kMetaSootOnly = "plume_soot_only";
+// physics.time_scale at the frame (simulated seconds per shot second), only
+// where it is not 1: render-vdb and upres of the cache without its scene
+// count the shutter and the fine steps in the cache's own time.
+inline constexpr const char* kMetaTimeScale = "plume_time_scale";
 
 void initialize();  // openvdb::initialize(), once per process
 
