@@ -17,6 +17,7 @@
 #include "scene/loader.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
+#include "support/mesh_text.h"
 #include "support/run.h"
 #include "support/scene_errors.h"
 
@@ -28,39 +29,7 @@ namespace fs = std::filesystem;
 // An icosphere of the given radius, subdivided `levels` times, as OBJ text;
 // `drop` faces left out of the end (a hole).
 std::string icosphereObj(float radius, int levels, int drop = 0) {
-    const float t = (1.0f + std::sqrt(5.0f)) / 2.0f;
-    std::vector<Vec3f> v = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0},
-                            {0, -1, t}, {0, 1, t}, {0, -1, -t}, {0, 1, -t},
-                            {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
-    std::vector<std::array<int, 3>> f = {
-        {0, 11, 5},  {0, 5, 1},  {0, 1, 7},  {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4},
-        {11, 10, 2}, {10, 7, 6}, {7, 1, 8},  {3, 9, 4},  {3, 4, 2},   {3, 2, 6}, {3, 6, 8},
-        {3, 8, 9},   {4, 9, 5},  {2, 4, 11}, {6, 2, 10}, {8, 6, 7},   {9, 8, 1}};
-    for (Vec3f& p : v) p = normalize(p);
-    for (int l = 0; l < levels; ++l) {
-        std::map<std::pair<int, int>, int> mid;
-        auto middle = [&](int a, int b) {
-            auto key = std::minmax(a, b);
-            auto it = mid.find(key);
-            if (it != mid.end()) return it->second;
-            v.push_back(normalize((v[a] + v[b]) * 0.5f));
-            return mid[key] = int(v.size()) - 1;
-        };
-        std::vector<std::array<int, 3>> next;
-        for (auto [a, b, c] : f) {
-            int ab = middle(a, b), bc = middle(b, c), ca = middle(c, a);
-            next.insert(next.end(), {{a, ab, ca}, {b, bc, ab}, {c, ca, bc}, {ab, bc, ca}});
-        }
-        f = next;
-    }
-    std::string s;
-    for (Vec3f p : v)
-        s += "v " + std::to_string(p.x * radius) + " " + std::to_string(p.y * radius) + " " +
-             std::to_string(p.z * radius) + "\n";
-    for (size_t n = 0; n + drop < f.size(); ++n)
-        s += "f " + std::to_string(f[n][0] + 1) + " " + std::to_string(f[n][1] + 1) + " " +
-             std::to_string(f[n][2] + 1) + "\n";
-    return s;
+    return test::icosphereText(radius, levels, Vec3f(0.0f), drop);
 }
 
 // The same triangles as an ASCII STL: a soup, every triangle with its own corners.

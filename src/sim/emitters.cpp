@@ -8,7 +8,7 @@
 #include "core/shape_sequence.h"
 #include "scene/shapes.h"
 #include "sim/point_emitters.h"
-#include "sim/smoke_color.h"
+#include "sim/emitter_cell.h"
 
 namespace plume {
 
@@ -52,7 +52,7 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                                 : 3.0f / std::max(1e-6f, 2.0f * std::max({half.x, half.y, half.z}));
         const float drift = float(std::fmod(time, 1000.0)) * e.noiseSpeed;
         const float softness = f.dx;
-        const bool colored = f.colored();
+        const bool colored = f.colored(), fuel = e.fuel > 0.0f && f.burns();
 
         // Cell coverage in [0, 1] from the signed distance at the cell centre;
         // a shell is the region within half its thickness of the surface.
@@ -76,16 +76,7 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                             q.z -= drift;
                             amount *= std::max(0.0f, 1.0f + e.noise * valueNoise(q));
                         }
-                        const float before = f.density(i, j, k);
-                        f.density(i, j, k) = std::max(before, amount * e.density);
-                        // The smoke it adds takes its colour (sim/smoke_color.h).
-                        if (colored && f.density(i, j, k) > before)
-                            addColor(f, f.density.index(i, j, k), f.density(i, j, k) - before,
-                                     e.color);
-                        f.temperature(i, j, k) =
-                            std::max(f.temperature(i, j, k), amount * e.temperature);
-                        if (e.fuel > 0.0f && f.burns())
-                            f.fuel(i, j, k) = std::max(f.fuel(i, j, k), amount * e.fuel);
+                        raiseToEmitter(f, i, j, k, amount, e, colored, fuel);
                     }
         });
 

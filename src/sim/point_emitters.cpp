@@ -7,7 +7,7 @@
 #include "core/noise.h"
 #include "core/parallel.h"
 #include "core/point_sequence.h"
-#include "sim/smoke_color.h"
+#include "sim/emitter_cell.h"
 
 namespace plume {
 
@@ -206,15 +206,7 @@ void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const S
                             q.z -= drift;
                             amount *= std::max(0.0f, 1.0f + e.noise * valueNoise(q));
                         }
-                        const float before = f.density(i, j, k);
-                        f.density(i, j, k) = std::max(before, amount * e.density);
-                        // The smoke it adds takes its colour (sim/smoke_color.h).
-                        if (colored && f.density(i, j, k) > before)
-                            addColor(f, f.density.index(i, j, k), f.density(i, j, k) - before,
-                                     e.color);
-                        f.temperature(i, j, k) =
-                            std::max(f.temperature(i, j, k), amount * e.temperature);
-                        if (fuel) f.fuel(i, j, k) = std::max(f.fuel(i, j, k), amount * e.fuel);
+                        raiseToEmitter(f, i, j, k, amount, e, colored, fuel);
                     }
             }
     });
