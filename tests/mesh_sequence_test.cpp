@@ -391,6 +391,28 @@ TEST(MeshSequence, EmitterGivesItsSmokeItsMotion) {
     EXPECT_NEAR(halfway, 0.5f * full, 0.1f * full);
 }
 
+// A volume emitter wider than the surface's band (9 cells of radius against
+// a reach of 5) holds its surface's motion all through it, at its centre
+// too; an obstacle's is only near its surface, where the solver reads it.
+TEST(MeshSequence, VolumeEmitterMovesItsSmokeThroughout) {
+    const fs::path dir = test::scratchDir("sequence_wide_emitter");
+    auto at = [](double seconds) { return 0.5f + 1.2f * float(seconds); };
+    for (int n = 1; n <= 4; ++n)
+        write(dir / frameName("blob", n), test::icosphereText(0.45f, 3, {at(n / kFps), 0.5f, 0.5f}));
+    Scene s = sceneIn(dir, "blob.toml",
+                      "[domain]\nsize = [2, 1, 1]\nresolution = 40\n[[emitter]]\n"
+                      "shape = \"mesh\"\nfile = \"blob_####.obj\"\ncenter = [0, 0, 0]\n"
+                      "[[obstacle]]\nshape = \"mesh\"\nfile = \"blob_####.obj\"\n"
+                      "center = [0, 0, 0]\n");
+    const Vec3f centre(at(2.5 / kFps), 0.5f, 0.5f);
+    const SolidPose emitter = s.emitters[0].sequence->solidAt(2.5);
+    const SolidPose obstacle = s.obstacles[0].sequence->solidAt(2.5);
+    ASSERT_TRUE(emitter.velocity && obstacle.velocity);
+    EXPECT_NEAR(emitter.velocity->sample(centre).x, 1.2f, 0.05f);
+    EXPECT_NEAR(emitter.velocity->sample(centre + Vec3f(0.2f, 0.0f, 0.0f)).x, 1.2f, 0.05f);
+    EXPECT_NEAR(obstacle.velocity->sample(centre).x, 0.0f, 1e-6f) << "the obstacle's fill changed";
+}
+
 // Keys move a sequence as a whole: the growing sphere carried along x at
 // 1 m/s by center keys pushes the air ahead at 1 + dR/dt and draws it behind
 // at 1 - dR/dt.

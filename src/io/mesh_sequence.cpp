@@ -158,7 +158,10 @@ class MeshSequence final : public ShapeSequence {
                 farthest = std::max(farthest, length(in.b.mesh->points[v] - in.a.mesh->points[v]));
             // Wherever the warp samples: around either end's surface, and
             // all the way between them.
-            const float reach = farthest + (settings_.bandVoxels + 1.0f) * settings_.voxelSize;
+            const float reach =
+                settings_.velocityThroughout
+                    ? float(in.lattice.n.x + in.lattice.n.y + in.lattice.n.z) * settings_.voxelSize
+                    : farthest + (settings_.bandVoxels + 1.0f) * settings_.voxelSize;
             auto displacement = std::make_shared<Grid3<Vec3f>>(
                 displacementField(*in.a.mesh, *in.b.mesh, in.lattice, reach));
             velocity->velocity = *displacement;

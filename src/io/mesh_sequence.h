@@ -19,6 +19,9 @@ struct MeshSequenceSettings {
     double fps = 24;
     float voxelSize = 0.1f;   // of the SDFs, in the mesh's metres
     float bandVoxels = 3.0f;  // narrow band either side of the surface
+    // The surface's velocity carried all through its inside too, not only
+    // near the surface: a volume emitter's smoke inherits it everywhere.
+    bool velocityThroughout = false;
 };
 
 // Reads and checks every file of the sequence. Throws GeometryError

@@ -109,7 +109,8 @@ std::string lowerExtension(const std::string& path) {
 
 // A mesh sequence (io/mesh_sequence.h): every file checked, the shape posed
 // at the first frame until the solver or renderer poses it anew.
-void openSequence(ShapeSettings& shape, const Scene& scene, float voxel, float bandVoxels) {
+void openSequence(ShapeSettings& shape, const Scene& scene, float voxel, float bandVoxels,
+                  bool velocityThroughout) {
     if (lowerExtension(shape.filePath) == ".vdb")
         throw GeometryError("'" + shape.filePath +
                             "': a sequence of .vdb level sets is not read; give the frames as "
@@ -120,6 +121,7 @@ void openSequence(ShapeSettings& shape, const Scene& scene, float voxel, float b
     settings.fps = scene.time.fps;
     settings.voxelSize = voxel;
     settings.bandVoxels = bandVoxels;
+    settings.velocityThroughout = velocityThroughout;
     shape.sequence = openMeshSequence(settings);
     SolidPose first = shape.sequence->solidAt(1.0);
     shape.levelSet = std::move(first.levelSet);
@@ -128,7 +130,7 @@ void openSequence(ShapeSettings& shape, const Scene& scene, float voxel, float b
 }
 
 void loadShape(ShapeSettings& shape, const std::string& display, const Scene& scene,
-               float bandVoxels) {
+               float bandVoxels, bool velocityThroughout = false) {
     if (shape.shape != Shape::Mesh) return;
     const SourceLocation where{scene.path, shape.fileLine, shape.fileColumn};
     const std::string prefix = display + ".file: ";
@@ -140,7 +142,7 @@ void loadShape(ShapeSettings& shape, const std::string& display, const Scene& sc
     Vec3f lo, hi;
     try {
         if (sequence) {
-            openSequence(shape, scene, voxel, bandVoxels);
+            openSequence(shape, scene, voxel, bandVoxels, velocityThroughout);
         } else {
             ShapeGeometry geometry = readShapeFile(shape.filePath, voxel, bandVoxels);
             shape.levelSet = std::make_shared<LevelSet>(std::move(geometry.levelSet));
@@ -210,7 +212,9 @@ void loadSceneGeometry(Scene& scene) {
             const float maxScale = std::max({e.scale.x, e.scale.y, e.scale.z});
             band = std::max(band, 0.5f * e.thickness * maxScale / (minScale * dx) + 2.0f);
         }
-        loadShape(e, "emitter[" + std::to_string(i + 1) + "]", scene, band);
+        // A volume emitter's smoke inherits its surface's motion all through it.
+        loadShape(e, "emitter[" + std::to_string(i + 1) + "]", scene, band,
+                  e.mode == EmitMode::Volume);
     }
     for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
         loadShape(scene.obstacles[i], "obstacle[" + std::to_string(i + 1) + "]", scene, 3.0f);
