@@ -32,6 +32,9 @@ class FrameSinks {
                bool quiet);
     ~FrameSinks();
 
+    // A sink of the caller's own (plume preview's frames in memory), before open().
+    void add(std::unique_ptr<FrameSink> sink) { sinks_.push_back(std::move(sink)); }
+
     // Opens the outputs (the video file) and the renderer, with the scene as
     // it is now: render-vdb frames its camera after the paths are checked.
     void open(const Scene& scene);

@@ -14,6 +14,7 @@
 #include "cli/encode.h"
 #include "cli/farm.h"
 #include "cli/interrupt.h"
+#include "cli/preview.h"
 #include "cli/upres_command.h"
 #include "cli/usage_errors.h"
 #include "cli/video_output.h"
@@ -73,6 +74,7 @@ void addChunkOptions(CLI::App* cmd, plume::RunOptions& o, const std::string& fra
 struct Options {
     plume::RunOptions run;
     plume::FarmOptions farm;
+    plume::PreviewOptions preview;
 };
 
 void addRenderOptions(CLI::App* cmd, Options& o) {
@@ -192,6 +194,27 @@ void addFarmOptions(CLI::App* cmd, Options& o) {
     cmd->add_flag("--dry-run", opt.dryRun, "Write the job scripts without submitting them");
 }
 
+void addPreviewOptions(CLI::App* cmd, Options& o) {
+    plume::PreviewOptions& opt = o.preview;
+    cmd->add_option("scene", opt.run.scenePath, "Scene file (TOML), watched with every file it reads")
+        ->required();
+    cmd->add_option("--port", opt.port, "Port of the page (0: any free port)")
+        ->check(CLI::Range(0, 65535))
+        ->capture_default_str();
+    cmd->add_option("--bind", opt.bind,
+                    "Address to listen on (loopback by default; another address shows the "
+                    "preview to the network)")
+        ->capture_default_str();
+    cmd->add_option("--resolution", opt.run.resolution,
+                    "The domain's cells along its longest side, at most (upres off)")
+        ->check(CLI::Range(4, 1024))
+        ->capture_default_str();
+    cmd->add_option("--frames", opt.run.frames, "Frames to preview, A-B");
+    cmd->add_option("--set", opt.run.overrides, "Override a scene key")->allow_extra_args(false);
+    cmd->add_option("--threads", opt.threads, "Worker threads (0: all cores)")
+        ->check(CLI::Range(0, 1024));
+}
+
 void addCheckOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)");
@@ -233,6 +256,8 @@ const Command kCommands[] = {
     {"farm", "Render a scene across a Slurm cluster: bake, render frame chunks, encode",
      addFarmOptions, [](const Options& o) { return plume::runFarm(o.farm); },
      [](const Options& o) { return o.farm.output; }},
+    {"preview", "Watch a scene and show a live preview of it on a local web page",
+     addPreviewOptions, [](const Options& o) { return plume::runPreview(o.preview); }},
     {"check", "Validate a scene; print it resolved, with grid size and memory estimate",
      addCheckOptions, [](const Options& o) { return plume::runCheck(o.run); }},
 };

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "cli/json_text.h"
 #include "cli/stats_table.h"
 
 namespace plume {
@@ -14,31 +15,6 @@ namespace {
 // drew its axes but not its line is caught.
 const char* const kColors[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e",
                                "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"};
-
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char esc[8];
-            std::snprintf(esc, sizeof esc, "\\u%04x", c);
-            out += esc;
-        } else {
-            out += c;
-        }
-    }
-    return out + "\"";
-}
-
-// A number as JSON: exact enough to plot, null when not finite (JSON has no inf).
-std::string jsonNumber(double v) {
-    if (!std::isfinite(v)) return "null";
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", v);
-    return text;
-}
 
 // The stats as one JSON object: the columns (name, title, unit, scale) and
 // each column's values over the frames.
