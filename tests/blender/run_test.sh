@@ -56,7 +56,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -273,6 +273,31 @@ addon_fire|addon_sequences)
   run_blender "$here/$mode.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
+addon_preview)
+  zip=$(dirname "$plume")/plume_blender.zip
+  [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
+  export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
+  run_blender "$here/addon_preview.py" "$zip" "$plume" "$work" operator
+  # Live needs Blender's event loop: a window, on a virtual X server.
+  command -v xvfb-run >/dev/null || skip "no xvfb-run for the Live toggle (apt-get install xvfb)"
+  status=0
+  timeout --kill-after=10 150 xvfb-run -a -s "-screen 0 1280x800x24" "$blender" --factory-startup \
+    --python-exit-code 1 --python "$here/addon_preview.py" -- "$zip" "$plume" "$work" live \
+    >live.log 2>&1 || status=$?
+  ((status == 0)) || fail "Blender under Xvfb exited with $status: $(tail -n 5 live.log)"
+  [[ -s $work/live.json ]] || fail "the live run wrote no live.json: $(tail -n 5 live.log)"
+  python3 - "$work/live.json" <<'PY' || fail "Live: $(cat "$work/live.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))
+main = max(t for _, t in r["main_thread"])
+print(f"blender-test: Live: {r['imports']} previews imported, the second {r['second_after_change']:.2f} s "
+      f"after the change; {r['ticks_during_bakes']} of {r['ticks']} timer ticks while plume baked; "
+      f"the add-on's longest turn on Blender's main thread {main:.3f} s (export or import); "
+      f"the longest wait between ticks {r['longest_gap']:.3f} s (Xvfb's software drawing)")
+sys.exit(0 if r["ok"] and r["imports"] >= 2 and r["ticks_during_bakes"] >= 1 and main < 0.25 else 1)
+PY
+  say "PASS"
+  ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview)" >&2; exit 2 ;;
 esac

@@ -15,14 +15,15 @@ bl_info = {
 import bpy
 from bpy.props import PointerProperty
 
-from . import operators, properties, ui
+from . import operators, preview, properties, ui
 
 _classes = []
 
 
 def register():
     settings = properties.make_settings_class()
-    _classes[:] = [ui.PlumePreferences, settings, *operators.classes, ui.PHYSICS_PT_plume,
+    _classes[:] = [ui.PlumePreferences, settings, *operators.classes, *preview.classes,
+                   ui.PHYSICS_PT_plume,
                    *ui.panel_classes()]
     for cls in _classes:
         bpy.utils.register_class(cls)
@@ -30,6 +31,7 @@ def register():
 
 
 def unregister():
+    preview.unregister()
     del bpy.types.Object.plume
     for cls in reversed(_classes):
         bpy.utils.unregister_class(cls)

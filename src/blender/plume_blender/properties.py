@@ -6,7 +6,7 @@ import bpy
 from bpy.props import (BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty,
                        IntProperty, IntVectorProperty, StringProperty)
 
-from . import panel_keys, schema
+from . import panel_keys, preview, schema
 
 ROLES = [
     ("NONE", "None", "Not part of plume's simulation"),
@@ -85,6 +85,16 @@ def make_settings_class():
                                         "dimension)")],
             description="What plume emits from (an object with a particle system emits from "
                         "its particles)"),
+        # The domain's preview (preview.py): not scene keys, never exported.
+        "preview_resolution": IntProperty(
+            name="Preview Resolution", default=32, min=4, max=512,
+            description="Cells along the domain's longest side in a preview, at most (upres off)"),
+        "live": BoolProperty(
+            name="Live", default=False, update=lambda self, context: preview.live_update(self, context),
+            description="Bake a preview again whenever a plume property, an object's transform or "
+                        "keys, or the frame range changes (in the background)"),
+        "preview_status": StringProperty(name="Preview", default="",
+                                         description="What the last preview did"),
     }
     for role in ("DOMAIN", "EMITTER", "COLLIDER"):
         for k in shown_keys(role):

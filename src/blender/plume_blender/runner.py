@@ -46,12 +46,15 @@ def error_line(lines, status):
 class Process:
     """A running plume command; its stderr is read on a thread into a queue."""
 
-    def __init__(self, args, first, last):
+    def __init__(self, args, first, last, background=False):
+        """background: at a lower priority (nice 10), so Blender's UI keeps the
+        cores it needs while a live preview bakes."""
         self.args, self.first, self.last = args, first, last
         self.lines, self.done_frame = [], None
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                      stdin=subprocess.DEVNULL, text=True, bufsize=1,
-                                     start_new_session=True)
+                                     start_new_session=True,
+                                     preexec_fn=(lambda: os.nice(10)) if background else None)
         self.queue = queue.Queue()
         self.thread = threading.Thread(target=self._read, daemon=True)
         self.thread.start()

@@ -119,6 +119,14 @@ class CachePanel(DomainSubPanel):
         row.operator("plume.bake", text="Bake", icon="PHYSICS").resume = False
         row.operator("plume.bake", text="Resume").resume = True
         layout.operator("plume.export", text="Export Scene…", icon="EXPORT")
+        # The preview: a small bake in place of the cache's volume (preview.py).
+        row = layout.row(align=True)
+        row.operator("plume.preview", text="Preview", icon="HIDE_OFF")
+        row.prop(settings, "live", toggle=True, icon="REC" if settings.live else "PLAY")
+        layout.prop(settings, "preview_resolution")
+        if settings.preview_status:
+            error = "error:" in settings.preview_status
+            layout.label(text=settings.preview_status, icon="ERROR" if error else "INFO")
 
 
 class RendererPanel(DomainSubPanel):
