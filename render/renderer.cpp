@@ -25,6 +25,10 @@ namespace plume {
 
 namespace {
 
+// A B-spline frame marched in steps of at most this many voxels samples
+// every ray at its intervals' midpoints (render/march/pixel_tracer.cpp rayOffset).
+constexpr float kMidpointStep = 0.5f;
+
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
 
@@ -435,6 +439,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         .surfaceLight = solids ? &*surfaceLight : nullptr,
         .blurred = blurred,
         .frame = frame,
+        .jittered = !cubic_ || settings_.step > kMidpointStep,
         .fillStride = fill};
 
     // Every pixel, for the density lookup this frame uses.
