@@ -407,6 +407,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
     // (Not with the smoke's colour, which the fire's light lane would not carry.)
     const bool fireApart = cubic_ && !fire_.empty() && !colored_;
+    shading_.setPacksDensity(cubic_ && !fireApart);
     inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart, cellColors());
     const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;

@@ -72,6 +72,8 @@ struct CubicDensity {
     float rho;
     GridPoint at;
     const ShadingGrid* grid;
+    bool packed;  // source holds the light, read with the density (packsDensity)
+    simd::F4 packedSource;
     float operator()(const float* channel) const { return grid->weights(at)(channel); }
     float density(const float*) const { return rho; }
     // A glowing field through the B-spline, like density, and like it at
@@ -79,7 +81,9 @@ struct CubicDensity {
     float glow(const float* coefficients, const float*) const {
         return std::max(0.0f, bsplineSample(coefficients, grid->n(), at));
     }
-    simd::F4 source(const ShadingGrid&) const { return grid->smoothSourceAt(at); }
+    simd::F4 source(const ShadingGrid&) const {
+        return packed ? packedSource : grid->smoothSourceAt(at);
+    }
 };
 struct CubicLookup {
     using Weights = CubicDensity;
@@ -88,9 +92,17 @@ struct CubicLookup {
         // density, the light and the trilinear weights.
         const GridPoint g = grid.gridPoint(pGrid);
         if (!e.cubicSeesDensity(g)) return false;
-        w.rho = grid.cubicDensity(g);
         w.at = g;
         w.grid = &grid;
+        w.packed = grid.packsDensity();
+        if (w.packed) {
+            // Density in the fourth lane; no fire's light apart to add.
+            const simd::F4 s = grid.bsplineSourceAt(g);
+            w.rho = std::max(0.0f, s[3]);
+            w.packedSource = simd::F4{s[0], s[1], s[2], 0.0f};
+        } else {
+            w.rho = grid.cubicDensity(g);
+        }
         return true;
     }
 };
