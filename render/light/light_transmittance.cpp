@@ -222,6 +222,14 @@ void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                    [outChannel](float* cell, float tau) { cell[outChannel] = tau; });
 }
 
+namespace {
+
+// exp(-tau), without the call where no smoke lies upstream (exp(0) is 1
+// exactly): most cells of the sky's sweeps, an exp each, six a cell.
+float seenThrough(float tau) { return tau > 0.0f ? std::exp(-tau) : 1.0f; }
+
+}  // namespace
+
 void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
                    float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch) {
     if (box.empty() || directions.empty()) return;
@@ -230,11 +238,11 @@ void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> d
         if (d == 0)
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,
-                [=](float* cell, float tau) { cell[outChannel] = weight * std::exp(-tau); });
+                [=](float* cell, float tau) { cell[outChannel] = weight * seenThrough(tau); });
         else
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,
-                [=](float* cell, float tau) { cell[outChannel] += weight * std::exp(-tau); });
+                [=](float* cell, float tau) { cell[outChannel] += weight * seenThrough(tau); });
     }
 }
 
