@@ -1,6 +1,8 @@
 // RayMarcher: integrates one camera ray through a frame's ShadingGrid
 // (grid units): empty blocks skipped, every interval of render.step sampled at
-// one jittered offset, dense intervals split so none is optically thick. A
+// one offset (the ray's hashed jitter, or the midpoint in a B-spline frame:
+// render/march/pixel_tracer.cpp rayOffset), dense intervals split so none is
+// optically thick. A
 // sample reads density trilinear, or through the tricubic B-spline
 // (render/march/cubic.h) where a voxel covers several pixels, over the values or
 // ("sharp") over their coefficients, and then temperature and flame the same way; the light it
@@ -125,7 +127,7 @@ struct RayMarcher {
     float voxelMetres = 0.0f;  // dx: a flame's light is per metre
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
-    // jittered offset inside it, until the smoke hides whatever is left.
+    // offset `jitter` inside it, until the smoke hides whatever is left.
     // Built twice, for every CPU and for AVX2 (its three-operand forms spare
     // the register copies of the 4x4x4 lookups; no FMA, so the same bits),
     // and chosen per ray.
