@@ -25,6 +25,10 @@ namespace plume {
 
 namespace {
 
+// A B-spline frame marched in steps of at most this many voxels samples
+// every ray at its intervals' midpoints (render/march/pixel_tracer.cpp rayOffset).
+constexpr float kMidpointStep = 0.5f;
+
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
 
@@ -403,6 +407,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
     // (Not with the smoke's colour, which the fire's light lane would not carry.)
     const bool fireApart = cubic_ && !fire_.empty() && !colored_;
+    shading_.setPacksDensity(cubic_ && !fireApart);
     inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart, cellColors());
     const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
@@ -435,6 +440,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         .surfaceLight = solids ? &*surfaceLight : nullptr,
         .blurred = blurred,
         .frame = frame,
+        .jittered = !cubic_ || settings_.step > kMidpointStep,
         .fillStride = fill};
 
     // Every pixel, for the density lookup this frame uses.

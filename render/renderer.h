@@ -1,6 +1,7 @@
 // Renderer: a CPU ray-marcher for smoke. Per frame it packs the volume into a
 // ShadingGrid, computes light transmittance once per light, then marches one
-// jittered ray per pixel over 16x16 tiles in parallel and tone-maps the result.
+// ray per pixel (jittered, or at its intervals' midpoints in a B-spline frame)
+// over 16x16 tiles in parallel and tone-maps the result.
 #pragma once
 
 #include <cstdint>

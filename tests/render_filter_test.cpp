@@ -443,12 +443,11 @@ TEST(RenderFilter, AutoPicksCubicCloseUpAndLinearFarAway) {
     EXPECT_EQ(render(RenderFilter::Auto, 200.0f), render(RenderFilter::Linear, 200.0f));
 }
 
-// A coarse close-up: a rippled Gaussian puff in a 20^3 grid (1 m), lit by a
+// A coarse close-up: a rippled Gaussian puff in an n^3 grid (1 m), lit by a
 // sun from the side and the sky, seen so close that a voxel spans about 18
 // pixels. Smooth at the scale of a voxel, so whatever the Laplacian finds
 // there is the reconstruction's.
-ScalarGrid rippledPuff() {
-    constexpr int n = 20;
+ScalarGrid rippledPuff(int n = 20) {
     ScalarGrid density(n, n, n, Vec3f(0.5f), 0.0f);
     for (int k = 0; k < n; ++k)
         for (int j = 0; j < n; ++j)
@@ -580,16 +579,17 @@ TEST(RenderFilter, CubicCloseUpHasNoVoxelCreases) {
     // |Laplacian| of luminance over the linear frame's, where both show
     // smoke, is 0.72 with density and light through the B-spline, 0.94 with
     // the light blended trilinearly under it. Not lower, as what is left is
-    // no crease: with the jitter fixed (one offset for every pixel) the cubic
+    // no crease: with every ray at its intervals' midpoints (as now) the cubic
     // frame's Laplacian is the puff's own curvature, a bowl of one sign over
-    // the frame with no lattice in it, 0.69 of the linear frame's; no smooth
+    // the frame with no lattice in it, 0.65 of the linear frame's; no smooth
     // reconstruction takes it away.
     //
     // So the creases are measured apart from it: the Laplacian less its mean
-    // over 9x9 bins (a voxel is about 9 bins). Cubic over linear, 0.30 with
-    // the light through the B-spline (what is left is the jitter's noise:
-    // 0.06 with it fixed); 0.96 with the light blended trilinearly. The
-    // sharp filter (density through every voxel's value): 0.72 and 0.28.
+    // over 9x9 bins (a voxel is about 9 bins). Cubic over linear: 0.05 with
+    // the light through the B-spline (0.30 when each ray took a hashed
+    // offset: what was left was its noise); 0.96 with the light blended
+    // trilinearly. The sharp filter (density through every voxel's value):
+    // 0.65 and 0.06.
     const ScalarGrid density = rippledPuff();
     const CloseUp linear = closeUp(RenderFilter::Linear, density);
     for (RenderFilter filter : {RenderFilter::Cubic, RenderFilter::Sharp}) {
@@ -609,6 +609,84 @@ TEST(RenderFilter, CubicCloseUpHasNoVoxelCreases) {
         EXPECT_LT(all / allLinear, 0.8) << name;
         EXPECT_LT(creases / creasesLinear, 0.4) << name;
     }
+}
+
+// The rippled puff over 32 cells, seen by the close-up's camera at 192
+// pixels (a voxel spans 17), in one frame of render.step: the frame's
+// luminance and its five-point Laplacian, where it shows smoke.
+struct DefaultCloseUp {
+    std::vector<double> luminance, laplacian;
+    std::vector<uint8_t> smoke;  // transmittance under 1/2 at the pixel and its four neighbours
+    int size = 0;
+};
+
+DefaultCloseUp defaultCloseUp(float step, int frame) {
+    constexpr int n = 32, size = 192;
+    const ScalarGrid density = rippledPuff(n);
+    Scene scene = closeUpScene(RenderFilter::Auto);
+    scene.render.width = scene.render.height = size;
+    scene.render.step = step;
+    const VolumeView volume{&density, nullptr, {0, 0, 0}, 1.0f / n};
+    EXPECT_GT(pixelsPerVoxel(scene.camera, size, volume), 15.0f);
+    Renderer renderer(scene);
+    const LinearImage& image = renderer.trace(volume, frame);
+    DefaultCloseUp out;
+    out.size = size;
+    out.luminance.resize(size_t(size) * size);
+    for (size_t p = 0; p < out.luminance.size(); ++p)
+        out.luminance[p] = 0.2126 * image.rgb[3 * p] + 0.7152 * image.rgb[3 * p + 1] +
+                           0.0722 * image.rgb[3 * p + 2];
+    out.laplacian.assign(out.luminance.size(), 0.0);
+    out.smoke.assign(out.luminance.size(), 0);
+    for (int y = 1; y + 1 < size; ++y)
+        for (int x = 1; x + 1 < size; ++x) {
+            const size_t p = size_t(y) * size + x;
+            const double* l = &out.luminance[p];
+            out.laplacian[p] = l[-1] + l[1] + l[-size] + l[size] - 4.0 * l[0];
+            out.smoke[p] = image.transmittance[p] < 0.5f && image.transmittance[p - 1] < 0.5f &&
+                           image.transmittance[p + 1] < 0.5f &&
+                           image.transmittance[p - size] < 0.5f &&
+                           image.transmittance[p + size] < 0.5f;
+        }
+    return out;
+}
+
+TEST(RenderFilter, CloseUpHasNoGrain) {
+    // A default frame of a coarse close-up: the B-spline, the fill between
+    // pixels four apart, render.step 0.5. Each ray's sums at a hashed offset
+    // drew their error as grain, which the fill shaped into blobs four
+    // pixels apart: the frame's mean |Laplacian| was 6.5 times that of a
+    // march ten times finer, and 1.34 times as large at the traced pixels as
+    // between them. At the intervals' midpoints the B-spline's smoke is
+    // sampled finely enough that the frame's Laplacian is the puff's own.
+    const DefaultCloseUp frame = defaultCloseUp(0.5f, 1), fine = defaultCloseUp(0.05f, 1);
+    double all = 0.0, reference = 0.0, traced = 0.0, between = 0.0;
+    int count = 0, tracedCount = 0;
+    for (size_t p = 0; p < frame.laplacian.size(); ++p) {
+        if (!frame.smoke[p] || !fine.smoke[p]) continue;
+        const double a = std::fabs(frame.laplacian[p]);
+        all += a;
+        reference += std::fabs(fine.laplacian[p]);
+        ++count;
+        const int x = int(p % frame.size), y = int(p / frame.size);
+        if (x % 4 == 0 && y % 4 == 0) {
+            traced += a;
+            ++tracedCount;
+        } else {
+            between += a;
+        }
+    }
+    ASSERT_GT(count, frame.size * frame.size / 2);
+    const double grain = all / reference;
+    const double lattice = (traced / tracedCount) / (between / (count - tracedCount));
+    std::printf(
+        "mean |Laplacian|: step 0.5 %.4g, step 0.05 %.4g, ratio %.3f; traced pixels "
+        "against the rest %.3f\n",
+        all / count, reference / count, grain, lattice);
+    EXPECT_LT(grain, 1.2);
+    EXPECT_LT(lattice, 1.1);
+    // The same from frame to frame: nothing left to crawl.
+    EXPECT_EQ(defaultCloseUp(0.5f, 2).luminance, frame.luminance);
 }
 
 TEST(RenderFilter, CubicLightAroundTheSmokeIsThisFramesOwn) {

@@ -63,7 +63,9 @@ void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySp
                     out[0] = source.x;
                     out[1] = source.y;
                     out[2] = source.z;
-                    out[3] = fireLane >= 0 ? cell[fireLane] * fire_->phase(p, at.d_, g_) : 0.0f;
+                    out[3] = fireLane >= 0         ? cell[fireLane] * fire_->phase(p, at.d_, g_)
+                             : grid.packsDensity() ? grid.densityCoefficient(index)
+                                                   : 0.0f;
                 }
     });
 }

@@ -105,17 +105,24 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
     const int last = step > 0 ? box.hi[a] - 1 : box.lo[a];
     const int channels = grid.channels();
     float* data = grid.data();
+    // Each cell of a slice is worked out from the slice before alone, so the
+    // order within a slice is free: the inner loop runs along whichever of
+    // b and c is nearer in memory (a sweep along y had run along z, a page
+    // apart from cell to cell).
+    const bool cInner = stride[c] < stride[b];
+    const int nOuter = cInner ? nb : nc, nInner = cInner ? nc : nb;
     for (int ia = first;; ia += step) {
-        parallelForRange(nc, [&](int c0, int c1) {
+        parallelForRange(nOuter, [&](int o0, int o1) {
             Vec3f p;
             p[a] = float(ia) + 0.5f;
-            for (int ic = c0; ic < c1; ++ic) {
-                p[c] = float(box.lo[c] + ic) + 0.5f;
-                size_t row = ia * stride[a] + size_t(box.lo[c] + ic) * stride[c] +
-                             size_t(box.lo[b]) * stride[b];
-                for (int ib = 0; ib < nb; ++ib) {
+            for (int io = o0; io < o1; ++io)
+                for (int ii = 0; ii < nInner; ++ii) {
+                    const int ib = cInner ? io : ii, ic = cInner ? ii : io;
                     p[b] = float(box.lo[b] + ib) + 0.5f;
-                    float* cell = data + (row + ib * stride[b]) * channels;
+                    p[c] = float(box.lo[c] + ic) + 0.5f;
+                    float* cell = data + (ia * stride[a] + size_t(box.lo[c] + ic) * stride[c] +
+                                          size_t(box.lo[b] + ib) * stride[b]) *
+                                             channels;
                     float ub, uc, length;
                     toLight(p, ub, uc, length);
                     ub += float(ib);
@@ -137,7 +144,6 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
                     density[s] = rho;
                     store(cell, tau);
                 }
-            }
         });
         // The cells keep their own depth; what passes on to the next slice is
         // spread, so grid-scale differences between neighbouring columns of
@@ -216,6 +222,14 @@ void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                    [outChannel](float* cell, float tau) { cell[outChannel] = tau; });
 }
 
+namespace {
+
+// exp(-tau), without the call where no smoke lies upstream (exp(0) is 1
+// exactly): most cells of the sky's sweeps, an exp each, six a cell.
+float seenThrough(float tau) { return tau > 0.0f ? std::exp(-tau) : 1.0f; }
+
+}  // namespace
+
 void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
                    float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch) {
     if (box.empty() || directions.empty()) return;
@@ -224,11 +238,11 @@ void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> d
         if (d == 0)
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,
-                [=](float* cell, float tau) { cell[outChannel] = weight * std::exp(-tau); });
+                [=](float* cell, float tau) { cell[outChannel] = weight * seenThrough(tau); });
         else
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,
-                [=](float* cell, float tau) { cell[outChannel] += weight * std::exp(-tau); });
+                [=](float* cell, float tau) { cell[outChannel] += weight * seenThrough(tau); });
     }
 }
 

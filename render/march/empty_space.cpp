@@ -1,5 +1,7 @@
 #include "render/march/empty_space.h"
 
+#include <algorithm>
+
 #include "core/parallel.h"
 
 namespace plume {
@@ -57,21 +59,35 @@ void EmptySpace::buildCubicReach(const ScalarGrid& density, const Box3i& smoke) 
                     scratch_[c] = density[c] > kEmptyDensity;
     });
     const ptrdiff_t stride[3] = {1, n_.x, ptrdiff_t(n_.x) * n_.y};
+    const int width = box.hi.x - box.lo.x;
     for (int a = 0; a < 3; ++a) {
         const std::vector<uint8_t>& from = a == 1 ? cubicReach_ : scratch_;
         std::vector<uint8_t>& to = a == 1 ? scratch_ : cubicReach_;
         parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
             for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
-                for (int j = box.lo.y; j < box.hi.y; ++j)
-                    for (int i = box.lo.x; i < box.hi.x; ++i) {
-                        const int at[3] = {i, j, k};
-                        const size_t c = density.index(i, j, k);
-                        uint8_t any = 0;
-                        for (int d = std::max(0, at[a] - 1); d <= std::min(n_[a] - 1, at[a] + 2);
-                             ++d)
-                            any |= from[c + (d - at[a]) * stride[a]];
-                        to[c] = any;
+                for (int j = box.lo.y; j < box.hi.y; ++j) {
+                    const size_t row = density.index(box.lo.x, j, k);
+                    uint8_t* out = &to[row];
+                    const uint8_t* in = &from[row];
+                    if (a == 0) {
+                        // Along the row: its four neighbours, clamped at the grid's ends.
+                        for (int i = box.lo.x; i < box.hi.x; ++i) {
+                            uint8_t any = 0;
+                            for (int d = std::max(0, i - 1); d <= std::min(n_.x - 1, i + 2); ++d)
+                                any |= in[d - box.lo.x];
+                            out[i - box.lo.x] = any;
+                        }
+                        continue;
                     }
+                    // Across rows: the same neighbour rows for the whole row,
+                    // or'ed a row at a time (the compiler's vector loop).
+                    const int at = a == 1 ? j : k;
+                    std::fill(out, out + width, uint8_t(0));
+                    for (int d = std::max(0, at - 1); d <= std::min(n_[a] - 1, at + 2); ++d) {
+                        const uint8_t* other = in + (d - at) * stride[a];
+                        for (int i = 0; i < width; ++i) out[i] |= other[i];
+                    }
+                }
         });
     }
 }

@@ -49,10 +49,19 @@ constexpr float kCentre[2] = {0.0f, 0.0f};
 constexpr float kEdgeOffsets[4][2] = {
     {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
 
-// The sample's offset inside each interval of a pixel's ray: hashed, the
-// same for the whole ray.
-float rayJitter(int x, int y, int frame) {
-    return hashToUnit(hashPixel(x, y, uint32_t(frame), kJitterSeed));
+// The sample's offset inside each interval of a pixel's ray, the same for
+// the whole ray: hashed per pixel, so the sample shells of neighbouring rays
+// do not line up into bands where the step resolves the smoke poorly (the
+// trilinear lookup's creases, a coarse render.step). A frame read through the
+// B-spline at a step of half a voxel or less samples what it reconstructs
+// finely enough (next to nothing of the B-spline lies above half a cycle a
+// voxel), so there every ray takes the midpoints: hashed, the error of each
+// ray's sums showed as grain, and where a voxel spans several pixels the
+// fill between traced pixels shaped it into a texture of blobs four pixels
+// apart (RenderFilter.CloseUpHasNoGrain).
+float rayOffset(int x, int y, const FrameRays& rays) {
+    if (!rays.jittered) return 0.5f;
+    return hashToUnit(hashPixel(x, y, uint32_t(rays.frame), kJitterSeed));
 }
 
 // The pixels every `columns` columns of every `rows` rows (powers of two up
@@ -294,7 +303,7 @@ class PixelTracer {
         return mean;
     }
 
-    float jitter(int x, int y) const { return rayJitter(x, y, rays_.frame); }
+    float jitter(int x, int y) const { return rayOffset(x, y, rays_); }
 
     void store(int x, int y, const RaySum& sum) {
         const size_t pixel = size_t(y) * image_.width + x;
@@ -340,7 +349,7 @@ void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int he
         if (rays.smoke.contains(x, y) && clipRay(ray, rays.marchLo, rays.marchHi, t0, t1)) {
             if (solid) t1 = std::min(t1, hit.t / rays.dx);
             if (t0 < t1) {
-                const float half = halfDepth(marcher, ray, t0, t1, rayJitter(x, y, rays.frame), t);
+                const float half = halfDepth(marcher, ray, t0, t1, rayOffset(x, y, rays), t);
                 if (half >= 0.0f) {
                     depth[size_t(y) * width + x] = half * rays.dx;
                     return;

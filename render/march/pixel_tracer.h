@@ -29,6 +29,10 @@ struct FrameRays {
     const SurfaceLight* surfaceLight;  // the solids' light, with solids
     const BlurredSolids& blurred;      // moving solids over the shutter
     int frame;                         // seeds the ray jitter
+    // Each ray samples its intervals at its own hashed offset; false: every
+    // ray at their midpoints (a B-spline frame, whose smoke a step of half a
+    // voxel resolves: rayOffset says why).
+    bool jittered = true;
     // Trace the pixels this many rows and columns apart (a power of two), and
     // fill between them where they agree; 1: trace every pixel.
     int fillStride = 1;

@@ -1,6 +1,8 @@
 // RayMarcher: integrates one camera ray through a frame's ShadingGrid
 // (grid units): empty blocks skipped, every interval of render.step sampled at
-// one jittered offset, dense intervals split so none is optically thick. A
+// one offset (the ray's hashed jitter, or the midpoint in a B-spline frame:
+// render/march/pixel_tracer.cpp rayOffset), dense intervals split so none is
+// optically thick. A
 // sample reads density trilinear, or through the tricubic B-spline
 // (render/march/cubic.h) where a voxel covers several pixels, over the values or
 // ("sharp") over their coefficients, and then temperature and flame the same way; the light it
@@ -72,6 +74,8 @@ struct CubicDensity {
     float rho;
     GridPoint at;
     const ShadingGrid* grid;
+    bool packed;  // source holds the light, read with the density (packsDensity)
+    simd::F4 packedSource;
     float operator()(const float* channel) const { return grid->weights(at)(channel); }
     float density(const float*) const { return rho; }
     // A glowing field through the B-spline, like density, and like it at
@@ -79,7 +83,9 @@ struct CubicDensity {
     float glow(const float* coefficients, const float*) const {
         return std::max(0.0f, bsplineSample(coefficients, grid->n(), at));
     }
-    simd::F4 source(const ShadingGrid&) const { return grid->smoothSourceAt(at); }
+    simd::F4 source(const ShadingGrid&) const {
+        return packed ? packedSource : grid->smoothSourceAt(at);
+    }
 };
 struct CubicLookup {
     using Weights = CubicDensity;
@@ -88,9 +94,17 @@ struct CubicLookup {
         // density, the light and the trilinear weights.
         const GridPoint g = grid.gridPoint(pGrid);
         if (!e.cubicSeesDensity(g)) return false;
-        w.rho = grid.cubicDensity(g);
         w.at = g;
         w.grid = &grid;
+        w.packed = grid.packsDensity();
+        if (w.packed) {
+            // Density in the fourth lane; no fire's light apart to add.
+            const simd::F4 s = grid.bsplineSourceAt(g);
+            w.rho = std::max(0.0f, s[3]);
+            w.packedSource = simd::F4{s[0], s[1], s[2], 0.0f};
+        } else {
+            w.rho = grid.cubicDensity(g);
+        }
         return true;
     }
 };
@@ -113,7 +127,7 @@ struct RayMarcher {
     float voxelMetres = 0.0f;  // dx: a flame's light is per metre
 
     // [t0, t1] of the ray in intervals of render.step, each sampled at the same
-    // jittered offset inside it, until the smoke hides whatever is left.
+    // offset `jitter` inside it, until the smoke hides whatever is left.
     // Built twice, for every CPU and for AVX2 (its three-operand forms spare
     // the register copies of the 4x4x4 lookups; no FMA, so the same bits),
     // and chosen per ray.

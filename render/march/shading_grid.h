@@ -112,10 +112,37 @@ class ShadingGrid {
     // value, smooth (C1) all the same. It reaches one cell further than
     // trilinear: the lit box and the filled blocks take lightApron.
     simd::F4 smoothSourceAt(const GridPoint& g) const {
-        using simd::F4;
-        F4 b[4], c[4], w[4][3];  // w[tap][axis]: lanes 0-2 b's weight, lane 3 c's
+        simd::F4 b[4], c[4];
         bsplineWeights(g.t, b);
         catmullRomWeights(g.t, c);
+        return sourceSplineAt(g, b, c);
+    }
+    // The source at g with all four lanes through the B-spline: where the
+    // fourth float of each cell is its density (packsDensity), the density
+    // and the light from one read of the 4x4x4 cells.
+    simd::F4 bsplineSourceAt(const GridPoint& g) const {
+        simd::F4 b[4];
+        bsplineWeights(g.t, b);
+        return sourceSplineAt(g, b, b);
+    }
+
+    // A cubic frame without a fire's light apart keeps in the source's fourth
+    // float what the B-spline reads for density (fillSource copies it), so a
+    // sample reads density and light in one lookup (bsplineSourceAt): two
+    // reads of the 4x4x4 cells were most of the march.
+    void setPacksDensity(bool packs) { packsDensity_ = packs; }
+    bool packsDensity() const { return packsDensity_; }
+    // What the B-spline reads for density at cell index c (its value, or its
+    // coefficient in a sharp frame).
+    float densityCoefficient(size_t c) const { return densityCoefficients_[c]; }
+
+  private:
+    // The B-spline's 4x4x4 sum over the source with weights b for lanes 0-2
+    // and c for lane 3 (w[tap] per axis in lanes x, y, z).
+    [[gnu::always_inline]] simd::F4 sourceSplineAt(const GridPoint& g, const simd::F4 b[4],
+                                                   const simd::F4 c[4]) const {
+        using simd::F4;
+        F4 w[4][3];  // w[tap][axis]: lanes 0-2 b's weight, lane 3 c's
         for (int tap = 0; tap < 4; ++tap)
             for (int a = 0; a < 3; ++a) w[tap][a] = F4{b[tap][a], b[tap][a], b[tap][a], c[tap][a]};
         const int cell[3] = {g.cell[0], g.cell[1], g.cell[2]};
@@ -163,6 +190,7 @@ class ShadingGrid {
         return sum;
     }
 
+  public:
     // The frame's density (one float per cell, x fastest, like channel 0),
     // as the grid holds it; set for each frame.
     void setDensity(const float* density) { density_ = density; }
@@ -196,6 +224,7 @@ class ShadingGrid {
     const float* densityCoefficients_ = nullptr;
     const float* temperatureCoefficients_ = nullptr;
     const float* flameCoefficients_ = nullptr;
+    bool packsDensity_ = false;
     std::vector<float> source_;
 };
 

@@ -150,6 +150,7 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
                              .surfaceLight = surfaceLight ? &*surfaceLight : nullptr,
                              .blurred = partBlurred,
                              .frame = rays.frame,
+                             .jittered = rays.jittered,
                              .fillStride = rays.fillStride,
                              .replayFill = true};
 
