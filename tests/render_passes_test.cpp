@@ -337,7 +337,7 @@ TEST(RenderPasses, BadValuesAreOneLineAtTheirKey) {
     EXPECT_NE(r.err.find("bad.toml:" + std::to_string(passesLine) +
                          ":18: error: 'render.passes' "
                          "must be one of \"all\", \"emission\", \"lights\", \"sky\", "
-                         "\"fire_light\", \"depth\" or an array of them, got \"smoke\""),
+                         "\"fire_light\", \"depth\", \"sparks\" or an array of them, got \"smoke\""),
               std::string::npos)
         << r.err;
     EXPECT_GT(passesLine, renderLine);
@@ -394,7 +394,7 @@ TEST(RenderPasses, TheReferenceListsTheKeys) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(
         r.out.find("| `render.passes` | array of strings | `[]` | each of `\"all\"`, "
-                   "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"` |"),
+                   "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"`, `\"sparks\"` |"),
         std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("| `light.name` | string | `\"\"` |"), std::string::npos) << r.out;

@@ -1,5 +1,7 @@
 #include "cli/cache_source.h"
 
+#include "io/vdb_sparks.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -88,6 +90,9 @@ void CacheSource::produce(Frame& f, const char*& stage) {
     const bool ownGrid = view == RenderView::Pressure || view == RenderView::Divergence;
     volume_ = readVdbVolume(file->path, ownGrid ? viewGridName(view) : grid_, velocityNames,
                             withGlow, scene_.domain.origin);
+    sparks_ = view == RenderView::Shaded && cache_.has(kSparksGrid)
+                  ? readVdbSparks(file->path, scene_.domain.origin)
+                  : SparkList{};
     if ((view == RenderView::Temperature && !volume_.hasTemperature) ||
         (view == RenderView::Flame && !volume_.hasFlame))
         throw InputError(viewError(view, file->path, viewName(view), volume_.gridNames));
@@ -98,6 +103,7 @@ VolumeView CacheSource::view() {
     VolumeView v = volume_.view();
     if (scene_.render.view == RenderView::Pressure) v.pressure = v.density;
     if (scene_.render.view == RenderView::Divergence) v.divergence = v.density;
+    if (!sparks_.empty()) v.sparks = &sparks_;
     return v;
 }
 

@@ -11,6 +11,7 @@
 #include "core/vec.h"
 #include "core/volume.h"
 #include "core/box.h"
+#include "core/spark.h"
 #include "sim/fields.h"
 
 namespace plume {
@@ -29,6 +30,8 @@ struct CacheOptions {
     // none of that name (plume upres: the base cache's other grids).
     std::string carryFrom;
     bool sootOnly = false;  // Scene::smokeOnlyFromFire, recorded as "plume_soot_only"
+    // The solver's sparks, written as the points grid `sparks` (io/vdb_sparks.h).
+    const SparkList* sparks = nullptr;
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns,
