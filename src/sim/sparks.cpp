@@ -211,6 +211,10 @@ void Sparks::bear(const std::vector<const Fields*>& islands,
         s.p = p;
         float t;
         flow.sample(p, s.v, t, motion_.ambient);
+        // Thrown, not placed: a hashed direction at a share of the flow's speed.
+        const float z = 2.0f * unit(h, 5) - 1.0f, phi = 6.2831853f * unit(h, 6);
+        const float ring = std::sqrt(std::max(0.0f, 1.0f - z * z));
+        s.v += Vec3f(ring * std::cos(phi), ring * std::sin(phi), z) * (kSparkThrow * length(s.v));
         s.life = life * (0.5f + unit(h, 4));
         s.temperature = settings_.temperature;
         s.pscale = radius;

@@ -19,6 +19,9 @@ namespace plume {
 
 // Kelvin below which a spark no longer glows (near the Draper point) and dies.
 constexpr float kSparkColdKelvin = 700.0f;
+// A spark is born at the flow's velocity plus this share of its speed in a
+// hashed direction: thrown, so debris fans out and embers part.
+constexpr float kSparkThrow = 0.5f;
 // The air's temperature in kelvin where the grid holds ambient.
 constexpr float kSparkAirKelvin = 293.0f;
 
