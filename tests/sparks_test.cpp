@@ -16,6 +16,7 @@
 #include <string>
 
 #include "core/parallel.h"
+#include "io/exr_file.h"
 #include "io/solver_state.h"
 #include "io/vdb_cache.h"
 #include "io/vdb_sparks.h"
@@ -238,6 +239,36 @@ TEST(SparkCache, SameOverFrameRangesFromTheBinary) {
     const SparkList b = readVdbSparks((dir.path() / "part" / "fire_0004.vdb").string());
     ASSERT_GT(a.size(), 0u);
     EXPECT_TRUE(sameSparks(a, b));
+}
+
+TEST(SparkStreaks, RenderVdbDrawsTheCachesSparks) {
+    // The same bake with and without sparks; render-vdb of each: the one with
+    // sparks is brighter somewhere and darker nowhere.
+    test::TempDir dir("sparks_render_vdb");
+    const std::string scene = kGolden + "fire.toml";
+    const std::string set = " --set sparks.rate=40000 --set sparks.flame_threshold=0.2";
+    ASSERT_EQ(test::runPlume("bake '" + scene + "' --frames 6-6 --vdb with" + set, dir.path()).status, 0);
+    ASSERT_EQ(test::runPlume("bake '" + scene + "' --frames 6-6 --vdb without", dir.path()).status, 0);
+    for (const char* c : {"with", "without"})
+        ASSERT_EQ(test::runPlume(std::string("render-vdb '") + c + "/fire_####.vdb' --scene '" + scene +
+                                     "' --set render.passes=sparks --exr " + c + "_exr",
+                                 dir.path())
+                      .status,
+                  0);
+    const ExrImage with = readExr((dir.path() / "with_exr" / "fire_0006.exr").string());
+    const ExrImage without = readExr((dir.path() / "without_exr" / "fire_0006.exr").string());
+    EXPECT_NE(std::find(with.channels.begin(), with.channels.end(), "sparks.R"),
+              with.channels.end());
+    const std::vector<float>& a = with.rgba;
+    const std::vector<float>& b = without.rgba;
+    ASSERT_EQ(a.size(), b.size());
+    float brighter = 0.0f, darker = 0.0f;
+    for (size_t n = 0; n < a.size(); ++n) {
+        brighter = std::max(brighter, a[n] - b[n]);
+        darker = std::max(darker, b[n] - a[n]);
+    }
+    EXPECT_GT(brighter, 0.05f);
+    EXPECT_LT(darker, 1e-6f);
 }
 
 TEST(SparkStreaks, GlowUnlessSmokeHidesThem) {
