@@ -247,11 +247,13 @@ TEST(SparkStreaks, RenderVdbDrawsTheCachesSparks) {
     test::TempDir dir("sparks_render_vdb");
     const std::string scene = kGolden + "fire.toml";
     const std::string set = " --set sparks.rate=40000 --set sparks.flame_threshold=0.2";
-    ASSERT_EQ(test::runPlume("bake '" + scene + "' --frames 6-6 --vdb with" + set, dir.path()).status, 0);
-    ASSERT_EQ(test::runPlume("bake '" + scene + "' --frames 6-6 --vdb without", dir.path()).status, 0);
+    ASSERT_EQ(
+        test::runPlume("bake '" + scene + "' --frames 6-6 --vdb with" + set, dir.path()).status, 0);
+    ASSERT_EQ(test::runPlume("bake '" + scene + "' --frames 6-6 --vdb without", dir.path()).status,
+              0);
     for (const char* c : {"with", "without"})
-        ASSERT_EQ(test::runPlume(std::string("render-vdb '") + c + "/fire_####.vdb' --scene '" + scene +
-                                     "' --set render.passes=sparks --exr " + c + "_exr",
+        ASSERT_EQ(test::runPlume(std::string("render-vdb '") + c + "/fire_####.vdb' --scene '" +
+                                     scene + "' --set render.passes=sparks --exr " + c + "_exr",
                                  dir.path())
                       .status,
                   0);

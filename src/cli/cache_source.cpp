@@ -1,13 +1,12 @@
 #include "cli/cache_source.h"
 
-#include "io/vdb_sparks.h"
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "cli/frame_sink.h"
 #include "core/error.h"
+#include "io/vdb_sparks.h"
 #include "render/views/slice_view.h"
 
 namespace plume {

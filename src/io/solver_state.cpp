@@ -260,8 +260,7 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
                            path);
             }
         }
-        if (withSparks)
-            writeBytes(out.get(), sparks->data(), sparks->size() * sizeof(Spark), path);
+        if (withSparks) writeBytes(out.get(), sparks->data(), sparks->size() * sizeof(Spark), path);
         if (std::fflush(out.get()) != 0) throw writeError(path);
         if (std::fclose(out.release()) != 0) throw writeError(path);
     });

@@ -12,7 +12,6 @@
 
 #include "core/box.h"
 #include "core/spark.h"
-
 #include "sim/fields.h"
 
 namespace plume {
@@ -38,8 +37,8 @@ struct SolverStatePart {
 // The same for several islands, one after another: the file records the box
 // around them all and lists theirs.
 // `sparks`, when given and not empty, follow the grids (sim/sparks.h).
-void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts,
-                      int frame, const std::string& sceneHash, const std::string& sceneName = "",
+void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts, int frame,
+                      const std::string& sceneHash, const std::string& sceneName = "",
                       const SparkList* sparks = nullptr);
 
 // What a state file says beside the fields.

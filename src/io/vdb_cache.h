@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/box.h"
 #include "core/grid3.h"
+#include "core/spark.h"
 #include "core/vec.h"
 #include "core/volume.h"
-#include "core/box.h"
-#include "core/spark.h"
 #include "sim/fields.h"
 
 namespace plume {

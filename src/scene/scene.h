@@ -121,15 +121,15 @@ struct UpresSettings {
 
 // Sparks (sim/sparks.h): points the flame throws, carried by the flow.
 struct SparksSettings {
-    float rate = 0.0f;             // births a second per m^3 of flame above flameThreshold
-    float flameThreshold = 0.5f;   // flame (simulation units) a cell needs to throw sparks
-    float lifetime = 1.5f;         // seconds, the mean (each spark lives 0.5 to 1.5 times it)
-    float size = 0.01f;            // metres across
-    float drag = 4.0f;             // 1/s toward the flow's velocity
-    float buoyancy = 0.3f;         // upward g per 1000 K hotter than the air
-    float cooling = 0.5f;          // 1/s toward the air's temperature
-    float temperature = 1800.0f;   // kelvin at birth
-    float bounce = 0.0f;           // velocity kept off a solid; 0: dies on it
+    float rate = 0.0f;            // births a second per m^3 of flame above flameThreshold
+    float flameThreshold = 0.5f;  // flame (simulation units) a cell needs to throw sparks
+    float lifetime = 1.5f;        // seconds, the mean (each spark lives 0.5 to 1.5 times it)
+    float size = 0.01f;           // metres across
+    float drag = 4.0f;            // 1/s toward the flow's velocity
+    float buoyancy = 0.3f;        // upward g per 1000 K hotter than the air
+    float cooling = 0.5f;         // 1/s toward the air's temperature
+    float temperature = 1800.0f;  // kelvin at birth
+    float bounce = 0.0f;          // velocity kept off a solid; 0: dies on it
 };
 
 struct LevelSet;         // core/level_set.h

@@ -389,8 +389,8 @@ std::vector<KeySpec> buildKeys() {
         key("sparks", "rate", sparksPart, &SparksSettings::rate, kNonNegative,
             "sparks born a second per m^3 of flame above flame_threshold (0 = none from the "
             "flame)"),
-        key("sparks", "flame_threshold", sparksPart, &SparksSettings::flameThreshold,
-            kNonNegative, "flame a cell needs to throw sparks"),
+        key("sparks", "flame_threshold", sparksPart, &SparksSettings::flameThreshold, kNonNegative,
+            "flame a cell needs to throw sparks"),
         key("sparks", "lifetime", sparksPart, &SparksSettings::lifetime, {0, 1e4, true},
             "mean seconds a spark lives (each lives 0.5 to 1.5 times it)"),
         key("sparks", "size", sparksPart, &SparksSettings::size, {0, 10, true},
@@ -562,7 +562,8 @@ std::vector<KeySpec> buildKeys() {
             "layers the --exr frame holds beside the beauty (RGBA), which sum to it: emission "
             "(the fire's own light), lights (light_1, light_2 ... or each light's name), sky "
             "(with the background), fire_light (a flame's light on smoke and solids), sparks "
-            "(their streaks, as the smoke hides them), depth (Z: metres to where the transmittance falls to 1/2); \"all\" for every one",
+            "(their streaks, as the smoke hides them), depth (Z: metres to where the transmittance "
+            "falls to 1/2); \"all\" for every one",
             {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks"}),
 
         // [output]
