@@ -75,7 +75,8 @@ Renderer::Renderer(const Scene& scene)
       clock_(scene),
       width_(scene.render.width),
       height_(scene.render.height),
-      frame_(width_, height_) {
+      frame_(width_, height_),
+      sparkPass_(wantsSparkPass(scene)) {
     if (width_ <= 0 || height_ <= 0)
         throw InputError("render.width and render.height must be positive");
     if (!(settings_.step > 0.0f)) throw InputError("render.step must be positive");
@@ -187,7 +188,8 @@ std::uint64_t Renderer::passLayerCount(const Scene& scene) {
     const RenderSettings& r = scene.render;
     if (r.view != RenderView::Shaded) return 0;
     return (r.wantsPass("emission") ? 1 : 0) + (r.wantsPass("lights") ? scene.lights.size() : 0) +
-           (r.wantsPass("sky") ? 1 : 0) + (r.wantsPass("fire_light") ? 1 : 0);
+           (r.wantsPass("sky") ? 1 : 0) + (r.wantsPass("fire_light") ? 1 : 0) +
+           (wantsSparkPass(scene) ? 1 : 0);
 }
 
 std::uint64_t Renderer::writingBytesFor(const Scene& scene) {
@@ -457,6 +459,8 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
             RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
                                      temperatureChannel_, flameChannel_, Vec3f(0.0f), volume.dx},
             frame_, hitIds_, filled_);
+
+    drawSparkStreaks(given, volume, camera);
 
     // render.passes: the frame again, a part of its light at a time.
     if (passesOn_) tracePasses(rays, blurred, volume);

@@ -98,6 +98,13 @@ class Renderer {
     // colors_ when this frame has them, else null: fillSource's `color`.
     const float* cellColors() const { return colored_ ? colors_.data() : nullptr; }
     void traceImage(const VolumeView& volume, int frame);
+    // The sparks' streaks over the traced frame, and into sparkLayer_
+    // (render/sparks/renderer_sparks.cpp); the `sparks` pass from that layer.
+    void drawSparkStreaks(const VolumeView& given, const VolumeView& seen, const Camera& camera);
+    void addSparkPass();
+    // Whether the EXR holds a `sparks` layer: named in render.passes, or
+    // "all" in a scene with sparks.
+    static bool wantsSparkPass(const Scene& scene);
     // A slice view's frame (render.view), into sliceImage_ and frame_.
     void traceSlice(const VolumeView& volume);
 
@@ -136,6 +143,8 @@ class Renderer {
     std::vector<std::string> lightNames_;  // each scene light's layer
     RenderPasses passes_;
     LinearImage partImage_;        // one pass's trace
+    bool sparkPass_ = false;       // wantsSparkPass
+    std::vector<float> sparkLayer_;  // the sparks' light alone (the `sparks` pass)
     std::vector<int> partHitIds_;  // its hit ids (the beauty's are kept)
 
     // Per-frame state, allocated on the first frame and reused.

@@ -334,11 +334,12 @@ TEST(RenderPasses, BadValuesAreOneLineAtTheirKey) {
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(countLines(r.err), 1) << r.err;
     const int passesLine = countLines(text) + 1;
-    EXPECT_NE(r.err.find("bad.toml:" + std::to_string(passesLine) +
-                         ":18: error: 'render.passes' "
-                         "must be one of \"all\", \"emission\", \"lights\", \"sky\", "
-                         "\"fire_light\", \"depth\" or an array of them, got \"smoke\""),
-              std::string::npos)
+    EXPECT_NE(
+        r.err.find("bad.toml:" + std::to_string(passesLine) +
+                   ":18: error: 'render.passes' "
+                   "must be one of \"all\", \"emission\", \"lights\", \"sky\", "
+                   "\"fire_light\", \"depth\", \"sparks\" or an array of them, got \"smoke\""),
+        std::string::npos)
         << r.err;
     EXPECT_GT(passesLine, renderLine);
 
@@ -392,10 +393,10 @@ TEST(RenderPasses, TheReferenceListsTheKeys) {
     const fs::path dir = scratchDir("passes_reference");
     const auto r = runPlume("check --reference", dir);
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(
-        r.out.find("| `render.passes` | array of strings | `[]` | each of `\"all\"`, "
-                   "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"` |"),
-        std::string::npos)
+    EXPECT_NE(r.out.find("| `render.passes` | array of strings | `[]` | each of `\"all\"`, "
+                         "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"`, "
+                         "`\"sparks\"` |"),
+              std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("| `light.name` | string | `\"\"` |"), std::string::npos) << r.out;
 }

@@ -98,6 +98,8 @@ void Renderer::tracePasses(const FrameRays& rays, BlurredSolids& blurred,
         passes_.layers[size_t(sky)].rgb = plume::composite(partImage_, settings_);
     }
 
+    addSparkPass();
+
     passes_.depth.clear();
     if (settings_.wantsPass("depth"))
         withMarcher(cubic_, shading_, emptySpace_, settings_, volume.dx, temperatureChannel_,

@@ -6,6 +6,7 @@
 
 #include "cli/frame_sink.h"
 #include "core/error.h"
+#include "io/vdb_sparks.h"
 #include "render/views/slice_view.h"
 
 namespace plume {
@@ -88,6 +89,9 @@ void CacheSource::produce(Frame& f, const char*& stage) {
     const bool ownGrid = view == RenderView::Pressure || view == RenderView::Divergence;
     volume_ = readVdbVolume(file->path, ownGrid ? viewGridName(view) : grid_, velocityNames,
                             withGlow, scene_.domain.origin);
+    sparks_ = view == RenderView::Shaded && cache_.has(kSparksGrid)
+                  ? readVdbSparks(file->path, scene_.domain.origin)
+                  : SparkList{};
     if ((view == RenderView::Temperature && !volume_.hasTemperature) ||
         (view == RenderView::Flame && !volume_.hasFlame))
         throw InputError(viewError(view, file->path, viewName(view), volume_.gridNames));
@@ -98,6 +102,7 @@ VolumeView CacheSource::view() {
     VolumeView v = volume_.view();
     if (scene_.render.view == RenderView::Pressure) v.pressure = v.density;
     if (scene_.render.view == RenderView::Divergence) v.divergence = v.density;
+    if (!sparks_.empty()) v.sparks = &sparks_;
     return v;
 }
 

@@ -29,6 +29,7 @@ class CacheSource : public FrameSource {
     std::string grid_;
     int firstIndex_;
     LoadedVolume volume_;
+    SparkList sparks_;  // the frame's `sparks` points (io/vdb_sparks.h)
 };
 
 // The grid a slice view of a cache needs beyond density: "velocity" for

@@ -42,7 +42,7 @@ void ResumeStateSink::consume(const Frame& frame) {
     // the solver's is written, the other file still holds the frame before.
     // The state counts frames as the solver does, from 1; messages name numbers.
     if (frame.upres) writeUpresState(upresStatePath(path_, frame.index), upresState(frame));
-    writeSolverState(path_, parts, frame.index, sceneHash_, sceneName_);
+    writeSolverState(path_, parts, frame.index, sceneHash_, sceneName_, frame.solver->sparks());
     saved_ = frame.number;
 }
 
@@ -80,6 +80,7 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
     SolverSnapshot state = solver.snapshot();  // shaped for the scene; the file fills it
     const SolverState saved = readSolverState(path, state.fields, &state.pressure);
     state.islands = saved.islands;
+    state.sparks = saved.sparks;
     if (saved.sceneHash != sceneHash(scene))
         throw InputError(scene.path + ": error: the scene changed since '" + path +
                          "' was saved; bake without --resume to start over");

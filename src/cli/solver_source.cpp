@@ -37,11 +37,15 @@ void SolverSource::produce(Frame& f, const char*& stage) {
 
 VolumeView SolverSource::view() {
     if (slice_) return slice_->view(solver_);
-    return upres_ ? upres_->view() : solver_.fields().view();
+    VolumeView v = upres_ ? upres_->view() : solver_.fields().view();
+    v.sparks = solver_.sparks();
+    return v;
 }
 
 void SolverSource::writeVdb(const std::string& path, const Frame& frame,
-                            const std::string& sceneName, const CacheOptions& options) const {
+                            const std::string& sceneName, const CacheOptions& given) const {
+    CacheOptions options = given;
+    options.sparks = solver_.sparks();
     // Island by island: a sparse solve's smoke apart costs no box around it all.
     if (upres_)
         writeVdbFrame(path, solver_.islandFields(), upres_->fine(), frame.number, sceneName,

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "core/grid3.h"
+#include "core/spark.h"
 #include "core/vec.h"
 
 namespace plume {
@@ -29,6 +30,8 @@ struct VolumeView {
     // divergence of the face velocities in 1/s (0 in solid cells).
     const ScalarGrid* pressure = nullptr;
     const ScalarGrid* divergence = nullptr;
+    // The sparks (sim/sparks.h) in the same frame as origin, null when none.
+    const SparkList* sparks = nullptr;
 
     Vec3f worldMin() const { return origin; }
     Vec3f worldMax() const {

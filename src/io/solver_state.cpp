@@ -27,6 +27,8 @@ constexpr const char* kMagic = "plume resume state 2";
 constexpr size_t kMaxLine = 1 << 16;
 // The most islands a state may list (a line of six numbers each fits).
 constexpr int kMaxIslands = 1024;
+// Sparks are written as they are held: no padding to carry along.
+static_assert(sizeof(Spark) == 48);
 
 // The fields of a state, in file order: the fire's two only in a scene that
 // burns fuel, the smoke's colour (three channels) only in one that has it.
@@ -81,6 +83,7 @@ struct Header {
     Vec3i domain{0, 0, 0}, boxMin{0, 0, 0}, box{0, 0, 0};
     bool burns = false, colored = false, pressure = false;
     std::vector<Box3i> islands;
+    std::int64_t sparks = 0;
 };
 
 // "islands N" and each island's min and max corner (domain cells).
@@ -141,6 +144,8 @@ Header readHeader(std::istream& in, const std::string& path) {
             ok = bool(value >> h.colored);
         else if (key == "pressure")
             ok = bool(value >> h.pressure);
+        else if (key == "sparks")
+            ok = bool(value >> h.sparks) && h.sparks >= 0 && h.sparks < (std::int64_t(1) << 40);
         else if (key == "data")
             ended = true;
         // Other keys are a later version's notes: skipped.
@@ -189,7 +194,8 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
 }
 
 void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts, int frame,
-                      const std::string& sceneHash, const std::string& sceneName) {
+                      const std::string& sceneHash, const std::string& sceneName,
+                      const SparkList* sparks) {
     // One line each; a name cannot break the header.
     std::string name = sceneName;
     for (char& c : name)
@@ -225,6 +231,9 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
     // Only when it has colour: a state without is as it always was.
     if (f.colored()) header += "color 1\n";
     header += std::string("pressure ") + (pressure ? "1" : "0") + "\n";
+    // Only with sparks: a state without is as it always was.
+    const bool withSparks = sparks && !sparks->empty();
+    if (withSparks) header += "sparks " + std::to_string(sparks->size()) + "\n";
     header += "data\n";
 
     // The grids go to the file straight from the solver, part after part:
@@ -251,6 +260,7 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
                            path);
             }
         }
+        if (withSparks) writeBytes(out.get(), sparks->data(), sparks->size() * sizeof(Spark), path);
         if (std::fflush(out.get()) != 0) throw writeError(path);
         if (std::fclose(out.release()) != 0) throw writeError(path);
     });
@@ -284,6 +294,7 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     if (h.islands.empty()) payload = payloadBytes(h.box, h.burns, h.colored, h.pressure);
     for (const Box3i& b : h.islands)
         payload += payloadBytes(b.size(), h.burns, h.colored, h.pressure);
+    payload += std::uint64_t(h.sparks) * sizeof(Spark);
     const std::uint64_t want = std::uint64_t(in.tellg()) + payload;
     if (ec || size < want)
         throw RunError("'" + path + "' is truncated (" + std::to_string(size) + " of " +
@@ -334,6 +345,10 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     }
 
     SolverState state;
+    state.sparks.resize(size_t(h.sparks));
+    in.read(reinterpret_cast<char*>(state.sparks.data()),
+            std::streamsize(state.sparks.size() * sizeof(Spark)));
+    if (!in) throw RunError("'" + path + "' is truncated; bake without --resume to start over");
     state.frame = h.frame;
     state.sceneHash = h.hash;
     state.sceneName = h.scene;

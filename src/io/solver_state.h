@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "core/box.h"
-
+#include "core/spark.h"
 #include "sim/fields.h"
 
 namespace plume {
@@ -36,8 +36,10 @@ struct SolverStatePart {
 };
 // The same for several islands, one after another: the file records the box
 // around them all and lists theirs.
-void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts,
-                      int frame, const std::string& sceneHash, const std::string& sceneName = "");
+// `sparks`, when given and not empty, follow the grids (sim/sparks.h).
+void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts, int frame,
+                      const std::string& sceneHash, const std::string& sceneName = "",
+                      const SparkList* sparks = nullptr);
 
 // What a state file says beside the fields.
 struct SolverState {
@@ -46,6 +48,7 @@ struct SolverState {
     std::string sceneName;
     double time = 0;  // also stored in f.time
     std::vector<Box3i> islands;  // several, or none: the solve held f's box
+    SparkList sparks;            // the sparks it held (sim/sparks.h)
 };
 
 // Fills f (already sized for the scene; reshaped to the file's box) from a

@@ -14,6 +14,7 @@
 #include "core/parallel.h"
 #include "core/report.h"
 #include "io/vdb_private.h"
+#include "io/vdb_sparks_grid.h"
 #include "sim/smoke_color.h"
 #include "sim/upres/upres.h"
 
@@ -322,6 +323,8 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
             grids.push_back(fogGrid("fuel", scalars, &Fields::fuel, xform, tol, half));
         }
         if (f.colored()) grids.push_back(colorGrid(scalars, xform, tol, half));
+        if (opt.sparks)
+            grids.push_back(sparksGrid(*opt.sparks, opt.worldOrigin + f.domainOrigin(), f.dx));
         // The box around every part: what plume render drew.
         Box3i held;
         for (const Fields* p : scalars) held = unite(held, p->box());

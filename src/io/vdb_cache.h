@@ -7,10 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/box.h"
 #include "core/grid3.h"
+#include "core/spark.h"
 #include "core/vec.h"
 #include "core/volume.h"
-#include "core/box.h"
 #include "sim/fields.h"
 
 namespace plume {
@@ -30,6 +31,8 @@ struct CacheOptions {
     std::string carryFrom;
     bool sootOnly = false;  // Scene::smokeOnlyFromFire, recorded as "plume_soot_only"
     double timeScale = 0;   // physics.time_scale at the frame, as "plume_time_scale" (0: none)
+    // The solver's sparks, written as the points grid `sparks` (io/vdb_sparks.h).
+    const SparkList* sparks = nullptr;
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns,

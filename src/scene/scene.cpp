@@ -81,6 +81,12 @@ bool Scene::colored() const {
                        [](const EmitterSettings& e) { return e.colored; });
 }
 
+bool Scene::hasSparks() const {
+    if (sparks.rate > 0.0f && burns()) return true;
+    return std::any_of(emitters.begin(), emitters.end(),
+                       [](const EmitterSettings& e) { return e.sparks > 0.0f; });
+}
+
 bool Scene::smokeOnlyFromFire() const {
     if (sootOnly) return true;
     if (!burns()) return false;

@@ -119,6 +119,19 @@ struct UpresSettings {
     bool on() const { return factor > 1; }
 };
 
+// Sparks (sim/sparks.h): points the flame throws, carried by the flow.
+struct SparksSettings {
+    float rate = 0.0f;            // births a second per m^3 of flame above flameThreshold
+    float flameThreshold = 0.5f;  // flame (simulation units) a cell needs to throw sparks
+    float lifetime = 1.5f;        // seconds, the mean (each spark lives 0.5 to 1.5 times it)
+    float size = 0.01f;           // metres across
+    float drag = 4.0f;            // 1/s toward the flow's velocity
+    float buoyancy = 0.3f;        // upward g per 1000 K hotter than the air
+    float cooling = 0.5f;         // 1/s toward the air's temperature
+    float temperature = 1800.0f;  // kelvin at birth
+    float bounce = 0.0f;          // velocity kept off a solid; 0: dies on it
+};
+
 struct LevelSet;         // core/level_set.h
 struct TriangleMesh;     // core/triangle_mesh.h
 class ShapeSequence;     // core/shape_sequence.h
@@ -193,6 +206,7 @@ struct EmitterSettings : ShapeSettings {
     // colored: the scene gave it a `color` (or keys), so the smoke carries colour.
     Vec3f color{0.9f, 0.9f, 0.9f};
     bool colored = false;
+    float sparks = 0.0f;  // sparks born a second in its volume (sim/sparks.h)
     // True when it gives fuel (at some frame).
     bool givesFuel() const;
 };
@@ -313,6 +327,7 @@ struct Scene {
     PhysicsSettings physics;
     SolverSettings solver;
     UpresSettings upres;
+    SparksSettings sparks;
     std::vector<EmitterSettings> emitters;
     std::vector<ObstacleSettings> obstacles;
     CameraSettings camera;
@@ -347,6 +362,8 @@ struct Scene {
     // True when some emitter has a colour: the solver then carries the
     // smoke's colour (sim/smoke_color.h) and the cache its `color` grid.
     bool colored() const;
+    // True when sparks are born (sparks.rate or an emitter's sparks above 0).
+    bool hasSparks() const;
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;

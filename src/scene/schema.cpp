@@ -29,6 +29,7 @@ TimeSettings& timePart(Scene& s, std::size_t) { return s.time; }
 PhysicsSettings& physicsPart(Scene& s, std::size_t) { return s.physics; }
 SolverSettings& solverPart(Scene& s, std::size_t) { return s.solver; }
 UpresSettings& upresPart(Scene& s, std::size_t) { return s.upres; }
+SparksSettings& sparksPart(Scene& s, std::size_t) { return s.sparks; }
 EmitterSettings& emitterPart(Scene& s, std::size_t i) { return s.emitters.at(i); }
 ShapeSettings& emitterShapePart(Scene& s, std::size_t i) { return s.emitters.at(i); }
 ShapeSettings& obstacleShapePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
@@ -384,6 +385,30 @@ std::vector<KeySpec> buildKeys() {
             "how often per second the added pattern renews (it also moves with the smoke; "
             "0 = never)"),
 
+        // [sparks] (sim/sparks.h)
+        key("sparks", "rate", sparksPart, &SparksSettings::rate, kNonNegative,
+            "sparks born a second per m^3 of flame above flame_threshold (0 = none from the "
+            "flame)"),
+        key("sparks", "flame_threshold", sparksPart, &SparksSettings::flameThreshold, kNonNegative,
+            "flame a cell needs to throw sparks"),
+        key("sparks", "lifetime", sparksPart, &SparksSettings::lifetime, {0, 1e4, true},
+            "mean seconds a spark lives (each lives 0.5 to 1.5 times it)"),
+        key("sparks", "size", sparksPart, &SparksSettings::size, {0, 10, true},
+            "a spark's size across in metres (its pscale is half)"),
+        key("sparks", "drag", sparksPart, &SparksSettings::drag, {0, 1e6},
+            "1/s: how fast a spark takes the flow's velocity (0 = ballistic, large = follows "
+            "the flow)"),
+        key("sparks", "buoyancy", sparksPart, &SparksSettings::buoyancy, {-100, 100},
+            "upward acceleration in g per 1000 kelvin a spark is hotter than the air"),
+        key("sparks", "cooling", sparksPart, &SparksSettings::cooling, {0, 1e4},
+            "1/s: how fast a spark's temperature falls toward the air's; it dies below 700 "
+            "kelvin"),
+        key("sparks", "temperature", sparksPart, &SparksSettings::temperature, {0, 1e5, true},
+            "a spark's temperature at birth in kelvin (its blackbody colour)"),
+        key("sparks", "bounce", sparksPart, &SparksSettings::bounce, kUnit,
+            "fraction of its speed into a solid or wall a spark keeps, bouncing off (0 = it "
+            "dies there)"),
+
         // [[emitter]]: the shape keys come first (buildKeys)
         key("emitter", "mode", emitterPart, &EmitterSettings::mode, kAny,
             "emit inside the shape, or in a shell around its surface", {"volume", "surface"}),
@@ -413,6 +438,9 @@ std::vector<KeySpec> buildKeys() {
             "colour (linear RGB albedo) of the smoke it emits, which mixes by density with "
             "other smokes'; the cache's `color` grid. Given to no emitter: all smoke is "
             "render.albedo's grey; to another emitter only: this one's is"),
+
+        key("emitter", "sparks", emitterPart, &EmitterSettings::sparks, kNonNegative,
+            "sparks born a second inside it (the [sparks] table says how they move)"),
 
         // [[obstacle]]: the shape keys (buildKeys), then how it looks
         key("obstacle", "color", obstaclePart, &ObstacleSettings::color, kUnit,
@@ -533,9 +561,10 @@ std::vector<KeySpec> buildKeys() {
         key("render", "passes", renderPart, &RenderSettings::passes, kAny,
             "layers the --exr frame holds beside the beauty (RGBA), which sum to it: emission "
             "(the fire's own light), lights (light_1, light_2 ... or each light's name), sky "
-            "(with the background), fire_light (a flame's light on smoke and solids), depth "
-            "(Z: metres to where the transmittance falls to 1/2); \"all\" for every one",
-            {"all", "emission", "lights", "sky", "fire_light", "depth"}),
+            "(with the background), fire_light (a flame's light on smoke and solids), sparks "
+            "(their streaks, as the smoke hides them), depth (Z: metres to where the transmittance "
+            "falls to 1/2); \"all\" for every one",
+            {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks"}),
 
         // [output]
         key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},
@@ -632,6 +661,9 @@ const std::vector<SectionSpec>& sceneSections() {
          "Detail: density, temperature, fuel and flame on a grid `factor` times finer than "
          "the velocity's, stirred by wavelet turbulence where the base grid cannot resolve "
          "its own energy"},
+        {"sparks", false,
+         "Sparks and embers: points the flame (and emitter.sparks) throws, carried by the "
+         "flow, cooling until they wink out; the cache's `sparks` points"},
         {"emitter", true, "Sources of smoke and heat, one [[emitter]] table each"},
         {"obstacle", true, "Solid shapes the smoke flows around, one [[obstacle]] table each"},
         {"camera", false, "The view; without [camera] plume frames the whole domain automatically"},

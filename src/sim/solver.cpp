@@ -68,6 +68,7 @@ Solver::Solver(const Scene& scene)
     for (const Box3i& box : initialBoxes(scene)) islands_.push_back(makeIsland(box, Vec3f(0.0f)));
     if (obstaclesMove_) moveSolidsAndEmitters();
     for (Island& island : islands_) island.projection.enforceBoundaries(island.f);
+    if (scene.hasSparks()) sparks_ = std::make_unique<Sparks>(scene);
 }
 
 float Solver::maxSpeed() const {
@@ -156,6 +157,7 @@ SolveStats Solver::step(float dt) {
         stats.iterations = std::max(stats.iterations, s.iterations);
         stats.residual = std::max(stats.residual, s.residual);
     }
+    if (sparks_) sparks_->step(islandFields(), emitters_, frame_, dt);
     return stats;
 }
 

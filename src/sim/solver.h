@@ -12,6 +12,7 @@
 #include "sim/fields.h"
 #include "sim/forces.h"
 #include "sim/pressure/projection.h"
+#include "sim/sparks.h"
 
 namespace plume {
 
@@ -44,6 +45,7 @@ struct SolverSnapshot {
     // The boxes (domain cells) the solve holds, when more than one; fields
     // and pressure then hold each island's values in its box.
     std::vector<Box3i> islands;
+    SparkList sparks;  // sim/sparks.h
 };
 
 // A box of the domain that a sparse solve holds, with its fields and its
@@ -107,6 +109,8 @@ class Solver {
     std::vector<Box3i> islandBoxes() const;
     std::vector<const Fields*> islandFields() const;
     std::vector<const Projection*> islandProjections() const;
+    // The sparks (sim/sparks.h), null when the scene has none.
+    const SparkList* sparks() const { return sparks_ ? &sparks_->all() : nullptr; }
     const StageTimes& stageTimes() const { return times_; }
     void resetStageTimes() { times_ = {}; }
 
@@ -219,6 +223,7 @@ class Solver {
     // The scene posed now and half a substep either side (Scene::poseAt):
     // copies made once, their keyed keys set anew each substep.
     Scene now_, before_, after_;
+    std::unique_ptr<Sparks> sparks_;  // when the scene has sparks
 };
 
 }  // namespace plume

@@ -192,6 +192,7 @@ Box3i Solver::activeBox() const {
 SolverSnapshot Solver::snapshot() const {
     SolverSnapshot s{fields(), warmStart(), {}};
     if (islands_.size() > 1) s.islands = islandBoxes();
+    if (sparks_) s.sparks = sparks_->all();
     return s;
 }
 
@@ -201,6 +202,7 @@ void Solver::restore(const SolverSnapshot& snapshot) {
     const Box3i domain{{0, 0, 0}, scene_.domain.cells()};
     assembledStale_ = true;
     assembled_ = Fields();
+    if (sparks_) sparks_->restore(snapshot.sparks);
     if (snapshot.islands.size() > 1) {
         // Each island takes its box of the snapshot's fields and pressure.
         for (const Box3i& b : snapshot.islands)
