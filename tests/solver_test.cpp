@@ -571,5 +571,23 @@ TEST(Solver, NonFiniteFieldStopsWithItsName) {
     }
 }
 
+TEST(Solver, ReflectionsFirstProjectionIsLooserThanItsLast) {
+    EXPECT_FLOAT_EQ(firstReflectionTolerance(1e-4f), 1e-3f);
+    EXPECT_FLOAT_EQ(firstReflectionTolerance(1e-5f), 1e-4f);
+    EXPECT_FLOAT_EQ(firstReflectionTolerance(1e-3f), 1e-3f);
+    EXPECT_FLOAT_EQ(firstReflectionTolerance(0.1f), 0.1f);  // never looser than asked
+    // The substep's velocity is the second projection's: its residual, within
+    // solver.tolerance, is what a frame reports, not the first's (up to 1e-3).
+    Scene s = symmetricScene();
+    s.solver.advection = AdvectionScheme::Reflection;
+    s.solver.tolerance = 1e-4f;
+    Solver solver(s);
+    for (int frame = 1; frame <= 6; ++frame) {
+        const FrameStats stats = solver.advanceFrame(frame);
+        EXPECT_GT(stats.pressureIterations, 0);
+        EXPECT_LE(stats.pressureResidual, s.solver.tolerance) << "frame " << frame;
+    }
+}
+
 }  // namespace
 }  // namespace plume

@@ -48,6 +48,11 @@ struct SolverSnapshot {
     SparkList sparks;  // sim/sparks.h
 };
 
+// The tolerance advection-reflection's first projection stops at: 10 times
+// solver.tolerance, at most 1e-3 (never looser than solver.tolerance). Only
+// the second projection's velocity leaves the substep.
+float firstReflectionTolerance(float tolerance);
+
 // A box of the domain that a sparse solve holds, with its fields and its
 // pressure solve: an island of smoke and the air around it. Islands never
 // touch; each is solved as if alone, open to the still air at its sides.
@@ -186,7 +191,7 @@ class Solver {
     void addVorticityConfinement(Fields& f, float dt);
     void addFlameForces(Fields& f, float dt);   // disturbance and shredding
     void diffuseVelocity(Fields& f, float dt);  // viscosity
-    SolveStats project(Island& island, float dt);
+    SolveStats project(Island& island, float dt, float tolerance);
     void advectScalars(Island& island, float dt);
     void diffuseScalars(Fields& f, float dt);
     void dissipate(Fields& f, float dt);

@@ -253,7 +253,15 @@ void Projection::enforceBoundaries(Fields& f) const {
         if (k == 0 || k == n.z)
             for (int j = 0; j < n.y; ++j)
                 for (int i = 0; i < n.x; ++i) sideFace(k == 0 ? kZMin : kZMax, f.w(i, j, k));
-        if (!hasSolid) return;
+        // Most slabs hold no solid (the mask is always there, mostly 0): a
+        // slab whose bytes all equal its first, 0, and the slab below it
+        // give no face to hold.
+        auto noSolid = [&](int kk) {
+            if (kk < 0 || kk >= n.z) return true;
+            const uint8_t* s = &f.solid(0, 0, kk);
+            return s[0] == 0 && std::memcmp(s, s + 1, f.solid.strideZ() - 1) == 0;
+        };
+        if (!hasSolid || (noSolid(k) && noSolid(k - 1))) return;
         // A face touching a solid moves with it: the fluid's normal velocity
         // there is the solid's (0 for a solid at rest).
         const bool moving = f.solidsMove();
