@@ -29,7 +29,7 @@
 namespace plume {
 namespace {
 
-const std::string kGolden = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
+const std::string kSparkScenes = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
 
 // Still air in a box of n cells of dx; the motion has no gravity, no
 // buoyancy, no cooling, and a domain too large to leave.
@@ -117,7 +117,7 @@ Scene sparkScene(std::vector<std::string> extra = {}) {
                                   "sparks.lifetime=1", "emitter[1].sparks=200",
                                   "sparks.bounce=0.5"};
     keys.insert(keys.end(), extra.begin(), extra.end());
-    return loadScene(kGolden + "fire.toml", keys);
+    return loadScene(kSparkScenes + "fire.toml", keys);
 }
 
 bool sameSparks(const SparkList& a, const SparkList& b) {
@@ -226,7 +226,7 @@ TEST(SparkCache, PointsGridReadByOpenVdb) {
 
 TEST(SparkCache, SameOverFrameRangesFromTheBinary) {
     test::TempDir dir("sparks_frames");
-    const std::string scene = kGolden + "fire.toml";
+    const std::string scene = kSparkScenes + "fire.toml";
     const std::string set =
         " --set sparks.rate=20000 --set sparks.flame_threshold=0.2 --set emitter[1].sparks=200";
     const auto all =
@@ -245,7 +245,7 @@ TEST(SparkStreaks, RenderVdbDrawsTheCachesSparks) {
     // The same bake with and without sparks; render-vdb of each: the one with
     // sparks is brighter somewhere and darker nowhere.
     test::TempDir dir("sparks_render_vdb");
-    const std::string scene = kGolden + "fire.toml";
+    const std::string scene = kSparkScenes + "fire.toml";
     const std::string set = " --set sparks.rate=40000 --set sparks.flame_threshold=0.2";
     ASSERT_EQ(
         test::runPlume("bake '" + scene + "' --frames 6-6 --vdb with" + set, dir.path()).status, 0);
