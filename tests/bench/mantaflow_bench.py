@@ -2,16 +2,22 @@
 # tests/bench/compare.py. A manual measurement, not a test.
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 \
-#            --python mantaflow_bench.py -- CACHE_DIR RES FRAMES [NOISE]
+#            --python mantaflow_bench.py -- CACHE_DIR RES FRAMES [NOISE [SETUP]]
 #
 # NOISE (default 0, off): Mantaflow's noise (wavelet turbulence upres) with
 # noise_scale NOISE, written as CACHE_DIR/noise/fluid_noise_####.vdb beside
 # the base cache (tests/bench/detail.py bakes with NOISE = 2).
 #
+# SETUP (default bench): "plume" bakes the default scene's shot instead
+# (scenes/plume.toml: its 2 x 2 x 3.2 m box open but for the floor, its hot
+# sphere and the ball above it, vorticity), as `plume preview` does at RES;
+# the preview's figure in tests/bench/README.md, "Preview", is set beside it.
+#
 # Prints one line:
-#   mantaflow-bench: frames=F res=N bake_s=S stepped_s=T substeps=K step_s=U
+#   mantaflow-bench: frames=F res=N bake_s=S first_s=R stepped_s=T substeps=K step_s=U
 # bake_s: wall time of stepping all the frames (Blender's start-up and the
 # scene's set-up not included). Substeps are counted from frame 2 on:
+# first_s is the wall time to the first frame with smoke (frames 1 and 2);
 # stepped_s is the wall time of frames 2..F (emission, the step, the cache
 # write: what a frame of plume's bake does), substeps how many adaptive time
 # steps Mantaflow took in them, step_s the time inside those steps alone.
@@ -39,13 +45,16 @@ import time
 import bpy
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-if len(args) not in (3, 4):
+if len(args) not in (3, 4, 5):
     sys.exit("usage: blender -b --factory-startup --debug-fluid --python mantaflow_bench.py -- "
-             "CACHE_DIR RES FRAMES [NOISE]")
+             "CACHE_DIR RES FRAMES [NOISE [SETUP]]")
 cache_dir = os.path.abspath(args[0])
 resolution = int(args[1])
 frames = int(args[2])
-noise = int(args[3]) if len(args) == 4 else 0
+noise = int(args[3]) if len(args) >= 4 else 0
+setup = args[4] if len(args) == 5 else "bench"
+if setup not in ("bench", "plume"):
+    sys.exit(f"mantaflow-bench: SETUP is bench or plume, not {setup}")
 # Mantaflow's noise writes its tile, waveletNoiseTile.bin, into the working
 # directory: keep it beside the cache, out of the checkout.
 os.makedirs(cache_dir, exist_ok=True)
@@ -57,7 +66,11 @@ scene.render.fps, scene.render.fps_base = 24, 1.0
 scene.frame_start, scene.frame_end = 1, frames
 
 # The domain: plume's [0, 2]^3 box.
-bpy.ops.mesh.primitive_cube_add(size=2.0, location=(1.0, 1.0, 1.0))
+if setup == "bench":
+    bpy.ops.mesh.primitive_cube_add(size=2.0, location=(1.0, 1.0, 1.0))
+else:  # plume.toml's tall box
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=(1.0, 1.0, 1.6), scale=(2.0, 2.0, 3.2))
+    bpy.ops.object.transform_apply(location=False, rotation=False, scale=True)
 domain = bpy.context.active_object
 domain.name = "BenchDomain"
 domain.modifiers.new("Fluid", "FLUID").fluid_type = "DOMAIN"
@@ -66,11 +79,12 @@ ds.domain_type = "GAS"
 ds.resolution_max = resolution
 for side in ("front", "back", "left", "right", "top", "bottom"):
     setattr(ds, "use_collision_border_" + side, False)
+ds.use_collision_border_bottom = setup == "plume"
 ds.use_adaptive_timesteps = True
 ds.cfl_condition = 4.0
 ds.timesteps_min, ds.timesteps_max = 1, 4
 ds.time_scale = 1.0
-ds.vorticity = 0.0
+ds.vorticity = 0.0 if setup == "bench" else 0.4
 ds.alpha, ds.beta = 1.0, 1.0
 ds.use_noise = noise > 0
 if noise > 0:
@@ -82,15 +96,22 @@ ds.cache_data_format = "OPENVDB"
 ds.cache_frame_start, ds.cache_frame_end = 1, frames
 
 # The emitter: bench.toml's sphere, filled.
-bpy.ops.mesh.primitive_uv_sphere_add(radius=0.2, location=(1.0, 1.0, 0.3))
+if setup == "bench":
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.2, location=(1.0, 1.0, 0.3))
+else:
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.22, location=(1.0, 1.0, 0.35))
 flow = bpy.context.active_object
 flow.name = "BenchFlow"
 flow.modifiers.new("Fluid", "FLUID").fluid_type = "FLOW"
 fs = flow.modifiers["Fluid"].flow_settings
 fs.flow_type = "SMOKE"
 fs.flow_behavior = "INFLOW"
-fs.density, fs.temperature = 1.0, 1.0
+fs.density, fs.temperature = 1.0, (1.0 if setup == "bench" else 1.5)
 fs.volume_density = 1.0
+if setup == "plume":  # the ball the plume curls around
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.3, location=(1.32, 1.0, 1.35))
+    ball = bpy.context.active_object
+    ball.modifiers.new("Fluid", "FLUID").fluid_type = "EFFECTOR"
 
 # Count and time every substep: wrap the solver's step function by name.
 substeps, step_s = 0, 0.0
@@ -123,6 +144,8 @@ t1 = time.monotonic()
 for frame in range(2, frames + 1):
     wrap_steps()
     scene.frame_set(frame)
+    if frame == 2:
+        first_s = time.monotonic() - t0
 t2 = time.monotonic()
 bake_s, stepped_s = t2 - t0, t2 - t1
 
@@ -141,4 +164,4 @@ if substeps < frames - 1:
     sys.exit(f"mantaflow-bench: counted {substeps} substeps in {frames - 1} frames; "
              "Blender no longer calls smoke_adaptive_step_<ID> by name?")
 print(f"mantaflow-bench: frames={frames} res={resolution} noise={noise} bake_s={bake_s:.3f} "
-      f"stepped_s={stepped_s:.3f} substeps={substeps} step_s={step_s:.3f}", flush=True)
+      f"first_s={first_s:.3f} setup={setup} stepped_s={stepped_s:.3f} substeps={substeps} step_s={step_s:.3f}", flush=True)
