@@ -19,6 +19,7 @@
 #include "cli/usage_errors.h"
 #include "cli/video_output.h"
 #include "core/error.h"
+#include "core/processes.h"
 #include "core/report.h"
 #include "scene/schema.h"
 
@@ -288,6 +289,14 @@ int main(int argc, char** argv) {
     // old grids (freed as its box moves) and a frame's VDB trees stay in the
     // heap: 20 MB more peak resident memory in a 128^3 bake.
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    // Started as several processes (mpirun, srun): refuse before anything is
+    // written, in one line from the first of them.
+    if (const plume::Launch launch = plume::launchFromEnvironment(); launch.count > 1) {
+        if (const std::string why = plume::severalProcessesRefusal(launch); !why.empty()) {
+            if (launch.rank == 0) plume::printMessage("plume: error: " + why);
+            return 2;
+        }
+    }
     // `plume help [COMMAND]` is `plume [COMMAND] --help`.
     std::vector<char*> args(argv, argv + argc);
     static char helpFlag[] = "--help";

@@ -1,0 +1,79 @@
+// The processes one bake is split across (MPI), or this one process alone:
+// the only door to MPI. A build without it (no libopenmpi-dev) still knows
+// when a launcher started several of it, and says so.
+//
+// Sums stay bit-identical for any number of processes because plume never
+// adds across slabs in any order but the slabs' own: each process forms the
+// partials of the slabs it owns, every process gets all of them, and each
+// adds them in slab order as one process would (core/parallel.h).
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "core/slab_split.h"
+
+namespace plume {
+
+// How many processes a launcher (mpirun, srun) started together, and this
+// one's place among them, read from the launcher's environment; {1, 0} when
+// none did.
+struct Launch {
+    int count = 1;
+    int rank = 0;
+};
+Launch launchFromEnvironment();
+
+// Whether this build can talk to other processes (was built with MPI).
+bool processesBuilt();
+
+// Why this run cannot go on as the `launch.count` processes it was started
+// as, in one line (plume's "plume: error: " goes before it); empty when it
+// can (one process).
+std::string severalProcessesRefusal(const Launch& launch);
+
+// The processes of this run. With one process no MPI call is made.
+class Processes {
+  public:
+    // Joins the other processes when the launcher started several (MPI_Init);
+    // throws std::runtime_error when this build has no MPI.
+    Processes(int& argc, char**& argv);
+    ~Processes();  // MPI_Finalize
+    Processes(const Processes&) = delete;
+    Processes& operator=(const Processes&) = delete;
+
+    int rank() const { return rank_; }
+    int count() const { return count_; }
+
+    // Each process gives the partials of the slabs it owns, ranges[rank()];
+    // returns every slab's partial, in slab order, on every process.
+    std::vector<double> allPartials(std::span<const double> owned,
+                                    const std::vector<SlabRange>& ranges) const;
+    // The sum of all the slabs' partials, added in slab order: what one
+    // process holding every slab adds, bit for bit.
+    double orderedSum(std::span<const double> owned, const std::vector<SlabRange>& ranges) const;
+    // The largest of every process's value (exact in any order).
+    float max(float value) const;
+
+    // `local` holds slabs [begin - halo, end + halo) of ranges[rank()], each of
+    // slabValues values (slab-major). Sends the first and last `halo` owned
+    // slabs to the neighbouring processes and fills this one's halo slabs with
+    // theirs; halo slabs outside the grid, or beside a process that owns no
+    // slab, are left as they are.
+    void exchangeHalo(float* local, size_t slabValues, const std::vector<SlabRange>& ranges,
+                      int halo) const;
+    // Gathers every process's owned slabs (`owned`, ranges[rank()].size()
+    // slabs) into `whole` (every slab, slab-major) on process 0; `whole` is
+    // left empty on the others.
+    void gatherSlabs(const float* owned, size_t slabValues, const std::vector<SlabRange>& ranges,
+                     std::vector<float>& whole) const;
+
+  private:
+    int rank_ = 0;
+    int count_ = 1;
+    bool joined_ = false;
+};
+
+}  // namespace plume
