@@ -563,8 +563,9 @@ std::vector<KeySpec> buildKeys() {
             "(the fire's own light), lights (light_1, light_2 ... or each light's name), sky "
             "(with the background), fire_light (a flame's light on smoke and solids), sparks "
             "(their streaks, as the smoke hides them), depth (Z: metres to where the transmittance "
-            "falls to 1/2); \"all\" for every one",
-            {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks"}),
+            "falls to 1/2), motion (motion.u, motion.v: the screen motion of what each pixel sees, "
+            "pixels a frame, v up, as Nuke's VectorBlur reads it); \"all\" for every one",
+            {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks", "motion"}),
 
         // [output]
         key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},
@@ -600,11 +601,11 @@ std::vector<KeySpec> buildKeys() {
 
     // Keys that [[SECTION.key]] tables may set (Scene::atFrame applies them).
     const std::vector<std::string_view> animatable = {
-        "obstacle.center",  "obstacle.rotation", "obstacle.scale",  "emitter.center",
-        "emitter.rotation", "emitter.scale",     "emitter.density", "emitter.temperature",
-        "emitter.fuel",     "emitter.velocity",  "emitter.color",   "camera.position",
-        "camera.look_at",   "camera.up",         "camera.fov",      "camera.focal_length",
-        "light.direction",  "light.position",    "light.color",     "light.intensity",
+        "obstacle.center",   "obstacle.rotation", "obstacle.scale",  "emitter.center",
+        "emitter.rotation",  "emitter.scale",     "emitter.density", "emitter.temperature",
+        "emitter.fuel",      "emitter.velocity",  "emitter.color",   "camera.position",
+        "camera.look_at",    "camera.up",         "camera.fov",      "camera.focal_length",
+        "light.direction",   "light.position",    "light.color",     "light.intensity",
         "physics.time_scale"};
     for (KeySpec& k : keys)
         k.animatable =
