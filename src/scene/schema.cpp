@@ -601,11 +601,11 @@ std::vector<KeySpec> buildKeys() {
 
     // Keys that [[SECTION.key]] tables may set (Scene::atFrame applies them).
     const std::vector<std::string_view> animatable = {
-        "obstacle.center",   "obstacle.rotation", "obstacle.scale",  "emitter.center",
-        "emitter.rotation",  "emitter.scale",     "emitter.density", "emitter.temperature",
-        "emitter.fuel",      "emitter.velocity",  "emitter.color",   "camera.position",
-        "camera.look_at",    "camera.up",         "camera.fov",      "camera.focal_length",
-        "light.direction",   "light.position",    "light.color",     "light.intensity",
+        "obstacle.center",  "obstacle.rotation", "obstacle.scale",  "emitter.center",
+        "emitter.rotation", "emitter.scale",     "emitter.density", "emitter.temperature",
+        "emitter.fuel",     "emitter.velocity",  "emitter.color",   "camera.position",
+        "camera.look_at",   "camera.up",         "camera.fov",      "camera.focal_length",
+        "light.direction",  "light.position",    "light.color",     "light.intensity",
         "physics.time_scale"};
     for (KeySpec& k : keys)
         k.animatable =
