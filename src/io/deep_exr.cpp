@@ -17,6 +17,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/parallel.h"
 
 namespace plume {
 
@@ -77,7 +78,8 @@ void writeDeepExr(const std::string& path, const DeepImage& image, int frame, do
     }
     // OpenEXR's exceptions become "cannot write 'path': why" in writeAtomically.
     writeAtomically(path, "an EXR", [&](const std::string& tempPath) {
-        Imf::DeepScanLineOutputFile file(tempPath.c_str(), header);
+        // Deep frames are tens of MB: compressed on the run's threads.
+        Imf::DeepScanLineOutputFile file(tempPath.c_str(), header, threadCount());
         file.setFrameBuffer(buffer);
         file.writePixels(height);
     });
