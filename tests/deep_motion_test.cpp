@@ -296,6 +296,48 @@ TEST(MotionPass, SmokeAtAKnownSpeedReadsItInPixelsAFrame) {
     EXPECT_GT(background, 1000);
 }
 
+// A keyed camera sliding 0.1 m a frame along x past still smoke: the smoke
+// moves the other way on screen, by what the camera makes of 0.1 m at the
+// smoke's distance; the background still reads 0.
+TEST(MotionPass, AMovingCameraAddsItsOwnMotion) {
+    const fs::path dir = scratchDir("motion_camera");
+    constexpr int kN = 32;
+    Fields f({kN, kN, kN}, 1.0f / kN);
+    for (int k = 12; k < 20; ++k)
+        for (int j = 12; j < 20; ++j)
+            for (int i = 12; i < 20; ++i) f.density(i, j, k) = 1.0f;
+    fs::create_directories(dir / "cache");
+    writeVdbFrame((dir / "cache/cube_0002.vdb").string(), f, 2, "cube", CacheOptions{});
+    std::string scene = kMotionScene;
+    scene.replace(scene.find("fov = 35\n"), 9,
+                  "fov = 35\ninterpolation = \"linear\"\n"
+                  "[[camera.key]]\nframe = 1\nposition = [0.4, -2.0, 0.5]\n"
+                  "look_at = [0.4, 0.5, 0.5]\n"
+                  "[[camera.key]]\nframe = 3\nposition = [0.6, -2.0, 0.5]\n"
+                  "look_at = [0.6, 0.5, 0.5]\n");
+    std::ofstream(dir / "camera.toml") << scene;
+    auto r =
+        runPlume("render-vdb cache/cube_0002.vdb --scene camera.toml --no-video --exr exr -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Flat exr = readFlat((dir / "exr/cube_0002.exr").string());
+    const std::vector<float>& u = exr.channels.at("motion.u");
+    const std::vector<float>& v = exr.channels.at("motion.v");
+    const std::vector<float>& a = exr.channels.at("A");
+    const double pixelsPerMetre = 64.0 / (2.0 * std::tan(17.5 * M_PI / 180.0) * 2.5);
+    const double expectU = -0.1 * pixelsPerMetre;
+    int smoky = 0;
+    for (size_t i = 0; i < u.size(); ++i) {
+        if (a[i] > 0.2f) {
+            ++smoky;
+            EXPECT_NEAR(u[i], expectU, 0.1 * std::fabs(expectU)) << "pixel " << i;
+            EXPECT_NEAR(v[i], 0.0, 0.05 * std::fabs(expectU)) << "pixel " << i;
+        } else if (a[i] == 0.0f) {
+            EXPECT_EQ(u[i], 0.0f);
+        }
+    }
+    EXPECT_GT(smoky, 50);
+}
+
 // A bad pass name is one line at its place in the scene file, exit 2.
 TEST(MotionPass, ABadPassIsOneLineAtItsKey) {
     const fs::path dir = scratchDir("motion_bad");
