@@ -463,6 +463,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     drawSparkStreaks(given, volume, camera);
 
     // render.passes: the frame again, a part of its light at a time.
+    // The deep image and the motion pass through the beauty's light, before
+    // the passes refill the grid with a part of it at a time.
+    if (deepOn_ || (passesOn_ && settings_.wantsPass("motion")))
+        traceSegmentPasses(rays, given, frame);
     if (passesOn_) tracePasses(rays, blurred, volume);
 }
 

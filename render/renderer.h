@@ -17,6 +17,7 @@
 #include "render/march/empty_space.h"
 #include "render/march/pixel_tracer.h"
 #include "render/march/shading_grid.h"
+#include "render/output/deep_image.h"
 #include "render/output/image.h"
 #include "render/output/render_passes.h"
 #include "render/solids/solid_lighting.h"
@@ -64,6 +65,10 @@ class Renderer {
     // background in the sky's; with render.transparent, no background), which
     // sum to it within float rounding.
     const RenderPasses* passes() const { return passesOn_ ? &passes_ : nullptr; }
+    // --deep: a deep image of every frame from now on (render/output/deep_image.h),
+    // traced after the beauty; deep() is the last frame's, null when off.
+    void enableDeep() { deepOn_ = !slice_; }
+    const DeepImage* deep() const { return deepOn_ ? &deep_ : nullptr; }
     // The layer name of each of the scene's lights: its name, or light_N.
     const std::vector<std::string>& lightLayerNames() const { return lightNames_; }
 
@@ -81,6 +86,9 @@ class Renderer {
     // after traceImage's beauty, through the same grid and rays.
     void tracePasses(const FrameRays& rays, BlurredSolids& blurred, const VolumeView& volume);
     // One trace of the frame with only `part` of its light, into `image`.
+    // The deep image and the motion pass, from every pixel's centre ray
+    // marched once more (render/output/segment_passes.cpp).
+    void traceSegmentPasses(const FrameRays& rays, const VolumeView& volume, int frame);
     void tracePart(const LightPart& part, const FrameRays& rays, BlurredSolids& blurred,
                    const VolumeView& volume, LinearImage& image);
     void placeSolids(const std::vector<ObstacleSettings>& obstacles, const VolumeView& volume);
@@ -142,10 +150,12 @@ class Renderer {
     bool passesOn_ = false;
     std::vector<std::string> lightNames_;  // each scene light's layer
     RenderPasses passes_;
-    LinearImage partImage_;        // one pass's trace
-    bool sparkPass_ = false;       // wantsSparkPass
+    LinearImage partImage_;          // one pass's trace
+    bool sparkPass_ = false;         // wantsSparkPass
     std::vector<float> sparkLayer_;  // the sparks' light alone (the `sparks` pass)
-    std::vector<int> partHitIds_;  // its hit ids (the beauty's are kept)
+    std::vector<int> partHitIds_;    // its hit ids (the beauty's are kept)
+    bool deepOn_ = false;            // --deep
+    DeepImage deep_;                 // the last frame's deep image
 
     // Per-frame state, allocated on the first frame and reused.
     ShadingGrid shading_;  // density, sky, distant lights, point lights, temperature

@@ -128,9 +128,11 @@ TEST(RenderPasses, FireLayersSumToTheBeauty) {
     }
 }
 
-// Every channel of the file, the beauty's and each layer's, at least 0.
+// Every channel of the file, the beauty's and each layer's, at least 0
+// (the motion vectors aside: they point either way).
 void expectNoNegative(const ExrChannels& exr, const std::string& what) {
     for (const auto& [name, values] : exr.channels) {
+        if (name.starts_with("motion.")) continue;
         int bad = 0;
         for (size_t i = 0; i < values.size() && bad < 3; ++i)
             if (values[i] < 0.0f) {
@@ -283,12 +285,14 @@ TEST(RenderPasses, OiiotoolReadsEveryLayer) {
         renderFrame(dir, kScenes + "obstacle.toml", keys, "6", "obstacle_0006.exr");
     const std::string file = (dir / "exr" / "obstacle_0006.exr").string();
     const std::string info = test::capture("oiiotool --info -v '" + file + "' 2>&1");
-    EXPECT_NE(info.find("20 channel"), std::string::npos) << info;
+    EXPECT_NE(info.find("22 channel"), std::string::npos) << info;
     for (const char* name : {"R (half)",
                              "G (half)",
                              "B (half)",
                              "A (half)",
                              "depth.Z (float)",
+                             "motion.u (float)",
+                             "motion.v (float)",
                              "emission.R (half)",
                              "emission.G (half)",
                              "emission.B (half)",
@@ -338,7 +342,8 @@ TEST(RenderPasses, BadValuesAreOneLineAtTheirKey) {
         r.err.find("bad.toml:" + std::to_string(passesLine) +
                    ":18: error: 'render.passes' "
                    "must be one of \"all\", \"emission\", \"lights\", \"sky\", "
-                   "\"fire_light\", \"depth\", \"sparks\" or an array of them, got \"smoke\""),
+                   "\"fire_light\", \"depth\", \"sparks\", \"motion\" or an array of them, got "
+                   "\"smoke\""),
         std::string::npos)
         << r.err;
     EXPECT_GT(passesLine, renderLine);
@@ -395,7 +400,7 @@ TEST(RenderPasses, TheReferenceListsTheKeys) {
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("| `render.passes` | array of strings | `[]` | each of `\"all\"`, "
                          "`\"emission\"`, `\"lights\"`, `\"sky\"`, `\"fire_light\"`, `\"depth\"`, "
-                         "`\"sparks\"` |"),
+                         "`\"sparks\"`, `\"motion\"` |"),
               std::string::npos)
         << r.out;
     EXPECT_NE(r.out.find("| `light.name` | string | `\"\"` |"), std::string::npos) << r.out;

@@ -49,21 +49,6 @@ constexpr float kCentre[2] = {0.0f, 0.0f};
 constexpr float kEdgeOffsets[4][2] = {
     {0.125f, 0.375f}, {0.375f, -0.125f}, {-0.125f, -0.375f}, {-0.375f, 0.125f}};
 
-// The sample's offset inside each interval of a pixel's ray, the same for
-// the whole ray: hashed per pixel, so the sample shells of neighbouring rays
-// do not line up into bands where the step resolves the smoke poorly (the
-// trilinear lookup's creases, a coarse render.step). A frame read through the
-// B-spline at a step of half a voxel or less samples what it reconstructs
-// finely enough (next to nothing of the B-spline lies above half a cycle a
-// voxel), so there every ray takes the midpoints: hashed, the error of each
-// ray's sums showed as grain, and where a voxel spans several pixels the
-// fill between traced pixels shaped it into a texture of blobs four pixels
-// apart (RenderFilter.CloseUpHasNoGrain).
-float rayOffset(int x, int y, const FrameRays& rays) {
-    if (!rays.jittered) return 0.5f;
-    return hashToUnit(hashPixel(x, y, uint32_t(rays.frame), kJitterSeed));
-}
-
 // The pixels every `columns` columns of every `rows` rows (powers of two up
 // to the tile's size, so every tile starts on those grids), tiles in parallel.
 template <typename PerPixel>
@@ -321,6 +306,21 @@ class PixelTracer {
 };
 
 }  // namespace
+
+// The sample's offset inside each interval of a pixel's ray, the same for
+// the whole ray: hashed per pixel, so the sample shells of neighbouring rays
+// do not line up into bands where the step resolves the smoke poorly (the
+// trilinear lookup's creases, a coarse render.step). A frame read through the
+// B-spline at a step of half a voxel or less samples what it reconstructs
+// finely enough (next to nothing of the B-spline lies above half a cycle a
+// voxel), so there every ray takes the midpoints: hashed, the error of each
+// ray's sums showed as grain, and where a voxel spans several pixels the
+// fill between traced pixels shaped it into a texture of blobs four pixels
+// apart (RenderFilter.CloseUpHasNoGrain).
+float rayOffset(int x, int y, const FrameRays& rays) {
+    if (!rays.jittered) return 0.5f;
+    return hashToUnit(hashPixel(x, y, uint32_t(rays.frame), kJitterSeed));
+}
 
 template <typename Marcher>
 void traceFrame(const FrameRays& rays, const Marcher& marcher, LinearImage& image,

@@ -42,6 +42,12 @@ struct FrameRays {
     bool replayFill = false;
 };
 
+// The offset (0 to 1) inside each render.step interval at which pixel
+// (x, y)'s ray samples, the same for every interval of the ray
+// (pixel_tracer.cpp says why): another trace of the frame (the depth pass,
+// the deep image) takes the beauty's samples with it.
+float rayOffset(int x, int y, const FrameRays& rays);
+
 // Traces every pixel of `image` through `marcher` (a RayMarcher). With
 // solids, `hitIds` keeps what each pixel's centre ray hit (-1: a blurred
 // pixel, already spread over it), for the anti-aliased edges. With

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "core/simd.h"
 #include "render/light/in_scattering.h"
@@ -45,6 +46,15 @@ constexpr int kFlameSubsamples = 4;
 struct RaySum {
     Vec3f radiance{0.0f};
     float transmittance = 1.0f;
+};
+
+// What a march tells a segment sink (marchSegments) of each part it
+// integrates: the part [t0, t1] (grid units along the ray), the radiance it
+// added to the ray's sum, the transmittance in front of it and its own. The
+// beauty's march takes NoSegments, which compiles to nothing.
+struct NoSegments {
+    static constexpr bool kNone = true;
+    void operator()(float, float, Vec3f, float, float) const {}
 };
 
 // How a sample reads the ShadingGrid: the weights type and where to get them.
@@ -151,7 +161,16 @@ struct RayMarcher {
     }
 #endif
 
-    RaySum marchSteps(const Ray& ray, float t0, float t1, float jitter) const {
+    // march, telling `sink` every part (render/march/segment_trace.h: the deep
+    // image and the motion pass). The same samples, in the same order.
+    template <typename Sink>
+    RaySum marchSegments(const Ray& ray, float t0, float t1, float jitter, Sink& sink) const {
+        return marchSteps(ray, t0, t1, jitter, sink);
+    }
+
+    template <typename Sink = const NoSegments>
+    RaySum marchSteps(const Ray& ray, float t0, float t1, float jitter,
+                      Sink& sink = kNoSegments) const {
         RaySum sum;
         const float step = settings.step;
         for (int k = 0;;) {
@@ -169,7 +188,7 @@ struct RayMarcher {
             const float ds = std::min(step, t1 - tk);
             ++k;
 
-            integrateInterval(ray, tk, ds, jitter, p, sum);
+            integrateInterval(ray, tk, ds, jitter, p, sum, sink);
             if (sum.transmittance < kMinTransmittance) break;
         }
         return sum;
@@ -180,8 +199,9 @@ struct RayMarcher {
     // jittered sample position shows as per-pixel noise on the surface of
     // thick puffs. The parts are fresh lookups: reusing p as one of them
     // (the sample that chose to split) showed as grain in a dense stem.
-    void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p,
-                           RaySum& sum) const {
+    template <typename Sink>
+    void integrateInterval(const Ray& ray, float tk, float ds, float jitter, Vec3f p, RaySum& sum,
+                           Sink& sink) const {
         const float* data = shading.data();
         Weights w0;
         if (!Lookup::at(shading, emptySpace, p, w0)) return;
@@ -196,7 +216,7 @@ struct RayMarcher {
         // jittered sample per step shows its hot cores as grain.
         if (flameChannel >= 0 && w0(data + flameChannel) > kFlameSplitAbove)
             parts = std::max(parts, kFlameSubsamples);
-        if (parts == 1) return addPart(w0, rho0, ds, sum);
+        if (parts == 1) return addPart(w0, rho0, ds, sum, tk, sink);
         const float dsPart = ds / float(parts);
         for (int part = 0; part < parts; ++part) {
             const Vec3f pp = ray.at(tk + (float(part) + jitter) * dsPart);
@@ -204,7 +224,7 @@ struct RayMarcher {
             if (!Lookup::at(shading, emptySpace, pp, w)) continue;
             const float rho = w.density(data);
             if (rho <= kEmptyDensity) continue;
-            addPart(w, rho, dsPart, sum);
+            addPart(w, rho, dsPart, sum, tk + float(part) * dsPart, sink);
             if (sum.transmittance < kMinTransmittance) break;
         }
     }
@@ -220,7 +240,9 @@ struct RayMarcher {
     // Principled Volume emits (README "Fire"). Shaded as a source function
     // too, a flame came out only at the surface of its soot: a smooth,
     // evenly lit blob.
-    void addPart(const Weights& w, float rho, float ds, RaySum& sum) const {
+    template <typename Sink>
+    void addPart(const Weights& w, float rho, float ds, RaySum& sum, float tStart,
+                 Sink& sink) const {
         // Light the sample scatters and emits toward the camera.
         const float* data = shading.data();
         const simd::F4 scattered = w.source(shading);
@@ -247,13 +269,20 @@ struct RayMarcher {
         // constant emission seen through the part's own smoke.
         const float depth = rho * sigmaPerVoxel * ds;
         const float stepTransmittance = std::exp(-depth);
+        [[maybe_unused]] const Vec3f radianceBefore = sum.radiance;
+        [[maybe_unused]] const float transmittanceBefore = sum.transmittance;
         sum.radiance += source * (sum.transmittance * (1.0f - stepTransmittance));
         if (emitted.x > 0.0f || emitted.y > 0.0f || emitted.z > 0.0f) {
             const float through = depth > 1e-4f ? (1.0f - stepTransmittance) / depth * ds : ds;
             sum.radiance += emitted * (sum.transmittance * through);
         }
         sum.transmittance *= stepTransmittance;
+        if constexpr (!std::remove_cvref_t<Sink>::kNone)
+            sink(tStart, tStart + ds, sum.radiance - radianceBefore, transmittanceBefore,
+                 stepTransmittance);
     }
+
+    static constexpr NoSegments kNoSegments{};
 };
 
 }  // namespace plume

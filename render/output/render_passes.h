@@ -36,6 +36,10 @@ struct RenderPasses {
     // transmittance falls to 1/2 (kNoDepth where it never does); empty
     // without the depth pass.
     std::vector<float> depth;
+    // The screen-space motion of what each pixel sees (render.passes
+    // "motion"), pixels a frame, two floats a pixel: u to the right, v up (as
+    // Nuke's VectorBlur reads it); empty without the motion pass.
+    std::vector<float> motion;
 };
 
 // What one trace of the frame lights: everything (the beauty) or one pass's

@@ -78,7 +78,7 @@ void CacheSource::produce(Frame& f, const char*& stage) {
     const bool viewsVelocity = viewGridName(view) == "velocity" ||
                                (view != RenderView::Shaded && scene_.render.viewVelocity);
     std::vector<std::string> velocityNames;
-    if (scene_.render.motionBlur > 0.0f || viewsVelocity)
+    if (scene_.render.motionBlur > 0.0f || viewsVelocity || scene_.render.wantsPass("motion"))
         velocityNames = cache_.velocityNames(scene_);
     // Temperature and flame only colour a render that glows or a view of them.
     const bool withGlow = (cache_.has("flame") && scene_.render.emission > 0.0f) ||

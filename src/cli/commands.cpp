@@ -40,7 +40,8 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
     if (opt.noVideo) {
         if (!opt.output.empty())
             throw InputError("-o " + opt.output + ": error: --no-video writes no video");
-        if (opt.outputs.pngDir.empty() && opt.outputs.exrDir.empty() && opt.outputs.vdbDir.empty())
+        if (opt.outputs.pngDir.empty() && opt.outputs.exrDir.empty() &&
+            opt.outputs.vdbDir.empty() && opt.outputs.deepDir.empty())
             throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
         return {};
     }

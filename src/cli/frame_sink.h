@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "render/output/deep_image.h"
 #include "render/output/image.h"
 #include "render/output/render_passes.h"
 #include "sim/field_totals.h"
@@ -32,6 +33,8 @@ struct Frame {
     const std::vector<float>* rgba = nullptr;
     // Its render passes beside the RGBA (render.passes, with EXR frames); null when none.
     const RenderPasses* passes = nullptr;
+    // Its deep image (--deep; render/output/deep_image.h); null when not asked for.
+    const DeepImage* deep = nullptr;
     FrameStats sim;  // the solver's numbers (zero when rendering a cache)
     // What the fields hold at the frame's end (smoke, fuel, peak speed):
     // summed once for --stats and --report, zero when neither asked.

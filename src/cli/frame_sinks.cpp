@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "cli/deep_sink.h"
 #include "cli/frame_source.h"
 #include "cli/interrupt.h"
 #include "cli/output_sinks.h"
@@ -32,12 +33,14 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
       quiet_(quiet),
       progress_(firstFrame, lastFrame, quiet, scene.time.frameNumber(0)),
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
+    if (!out.deepDir.empty()) DeepExrSink::refuseBadUse(out.deepDir, scene, out.exrDir);
     // Each sink's constructor checks its path; none creates a file before open().
     // The report first: without Chart.js it is refused before any folder is made.
     if (!out.reportPath.empty()) {
         auto sheet = std::make_shared<ContactSheet>(firstFrame);
         // A run that renders fills the sheet with its frames, scaled down.
-        const bool renders = !out.videoPath.empty() || !out.pngDir.empty() || !out.exrDir.empty();
+        const bool renders = !out.videoPath.empty() || !out.pngDir.empty() || !out.exrDir.empty() ||
+                             !out.deepDir.empty();
         sinks_.push_back(
             std::make_unique<ReportSink>(out.reportPath, scene, out.commandLine, sheet, renders));
         if (renders) sinks_.push_back(std::make_unique<ContactSheetSink>(sheet));
@@ -46,6 +49,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
     if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene));
     if (!out.exrDir.empty()) sinks_.push_back(std::make_unique<ExrSink>(out.exrDir, scene));
+    if (!out.deepDir.empty())
+        sinks_.push_back(std::make_unique<DeepExrSink>(out.deepDir, scene, out.exrDir));
     if (!out.videoPath.empty()) sinks_.push_back(std::make_unique<VideoSink>(out.videoPath, scene));
     if (!out.statePath.empty())
         sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
@@ -73,6 +78,10 @@ void FrameSinks::open(const Scene& scene) {
                 "render.passes: they are layers of the EXR frames, and this run writes none "
                 "(add --exr DIR)");
     }
+    if (renderer_ && std::any_of(sinks_.begin(), sinks_.end(), [](const auto& sink) {
+            return dynamic_cast<const DeepExrSink*>(sink.get()) != nullptr;
+        }))
+        renderer_->enableDeep();
     for (const auto& sink : sinks_) sink->open();
 }
 
@@ -125,9 +134,11 @@ void FrameSinks::writePictures(Frame& frame) {
         const std::vector<float> rgba = renderer_->rgba();
         frame.rgba = &rgba;
         frame.passes = renderer_->passes();
+        frame.deep = renderer_->deep();
         feed(FrameSink::Takes::Rgba, frame);
         frame.rgba = nullptr;
         frame.passes = nullptr;
+        frame.deep = nullptr;
     }
     frame.writeSeconds += secondsSince(t);
 }

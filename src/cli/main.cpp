@@ -88,6 +88,9 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
                     "Also write every frame as DIR/<name>_0001.png ...");
     cmd->add_option("--exr", opt.outputs.exrDir,
                     "Also write every frame as linear half-float RGBA, DIR/<name>_0001.exr ...");
+    cmd->add_option("--deep", opt.outputs.deepDir,
+                    "Also write every frame as a deep EXR (RGBA, Z, ZBack a sample), "
+                    "DIR/<name>_0001.exr ...");
     addRunOptions(cmd, opt);
     addChunkOptions(cmd, opt, "--png/--exr/--vdb");
 }
@@ -111,6 +114,8 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--png", opt.outputs.pngDir, "Also write every frame as a PNG into DIR");
     cmd->add_option("--exr", opt.outputs.exrDir,
                     "Also write every frame as a linear half-float RGBA EXR into DIR");
+    cmd->add_option("--deep", opt.outputs.deepDir,
+                    "Also write every frame as a deep EXR (RGBA, Z, ZBack a sample) into DIR");
     cmd->add_option("--frames", opt.frames,
                     "Frames to write, A-B or A, by the files' frame numbers");
     addChunkOptions(cmd, opt, "--png/--exr");
@@ -197,7 +202,8 @@ void addFarmOptions(CLI::App* cmd, Options& o) {
 
 void addPreviewOptions(CLI::App* cmd, Options& o) {
     plume::PreviewOptions& opt = o.preview;
-    cmd->add_option("scene", opt.run.scenePath, "Scene file (TOML), watched with every file it reads")
+    cmd->add_option("scene", opt.run.scenePath,
+                    "Scene file (TOML), watched with every file it reads")
         ->required();
     cmd->add_option("--port", opt.port, "Port of the page (0: any free port)")
         ->check(CLI::Range(0, 65535))

@@ -119,6 +119,9 @@ void ExrSink::consume(const Frame& frame) {
         for (const PassLayer& layer : passes->layers)
             layers.push_back({layer.name, {"R", "G", "B"}, layer.rgb, true});
         if (!passes->depth.empty()) layers.push_back({"depth", {"Z"}, passes->depth, false});
+        // Motion vectors as Nuke's motion layer (u, v), full floats.
+        if (!passes->motion.empty())
+            layers.push_back({"motion", {"u", "v"}, passes->motion, false});
     }
     writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
              frame.number, fps_, layers);

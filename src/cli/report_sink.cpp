@@ -37,7 +37,7 @@ const char* const kChartJsPaths[] = {
 // The contact sheet's pictures: small, so a long run's page stays a few MB.
 constexpr int kThumbWidth = 240, kThumbHeight = 135;
 
-std::string readFile(const std::string& path) {
+std::string readTextFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     std::stringstream ss;
     ss << in.rdbuf();
@@ -135,7 +135,7 @@ ReportSink::ReportSink(std::string path, const Scene& scene, std::string command
                        std::shared_ptr<ContactSheet> sheet, bool rendered)
     : path_(std::move(path)),
       extinction_(scene.render.extinction),
-      chartJs_(readFile(findChartJs())),
+      chartJs_(readTextFile(findChartJs())),
       sheet_(std::move(sheet)),
       rendered_(rendered) {
     ensureWritableFile(path_);

@@ -71,7 +71,8 @@ std::string unexpected(const CLI::App* sub, const std::string& command,
     if (command == "bake" && (name == "-o" || name == "--output"))
         return what + "plume bake writes only the --vdb cache, no video: plume render " +
                withValue(name, value) + " writes one (and takes --vdb DIR too)";
-    if (command == "bake" && (name == "--png" || name == "--exr" || name == "--no-video"))
+    if (command == "bake" &&
+        (name == "--png" || name == "--exr" || name == "--deep" || name == "--no-video"))
         return what + "plume bake writes only the --vdb cache: plume render " +
                withValue(name, value) + " writes frames (and takes --vdb DIR too)";
 

@@ -124,7 +124,7 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
                  shown + "a layer name must be letters, digits and _, not starting with a digit");
             continue;
         }
-        for (const char* pass : {"emission", "sky", "fire_light", "depth"})
+        for (const char* pass : {"emission", "sky", "fire_light", "depth", "motion"})
             if (name == pass)
                 fail(where, shown + "that is the name of the " + pass + " pass's layer");
         for (std::size_t j = 0; j < scene.lights.size(); ++j) {

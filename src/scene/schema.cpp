@@ -563,8 +563,9 @@ std::vector<KeySpec> buildKeys() {
             "(the fire's own light), lights (light_1, light_2 ... or each light's name), sky "
             "(with the background), fire_light (a flame's light on smoke and solids), sparks "
             "(their streaks, as the smoke hides them), depth (Z: metres to where the transmittance "
-            "falls to 1/2); \"all\" for every one",
-            {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks"}),
+            "falls to 1/2), motion (motion.u, motion.v: the screen motion of what each pixel sees, "
+            "pixels a frame, v up, as Nuke's VectorBlur reads it); \"all\" for every one",
+            {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks", "motion"}),
 
         // [output]
         key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},

@@ -1,0 +1,52 @@
+#include "cli/deep_sink.h"
+
+#include <filesystem>
+#include <system_error>
+
+#include "cli/output_paths.h"
+#include "cli/output_sinks.h"
+#include "core/error.h"
+#include "core/report.h"
+#include "io/deep_exr.h"
+#include "io/frame_name.h"
+
+namespace plume {
+
+void DeepExrSink::refuseBadUse(const std::string& dir, const Scene& scene,
+                               const std::string& exrDir) {
+    if (scene.render.view != RenderView::Shaded)
+        throw InputError(
+            "--deep: error: a deep image is of the shaded frame; render.view is not \"shaded\"");
+    if (exrDir.empty()) return;
+    std::error_code ec;
+    if (std::filesystem::weakly_canonical(dir, ec) == std::filesystem::weakly_canonical(exrDir, ec))
+        throw InputError("--deep: error: '" + dir +
+                         "' is the --exr folder too, and the deep frames would replace the flat "
+                         "ones (same names): give it a folder of its own");
+}
+
+DeepExrSink::DeepExrSink(std::string dir, const Scene& scene, const std::string& exrDir)
+    : dir_(std::move(dir)), sceneName_(scene.name), fps_(videoFps(scene)) {
+    refuseBadUse(dir_, scene, exrDir);
+    ensureWritableDir(dir_);
+    refuseUnseekableFrames(dir_, sceneName_ + "_", ".exr", "an EXR");
+}
+
+void DeepExrSink::consume(const Frame& frame) {
+    if (!frame.deep) throw RunError("--deep: the renderer made no deep image for this frame");
+    writeDeepExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), *frame.deep, frame.number,
+                 fps_);
+    ++written_;
+}
+
+bool DeepExrSink::hasFrame(int frame) const {
+    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".exr"));
+}
+
+std::string DeepExrSink::wrote() const {
+    if (written_ == 0) return {};
+    return countOf(written_, std::string("deep EXR frame")) + " to " + dir_ +
+           (dir_.ends_with('/') ? "" : "/");
+}
+
+}  // namespace plume
