@@ -588,7 +588,7 @@ std::vector<KeySpec> buildKeys() {
             "output.nvdb_tolerance); vector grids stay 32-bit",
             {"float", "fp16", "fpN"}),
         key("output", "nvdb_tolerance", outputPart, &OutputSettings::nvdbTolerance, kPositive,
-            "largest error of a voxel in an fpN --nvdb grid, absolute (density, kelvin, ...)"),
+            "largest error of a voxel in an fpN --nvdb grid, absolute, in the grid's own units"),
     };
 
     // Shape keys lead their sections.
