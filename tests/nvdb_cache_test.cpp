@@ -174,6 +174,7 @@ TEST(NvdbCache, Fp16IsSmallerThanTheFloatVdbWithinItsQuantizationBound) {
     test::TempDir dir("plume_nvdb");
     const Written w = writeBoth(dir, "fp16", 0);
     EXPECT_LT(fs::file_size(w.nvdb), fs::file_size(w.vdb));
+    EXPECT_LT(fs::file_size(w.nvdb), fs::file_size(writeBoth(dir, "float", 0).nvdb));
     // 16 bits over each 8^3 leaf's range: within half a step of the grid's
     // whole range, (max - min) / 65535 / 2; here 1.5e-5 for density (0 to 4).
     for (const char* name : {"density", "temperature"}) {
