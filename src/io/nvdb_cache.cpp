@@ -17,27 +17,32 @@ namespace {
 
 using Handle = nanovdb::GridHandle<nanovdb::HostBuffer>;
 
+// A checksum over every byte, so nanovdb_validate checks the voxels too, not
+// only the tree above them (NanoVDB's default).
+constexpr auto kStats = nanovdb::StatsMode::Default;
+constexpr auto kChecksum = nanovdb::ChecksumMode::Full;
+
 Handle convertFloat(const openvdb::FloatGrid& grid, const NvdbOptions& opt) {
     switch (opt.codec) {
         case NvdbCodec::Fp16:
             return nanovdb::openToNanoVDB<nanovdb::HostBuffer, openvdb::FloatTree, nanovdb::Fp16>(
-                grid);
+                grid, kStats, kChecksum);
         case NvdbCodec::FpN: {
             nanovdb::OpenToNanoVDB<float, nanovdb::FpN, nanovdb::AbsDiff> convert;
             convert.oracle() = nanovdb::AbsDiff(opt.tolerance);
-            return convert(grid);
+            return convert(grid, kStats, kChecksum, 0);
         }
         case NvdbCodec::Float:
             break;
     }
-    return nanovdb::openToNanoVDB(grid);
+    return nanovdb::openToNanoVDB(grid, kStats, kChecksum);
 }
 
 Handle convert(const openvdb::GridBase::Ptr& grid, const NvdbOptions& opt) {
     if (auto scalar = openvdb::GridBase::grid<openvdb::FloatGrid>(grid))
         return convertFloat(*scalar, opt);
     // Vectors, and the sparks' PointDataGrid (its attributes as blind data).
-    return nanovdb::openToNanoVDB(grid);
+    return nanovdb::openToNanoVDB(grid, kStats, kChecksum);
 }
 
 }  // namespace
