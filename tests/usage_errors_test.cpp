@@ -59,7 +59,7 @@ const std::vector<Refusal> kRefusals = {
     {"render " + kScene + " other.toml",
      "'other.toml': error: unexpected argument: plume render takes one scene file (see plume "
      "render --help)"},
-    {"bake " + kScene, "plume bake: error: --vdb is required (see plume bake --help)"},
+    {"bake " + kScene, "plume bake: error: --vdb (or --nvdb) is required (see plume bake --help)"},
     {"upres cache", "plume upres: error: -o is required (see plume upres --help)"},
     {"render", "plume render: error: the scene is required (see plume render --help)"},
     {"",

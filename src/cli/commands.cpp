@@ -41,7 +41,8 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
         if (!opt.output.empty())
             throw InputError("-o " + opt.output + ": error: --no-video writes no video");
         if (opt.outputs.pngDir.empty() && opt.outputs.exrDir.empty() &&
-            opt.outputs.vdbDir.empty() && opt.outputs.deepDir.empty())
+            opt.outputs.vdbDir.empty() && opt.outputs.deepDir.empty() &&
+            opt.outputs.nvdbDir.empty())
             throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
         return {};
     }
@@ -145,12 +146,15 @@ int runRender(const RunOptions& opt) {
 }
 
 int runBake(const RunOptions& opt) {
+    if (opt.outputs.vdbDir.empty() && opt.outputs.nvdbDir.empty())
+        throw InputError(
+            "plume bake: error: --vdb (or --nvdb) is required (see plume bake --help)");
     Scene scene = loadSceneWithGeometry(opt);
-    if (opt.outputs.vdbDir.empty()) throw InputError("plume bake: error: --vdb DIR is required");
     const ScopedWarningSink quiet(quietWarnings(opt.quiet));
     warnOtherFrames(scene, opt);
     RunOutputs outputs = opt.outputs;
-    outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
+    outputs.statePath =
+        resumeStatePath(outputs.vdbDir.empty() ? outputs.nvdbDir : outputs.vdbDir, scene.name);
     return simulate(scene, opt, outputs);
 }
 

@@ -7,6 +7,7 @@
 #include "cli/deep_sink.h"
 #include "cli/frame_source.h"
 #include "cli/interrupt.h"
+#include "cli/nvdb_sink.h"
 #include "cli/output_sinks.h"
 #include "cli/report_sink.h"
 #include "cli/resume.h"
@@ -47,6 +48,7 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     }
     totals_ = !out.reportPath.empty() || !out.statsPath.empty();
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
+    if (!out.nvdbDir.empty()) sinks_.push_back(std::make_unique<NvdbCacheSink>(out.nvdbDir, scene));
     if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene));
     if (!out.exrDir.empty()) sinks_.push_back(std::make_unique<ExrSink>(out.exrDir, scene));
     if (!out.deepDir.empty())

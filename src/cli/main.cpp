@@ -84,6 +84,8 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("-o,--output", opt.output, "Video to write (default: <scene name>.mp4)");
     cmd->add_option("--vdb", opt.outputs.vdbDir,
                     "Also write an OpenVDB cache, DIR/<name>_0001.vdb ...");
+    cmd->add_option("--nvdb", opt.outputs.nvdbDir,
+                    "Also write a NanoVDB cache, DIR/<name>_0001.nvdb ... (output.nvdb_codec)");
     cmd->add_option("--png", opt.outputs.pngDir,
                     "Also write every frame as DIR/<name>_0001.png ...");
     cmd->add_option("--exr", opt.outputs.exrDir,
@@ -98,8 +100,9 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
 void addBakeOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)")->required();
-    cmd->add_option("--vdb", opt.outputs.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...")
-        ->required();
+    cmd->add_option("--vdb", opt.outputs.vdbDir, "Cache folder: DIR/<name>_0001.vdb ...");
+    cmd->add_option("--nvdb", opt.outputs.nvdbDir,
+                    "NanoVDB cache folder, beside or instead of --vdb: DIR/<name>_0001.nvdb ...");
     cmd->add_flag("--resume", opt.resume, "Continue a stopped bake after its last complete frame");
     addRunOptions(cmd, opt);
 }

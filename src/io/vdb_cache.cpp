@@ -13,6 +13,7 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
+#include "io/nvdb_private.h"
 #include "io/vdb_private.h"
 #include "io/vdb_sparks_grid.h"
 #include "sim/smoke_color.h"
@@ -306,7 +307,7 @@ using VelocityBuilder = std::function<openvdb::Vec3SGrid::Ptr(float tolerance, b
 void writeFrame(const std::string& path, const VelocityBuilder& velocity, int flowCells,
                 const std::vector<const Fields*>& scalars, int frame, const std::string& sceneName,
                 const CacheOptions& opt) {
-    vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
+    const auto build = [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
         const Fields& f = *scalars.front();
         // The domain's voxels, wherever a sparse solve's boxes lie in it, so
         // every frame of a sequence shares one transform.
@@ -347,7 +348,20 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
                 if (!written) grids.push_back(from.read(name));
             }
         }
-    });
+    };
+    // Built once for the VDB file, the NanoVDB file, or both.
+    openvdb::GridPtrVec built;
+    openvdb::MetaMap meta;
+    if (!path.empty())
+        vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& m) {
+            build(grids, m);
+            built = grids;
+        });
+    else {
+        vdb::initialize();
+        build(built, meta);
+    }
+    if (!opt.nvdbPath.empty()) writeNvdbFile(opt.nvdbPath, built, opt.nvdb);
 }
 
 // writeFrame with the velocity of the solver's parts.

@@ -12,6 +12,7 @@
 #include "core/spark.h"
 #include "core/vec.h"
 #include "core/volume.h"
+#include "io/nvdb_cache.h"
 #include "sim/fields.h"
 
 namespace plume {
@@ -33,6 +34,10 @@ struct CacheOptions {
     double timeScale = 0;   // physics.time_scale at the frame, as "plume_time_scale" (0: none)
     // The solver's sparks, written as the points grid `sparks` (io/vdb_sparks.h).
     const SparkList* sparks = nullptr;
+    // Where the frame's grids also go as NanoVDB (--nvdb, io/nvdb_cache.h);
+    // with an empty VDB path, only there.
+    std::string nvdbPath;
+    NvdbOptions nvdb;
 };
 
 // Writes density, temperature (fog volumes), flame and fuel when f burns,

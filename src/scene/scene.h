@@ -317,6 +317,10 @@ struct OutputSettings {
     Codec codec = Codec::H264;
     VdbPrecision vdbPrecision = VdbPrecision::Half;
     std::string velocityName = "velocity";  // "vel" for Houdini
+    // --nvdb's float grids (io/nvdb_cache.h): "float", "fp16" or "fpN", and
+    // fpN's largest error, absolute.
+    std::string nvdbCodec = "float";
+    float nvdbTolerance = 1e-3f;
 };
 
 struct Scene {

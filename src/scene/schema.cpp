@@ -583,6 +583,13 @@ std::vector<KeySpec> buildKeys() {
             {"half", "full", "exact"}),
         key("output", "velocity_name", outputPart, &OutputSettings::velocityName, kAny,
             "name of the VDB velocity grid (vel for Houdini)", {"velocity", "vel"}),
+        key("output", "nvdb_codec", outputPart, &OutputSettings::nvdbCodec, kAny,
+            "--nvdb float grids: float (32-bit), fp16 (16 bits a voxel, quantized over each "
+            "8^3 leaf's range) or fpN (the fewest bits a leaf that keep every voxel within "
+            "output.nvdb_tolerance); vector grids stay 32-bit",
+            {"float", "fp16", "fpN"}),
+        key("output", "nvdb_tolerance", outputPart, &OutputSettings::nvdbTolerance, kPositive,
+            "largest error of a voxel in an fpN --nvdb grid, absolute, in the grid's own units"),
     };
 
     // Shape keys lead their sections.

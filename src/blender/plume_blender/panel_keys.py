@@ -53,7 +53,8 @@ DOMAIN_PANELS = (
         parent="gas", closed=True),
     Sub("cache", "Cache", []),
     Sub("cache_advanced", "Advanced",
-        ["output.vdb_precision", "output.velocity_name"],
+        ["output.vdb_precision", "output.velocity_name", "output.nvdb_codec",
+         "output.nvdb_tolerance"],
         parent="cache", closed=True),
     Sub("renderer", "plume Renderer",
         ["render.exposure", "render.ambient", "render.background_top", "render.background_bottom",
@@ -132,6 +133,8 @@ LABELS = {
     # Cache
     "output.vdb_precision": "VDB Precision",
     "output.velocity_name": "Velocity Grid Name",
+    "output.nvdb_codec": "NanoVDB Codec",
+    "output.nvdb_tolerance": "NanoVDB Tolerance",
     # plume's renderer
     "render.exposure": "Exposure",
     "render.ambient": "Sky Light",

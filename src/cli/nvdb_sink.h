@@ -1,0 +1,27 @@
+// --nvdb DIR: DIR/NAME_0001.nvdb per written frame, the grids of the VDB
+// frame as NanoVDB (io/nvdb_cache.h), with or without --vdb beside it.
+#pragma once
+
+#include <string>
+
+#include "cli/frame_sink.h"
+#include "io/vdb_cache.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+class NvdbCacheSink : public FrameSink {
+  public:
+    NvdbCacheSink(std::string dir, const Scene& scene);
+    Takes takes() const override { return Takes::Fields; }
+    void consume(const Frame& frame) override;
+    bool hasFrame(int frame) const override;
+    std::string wrote() const override;
+
+  private:
+    std::string dir_, sceneName_;
+    CacheOptions options_;
+    int written_ = 0;
+};
+
+}  // namespace plume
