@@ -10,9 +10,11 @@
 #include <functional>
 #include <new>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
+#include "io/spark_ply.h"
 #include "io/vdb_private.h"
 #include "io/vdb_sparks_grid.h"
 #include "sim/smoke_color.h"
@@ -348,6 +350,10 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
             }
         }
     });
+    // The sparks again beside a frame file, for Blender (io/spark_ply.h).
+    if (opt.sparks && outputTarget(path) == OutputTarget::File)
+        writeSparkPly(sparkPlyPath(path), *opt.sparks,
+                      opt.worldOrigin + scalars.front()->domainOrigin());
 }
 
 // writeFrame with the velocity of the solver's parts.
