@@ -206,6 +206,9 @@ def import_sparks(context, domain, cache_dir, name, first, last):
     obj["plume_sparks_name"] = name
     points_modifier(obj, material(obj_name, domain.plume.render_emission))
     load_frame(obj, context.scene.frame_current)
+    # The handler changes the mesh while an animation renders: Blender asks
+    # for a locked interface then (bpy.app.handlers' notes on rendering).
+    context.scene.render.use_lock_interface = True
     return obj
 
 
