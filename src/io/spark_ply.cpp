@@ -3,8 +3,13 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
 
 #include "core/atomic_file.h"
+#include "core/error.h"
 
 namespace plume {
 
@@ -48,6 +53,29 @@ void writeSparkPly(const std::string& path, const SparkList& sparks, Vec3f world
         put(out, s.pscale);
     }
     writeFileAtomically(path, out);
+}
+
+void syncSparkPly(const std::string& path, const SparkList* sparks, Vec3f world) {
+    if (sparks) {
+        writeSparkPly(path, *sparks, world);
+        return;
+    }
+    std::error_code ec;  // none there is the usual case
+    std::filesystem::remove(path, ec);
+}
+
+void carrySparkPly(const std::string& from, const std::string& to) {
+    std::error_code ec;
+    if (!std::filesystem::exists(from, ec)) {
+        std::filesystem::remove(to, ec);
+        return;
+    }
+    if (std::filesystem::equivalent(from, to, ec)) return;
+    std::ifstream in(from, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    if (!in) throw RunError("cannot read '" + from + "'");
+    writeFileAtomically(to, bytes.str());
 }
 
 }  // namespace plume

@@ -22,4 +22,12 @@ std::string sparkPlyPath(const std::string& vdbPath);
 // the world) through a temporary and a rename. Throws RunError.
 void writeSparkPly(const std::string& path, const SparkList& sparks, Vec3f world);
 
+// writeSparkPly with sparks; without (a scene with no [sparks]), removes a
+// file an earlier bake left at path, so the file always matches its frame.
+void syncSparkPly(const std::string& path, const SparkList* sparks, Vec3f world);
+
+// The file `from` copied to `to` (through a temporary), or `to` removed when
+// there is no `from`. Throws RunError.
+void carrySparkPly(const std::string& from, const std::string& to);
+
 }  // namespace plume

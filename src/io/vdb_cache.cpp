@@ -350,10 +350,15 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
             }
         }
     });
-    // The sparks again beside a frame file, for Blender (io/spark_ply.h).
-    if (opt.sparks && outputTarget(path) == OutputTarget::File)
-        writeSparkPly(sparkPlyPath(path), *opt.sparks,
-                      opt.worldOrigin + scalars.front()->domainOrigin());
+    // The sparks again beside a frame file, for Blender (io/spark_ply.h);
+    // a frame without sparks leaves no earlier bake's file beside it.
+    // plume upres carries the base frame's sparks, and so its file.
+    if (outputTarget(path) != OutputTarget::File) return;
+    if (!opt.sparks && !opt.carryFrom.empty())
+        carrySparkPly(sparkPlyPath(opt.carryFrom), sparkPlyPath(path));
+    else
+        syncSparkPly(sparkPlyPath(path), opt.sparks,
+                     opt.worldOrigin + scalars.front()->domainOrigin());
 }
 
 // writeFrame with the velocity of the solver's parts.
