@@ -32,8 +32,10 @@ void Renderer::drawSparkStreaks(const VolumeView& given, const VolumeView& seen,
     look.glow = settings_.emission * kSparkGlowPerEmission;
     const float frames = settings_.motionBlur > 0.0f ? settings_.motionBlur : kSparkShutterFrames;
     look.shutter = float(frames / fps_);
+    // Hidden by the solids drawn in the frame where they are nearer.
     drawSparks(*given.sparks, camera, seen, look, frame_,
-               sparkPass_ && passesOn_ ? &sparkLayer_ : nullptr);
+               sparkPass_ && passesOn_ ? &sparkLayer_ : nullptr,
+               solids_ && !solids_->empty() ? solids_.get() : nullptr);
 }
 
 void Renderer::addSparkPass() {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "core/parallel.h"
 #include "render/light/planck.h"
@@ -16,7 +17,24 @@ struct Streak {
     float ax = 0, ay = 0, bx = 0, by = 0;
     Vec3f energy{0, 0, 0};
     bool seen = false;
+    int samples = 1;           // splats along it, about one a pixel
+    std::uint64_t hidden = 0;  // bit j: its j-th of kSolidTests parts is behind a solid
 };
+
+// Solid tests along a streak: a camera ray to each of up to this many
+// points of it (one a splat on shorter streaks).
+constexpr int kSolidTests = 64;
+
+int solidTests(int samples) { return std::min(samples, kSolidTests); }
+
+// Whether a solid surface lies between the camera and `p`.
+bool behindSolid(const SolidScene& solids, Vec3f eye, Vec3f p) {
+    const Vec3f d = p - eye;
+    const float distance = length(d);
+    if (!(distance > 0.0f)) return false;
+    SurfaceHit hit;
+    return solids.intersect(eye, d / distance, distance, hit);
+}
 
 // The part [t0, t1] of the segment from a to b inside the box [lo, hi].
 bool clip(Vec3f a, Vec3f b, Vec3f lo, Vec3f hi, float& t0, float& t1) {
@@ -72,7 +90,8 @@ float sparkTransmittance(const VolumeView& volume, float extinction, Vec3f from,
 }
 
 void drawSparks(const SparkList& sparks, const Camera& camera, const VolumeView& volume,
-                const SparkLook& look, LinearImage& image, std::vector<float>* layer) {
+                const SparkLook& look, LinearImage& image, std::vector<float>* layer,
+                const SolidScene* solids) {
     if (sparks.empty()) return;
     const int w = image.width, h = image.height;
     // The angle one pixel spans at the image's centre: a spark's radius in pixels.
@@ -94,6 +113,17 @@ void drawSparks(const SparkList& sparks, const Camera& camera, const VolumeView&
             const float seen = sparkTransmittance(volume, look.extinction, camera.position(), s.p);
             out.energy = sparkRadiance(s.temperature) * (look.glow * disc * seen);
             out.seen = out.energy.x + out.energy.y + out.energy.z > 0.0f;
+            out.samples = std::max(1, int(std::ceil(std::hypot(out.bx - out.ax, out.by - out.ay))));
+            if (!out.seen || !solids) continue;
+            // The streak's path in the world, tested at the middle of each part.
+            const int tests = solidTests(out.samples);
+            for (int j = 0; j < tests; ++j) {
+                const float t = (float(j) + 0.5f) / float(tests);
+                if (behindSolid(*solids, camera.position(), s.p - half + half * (2.0f * t)))
+                    out.hidden |= std::uint64_t(1) << j;
+            }
+            if (out.hidden == (tests == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << tests) - 1))
+                out.seen = false;
         }
     });
     float* layerData = layer ? layer->data() : nullptr;
@@ -101,9 +131,11 @@ void drawSparks(const SparkList& sparks, const Camera& camera, const VolumeView&
         if (!s.seen) continue;
         const float len = std::hypot(s.bx - s.ax, s.by - s.ay);
         if (len > 4.0f * float(std::max(w, h))) continue;  // across the lens: not drawn
-        const int samples = std::max(1, int(std::ceil(len)));
+        const int samples = s.samples;
+        const int tests = solidTests(samples);
         const Vec3f each = s.energy / float(samples);
         for (int k = 0; k < samples; ++k) {
+            if (s.hidden >> (k * tests / samples) & 1) continue;
             const float t = (float(k) + 0.5f) / float(samples);
             splat(s.ax + (s.bx - s.ax) * t, s.ay + (s.by - s.ay) * t, each, w, h, image.rgb.data(),
                   layerData);

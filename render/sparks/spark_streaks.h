@@ -1,8 +1,9 @@
 // Sparks in the frame (sim/sparks.h): each one a glowing streak in its
 // blackbody colour, as long as its path over the shutter (|v| x shutter),
 // seen through the smoke between it and the camera (the transmittance
-// along that line, as the smoke hides anything). Drawn after the march,
-// into the traced frame's light and the EXR's `sparks` layer.
+// along that line, as the smoke hides anything) and hidden where a solid
+// (an obstacle or the ground) is nearer along the camera's ray. Drawn after
+// the march, into the traced frame's light and the EXR's `sparks` layer.
 #pragma once
 
 #include <vector>
@@ -11,6 +12,7 @@
 #include "core/volume.h"
 #include "render/camera.h"
 #include "render/output/image.h"
+#include "render/solids/solid_scene.h"
 
 namespace plume {
 
@@ -25,10 +27,13 @@ Vec3f sparkRadiance(float kelvin);
 
 // Adds the sparks' light to image.rgb (premultiplied, before the background;
 // the transmittance is left alone: a spark lights, it does not cover), and
-// the same to `layer` (width * height * 3) when given. The same image for
-// any thread count: the sparks are measured in parallel, drawn in order.
+// the same to `layer` (width * height * 3) when given. With `solids`, the
+// parts of a streak behind the nearest solid surface are not drawn. The same
+// image for any thread count: the sparks are measured in parallel, drawn in
+// order.
 void drawSparks(const SparkList& sparks, const Camera& camera, const VolumeView& volume,
-                const SparkLook& look, LinearImage& image, std::vector<float>* layer = nullptr);
+                const SparkLook& look, LinearImage& image, std::vector<float>* layer = nullptr,
+                const SolidScene* solids = nullptr);
 
 // The transmittance from `from` to `to` (the volume's frame) through its density.
 float sparkTransmittance(const VolumeView& volume, float extinction, Vec3f from, Vec3f to);

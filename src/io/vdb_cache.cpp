@@ -10,10 +10,12 @@
 #include <functional>
 #include <new>
 
+#include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
 #include "io/nvdb_private.h"
+#include "io/spark_ply.h"
 #include "io/vdb_private.h"
 #include "io/vdb_sparks_grid.h"
 #include "sim/smoke_color.h"
@@ -362,6 +364,15 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
         build(built, meta);
     }
     if (!opt.nvdbPath.empty()) writeNvdbFile(opt.nvdbPath, built, opt.nvdb);
+    // The sparks again beside a frame file, for Blender (io/spark_ply.h);
+    // a frame without sparks leaves no earlier bake's file beside it.
+    // plume upres carries the base frame's sparks, and so its file.
+    if (path.empty() || outputTarget(path) != OutputTarget::File) return;
+    if (!opt.sparks && !opt.carryFrom.empty())
+        carrySparkPly(sparkPlyPath(opt.carryFrom), sparkPlyPath(path));
+    else
+        syncSparkPly(sparkPlyPath(path), opt.sparks,
+                     opt.worldOrigin + scalars.front()->domainOrigin());
 }
 
 // writeFrame with the velocity of the solver's parts.

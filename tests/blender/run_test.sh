@@ -37,6 +37,12 @@
 #            default; the imported material is plume's fire mapping with the
 #            constants plume prints, and a Cycles frame shows flame
 #            (addon_fire.py).
+#        run_test.sh addon_sparks PLUME SOURCE_DIR WORK_DIR
+#            the add-on bakes a fire emitter that throws sparks; the imported
+#            sparks object has, on two frames, as many points as OpenVDB
+#            itself counts in the cache's `sparks` grid ($PLUME_VDB_POINT_COUNT,
+#            tests/blender/vdb_point_count.cpp), and glows warm in Cycles
+#            where the sparks are (addon_sparks.py).
 #        run_test.sh addon_sequences PLUME SOURCE_DIR WORK_DIR
 #            the add-on exports a collider grown by a shape key and a bent one
 #            as mesh sequences, an emitter's particles as a points sequence
@@ -56,7 +62,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -273,6 +279,15 @@ addon_fire|addon_sequences)
   run_blender "$here/$mode.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
+addon_sparks)
+  zip=$(dirname "$plume")/plume_blender.zip
+  [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
+  counter=${PLUME_VDB_POINT_COUNT:-$(dirname "$plume")/tests/blender/vdb_point_count}
+  [[ -x $counter ]] || fail "no vdb_point_count at $counter (cmake --build build --target vdb_point_count)"
+  export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
+  run_blender "$here/addon_sparks.py" "$zip" "$plume" "$work" "$counter"
+  say "PASS"
+  ;;
 addon_preview)
   zip=$(dirname "$plume")/plume_blender.zip
   [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
@@ -299,5 +314,5 @@ PY
   say "PASS"
   ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks)" >&2; exit 2 ;;
 esac

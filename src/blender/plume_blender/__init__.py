@@ -15,7 +15,7 @@ bl_info = {
 import bpy
 from bpy.props import PointerProperty
 
-from . import operators, preview, properties, ui
+from . import operators, preview, properties, sparks_import, ui
 
 _classes = []
 
@@ -28,10 +28,12 @@ def register():
     for cls in _classes:
         bpy.utils.register_class(cls)
     bpy.types.Object.plume = PointerProperty(type=settings)
+    sparks_import.register()
 
 
 def unregister():
     preview.unregister()
+    sparks_import.unregister()
     del bpy.types.Object.plume
     for cls in reversed(_classes):
         bpy.utils.unregister_class(cls)

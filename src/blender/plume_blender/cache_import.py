@@ -5,7 +5,7 @@ import os
 import bpy
 from mathutils import Vector
 
-from . import export, schema
+from . import export, schema, sparks_import
 
 def sequence_files(cache_dir, name, first, last):
     files = []
@@ -162,6 +162,8 @@ def import_sequence(context, domain, cache_dir, name, first, last):
     # The domain's box stays in the viewport as bounds, out of renders.
     domain.display_type = "BOUNDS"
     domain.hide_render = True
+    # The sparks, when the cache has them, as points beside the volume.
+    sparks_import.import_sparks(context, domain, cache_dir, name, first, last)
     return obj
 
 
