@@ -317,6 +317,11 @@ struct OutputSettings {
     Codec codec = Codec::H264;
     VdbPrecision vdbPrecision = VdbPrecision::Half;
     std::string velocityName = "velocity";  // "vel" for Houdini
+    // The EXR frames' working space (render/output/color_space.h): a name in
+    // plume's OpenColorIO config, or in $OCIO's.
+    std::string colorSpace = "lin_rec709";
+    // Where it is given: "file:line:col", or "--set output.color_space=..."; "" when not.
+    std::string colorSpaceAt;
 };
 
 struct Scene {

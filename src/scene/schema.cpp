@@ -582,6 +582,10 @@ std::vector<KeySpec> buildKeys() {
             {"half", "full", "exact"}),
         key("output", "velocity_name", outputPart, &OutputSettings::velocityName, kAny,
             "name of the VDB velocity grid (vel for Houdini)", {"velocity", "vel"}),
+        key("output", "color_space", outputPart, &OutputSettings::colorSpace, kAny,
+            "the working space of the --exr frames (beauty and passes), through OpenColorIO: "
+            "lin_rec709 (linear Rec. 709, D65) or acescg (ACES AP1, D60), from plume's config; "
+            "with $OCIO set, a colour space of that config; PNG and MP4 stay sRGB"),
     };
 
     // Shape keys lead their sections.
