@@ -88,7 +88,7 @@ Renderer::Renderer(const Scene& scene)
     settings_.ambient = space_->in(settings_.ambient);
     settings_.backgroundTop = space_->in(settings_.backgroundTop);
     settings_.backgroundBottom = space_->in(settings_.backgroundBottom);
-    albedo_ = space_->in(albedo_);
+    albedo_ = space_->albedo(albedo_);
     placeLights(scene.lights);
     for (size_t l = 0; l < scene.lights.size(); ++l)
         lightNames_.push_back(scene.lights[l].name.empty() ? "light_" + std::to_string(l + 1)
@@ -132,9 +132,9 @@ void Renderer::placeSolids(const std::vector<ObstacleSettings>& obstacles,
     const Vec3f lo = volume.worldMin(), hi = volume.worldMax();
     if (!space_->rec709) {
         std::vector<ObstacleSettings> working = obstacles;
-        for (ObstacleSettings& o : working) o.color = space_->in(o.color);
+        for (ObstacleSettings& o : working) o.color = space_->albedo(o.color);
         GroundSettings ground = ground_;
-        ground.color = space_->in(ground.color);
+        ground.color = space_->albedo(ground.color);
         solids_->place(working, ground, (lo + hi) * 0.5f, kHorizonDiagonals * length(hi - lo));
         return;
     }

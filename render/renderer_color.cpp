@@ -85,7 +85,7 @@ void Renderer::packColors(const VolumeView& volume) {
         }
         // The smoke's colour is authored in Rec. 709: the march's is the working space's.
         if (!space_->rec709) {
-            const Vec3f w = space_->in(Vec3f(out[0], out[1], out[2]));
+            const Vec3f w = space_->albedo(Vec3f(out[0], out[1], out[2]));
             out[0] = w.x, out[1] = w.y, out[2] = w.z;
         }
     });

@@ -138,6 +138,12 @@ std::shared_ptr<const WorkingSpace> resolve(const std::string& name, const std::
         matrixOf(cpu, space->toRec709);
         space->rec709 = there->isNoOp() || near(space->fromRec709, kKnown[0].fromRec709);
         space->chromaticities = chromaticitiesOf(space->fromRec709);
+        for (int r = 0; r < 3; ++r) {
+            const float* row = &space->fromRec709[size_t(r * 3)];
+            const float sum = row[0] + row[1] + row[2];
+            for (int c = 0; c < 3; ++c)
+                space->albedoFromRec709[size_t(r * 3 + c)] = sum != 0.0f ? row[c] / sum : 0.0f;
+        }
         space->processor = std::make_shared<const OCIO::ConstCPUProcessorRcPtr>(cpu);
         return space;
     } catch (const OCIO::Exception& e) {

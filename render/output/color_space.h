@@ -29,8 +29,12 @@ struct WorkingSpace {
     Matrix3 fromRec709{1, 0, 0, 0, 1, 0, 0, 0, 1};
     Matrix3 toRec709{1, 0, 0, 0, 1, 0, 0, 0, 1};
     // The EXR header's chromaticities: red, green, blue, white (x, y each).
-    // A colour authored as linear Rec. 709 (a light's, the sky's, an albedo) in this space.
+    // A light's colour authored as linear Rec. 709 (a lamp's, the sky's) in this space.
     Vec3f in(Vec3f c) const { return rec709 ? c : matrixTimes(fromRec709, c); }
+    // A reflectance (an albedo) the same way, white kept white: a space that
+    // scales light (an exposure in a studio's config) scales no albedo.
+    Vec3f albedo(Vec3f c) const { return rec709 ? c : matrixTimes(albedoFromRec709, c); }
+    Matrix3 albedoFromRec709{1, 0, 0, 0, 1, 0, 0, 0, 1};  // fromRec709, each row over its sum
     std::array<float, 8> chromaticities{0.64f, 0.33f, 0.30f, 0.60f,
                                         0.15f, 0.06f, 0.3127f, 0.3290f};
     // Working RGB to linear Rec. 709 in place, OpenColorIO's CPU processor
