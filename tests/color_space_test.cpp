@@ -42,11 +42,11 @@ bool haveTool(const char* tool) {
     return false;
 }
 
-#define REQUIRE_TOOL(tool, package)                                                          \
-    if (!haveTool(tool)) {                                                                   \
-        const std::string why = std::string(tool) + " is not installed (" package ")";       \
+#define REQUIRE_TOOL(tool, package)                                                         \
+    if (!haveTool(tool)) {                                                                  \
+        const std::string why = std::string(tool) + " is not installed (" package ")";      \
         if (test::requireAll()) FAIL() << why << " (PLUME_REQUIRE_ALL=1: nothing skipped)"; \
-        GTEST_SKIP() << why;                                                                 \
+        GTEST_SKIP() << why;                                                                \
     }
 
 // Every channel of an image as oiiotool dumps it, by channel name.
@@ -146,8 +146,8 @@ Pair renderBoth(const std::string& name, const std::string& scene, int resolutio
     const std::string stem = fs::path(scene).stem().string();
     char number[16];
     std::snprintf(number, sizeof number, "_%04d.exr", frames);
-    auto r = runPlume("render " + scene + " --exr d" + small(resolution, frames, extra), dir,
-                      "-u OCIO");
+    auto r =
+        runPlume("render " + scene + " --exr d" + small(resolution, frames, extra), dir, "-u OCIO");
     EXPECT_EQ(r.status, 0) << r.err;
     std::vector<std::string> aces = extra;
     aces.push_back("output.color_space=acescg");
@@ -201,8 +201,7 @@ TEST(ColorSpace, AcescgFireHoldsTheDefaultFiresLight) {
                            kAp1ToRec709 + " -d float -o '" + back.string() + "'")
                               .c_str()),
               0);
-    expectSameLuminance(rgbOf(oiioChannels(back), ""), rgbOf(oiioChannels(p.rec709), ""),
-                        "fire");
+    expectSameLuminance(rgbOf(oiioChannels(back), ""), rgbOf(oiioChannels(p.rec709), ""), "fire");
 }
 
 // The header names AP1 with ACES' D60 white, as oiiotool reads it, and keeps
@@ -269,9 +268,9 @@ colorspaces:
 )";
     }
     const std::string studio = "OCIO='" + (dir / "studio.ocio").string() + "'";
-    auto r = runPlume("render " + kRising + " --exr s" +
-                          small(16, 2, {"output.color_space=plate_lin"}),
-                      dir, studio);
+    auto r =
+        runPlume("render " + kRising + " --exr s" + small(16, 2, {"output.color_space=plate_lin"}),
+                 dir, studio);
     ASSERT_EQ(r.status, 0) << r.err;
     r = runPlume("render " + kRising + " --exr a" + small(16, 2, {"output.color_space=acescg"}),
                  dir, "-u OCIO");
@@ -309,6 +308,10 @@ TEST(ColorSpace, UnknownNameIsOneLineAtItsPlace) {
         EXPECT_FALSE(fs::exists(dir / "exr"));
         EXPECT_FALSE(fs::exists(dir / "png"));
         EXPECT_FALSE(fs::exists(dir / "out.mp4"));
+        // plume check says the same.
+        r = runPlume("check bad.toml", dir, env);
+        EXPECT_EQ(r.status, 2) << env;
+        EXPECT_EQ(r.err.rfind("bad.toml:5:15: error: ", 0), 0) << r.err;
     }
 }
 

@@ -46,9 +46,10 @@ Matrix3 inverse(const Matrix3& m) {
     const double a = m[0], b = m[1], c = m[2], d = m[3], e = m[4], f = m[5], g = m[6], h = m[7],
                  i = m[8];
     const double det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
-    return {float((e * i - f * h) / det), float((c * h - b * i) / det), float((b * f - c * e) / det),
-            float((f * g - d * i) / det), float((a * i - c * g) / det), float((c * d - a * f) / det),
-            float((d * h - e * g) / det), float((b * g - a * h) / det), float((a * e - b * d) / det)};
+    return {
+        float((e * i - f * h) / det), float((c * h - b * i) / det), float((b * f - c * e) / det),
+        float((f * g - d * i) / det), float((a * i - c * g) / det), float((c * d - a * f) / det),
+        float((d * h - e * g) / det), float((b * g - a * h) / det), float((a * e - b * d) / det)};
 }
 
 Matrix3 multiply(const Matrix3& a, const Matrix3& b) {
@@ -75,9 +76,11 @@ std::array<float, 8> chromaticitiesOf(const Matrix3& fromRec709) {
     std::array<float, 8> xy{};
     for (int p = 0; p < 4; ++p) {
         Vec3f c;
-        if (p < 3) c = Vec3f(toXyz[p], toXyz[3 + p], toXyz[6 + p]);
-        else c = Vec3f(toXyz[0] + toXyz[1] + toXyz[2], toXyz[3] + toXyz[4] + toXyz[5],
-                       toXyz[6] + toXyz[7] + toXyz[8]);
+        if (p < 3)
+            c = Vec3f(toXyz[p], toXyz[3 + p], toXyz[6 + p]);
+        else
+            c = Vec3f(toXyz[0] + toXyz[1] + toXyz[2], toXyz[3] + toXyz[4] + toXyz[5],
+                      toXyz[6] + toXyz[7] + toXyz[8]);
         const float sum = c.x + c.y + c.z;
         xy[size_t(2 * p)] = sum != 0.0f ? c.x / sum : 0.0f;
         xy[size_t(2 * p + 1)] = sum != 0.0f ? c.y / sum : 0.0f;
@@ -173,8 +176,8 @@ std::string shippedConfigPath() {
     const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
     if (ec) return {};
     const std::filesystem::path dir = exe.parent_path();
-    for (const auto& candidate : {dir / ".." / "share" / "plume" / "plume.ocio",
-                                  dir / "share" / "plume" / "plume.ocio"})
+    for (const auto& candidate :
+         {dir / ".." / "share" / "plume" / "plume.ocio", dir / "share" / "plume" / "plume.ocio"})
         if (std::filesystem::is_regular_file(candidate, ec))
             return std::filesystem::weakly_canonical(candidate, ec).string();
     return {};

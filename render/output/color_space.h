@@ -35,8 +35,7 @@ struct WorkingSpace {
     // scales light (an exposure in a studio's config) scales no albedo.
     Vec3f albedo(Vec3f c) const { return rec709 ? c : matrixTimes(albedoFromRec709, c); }
     Matrix3 albedoFromRec709{1, 0, 0, 0, 1, 0, 0, 0, 1};  // fromRec709, each row over its sum
-    std::array<float, 8> chromaticities{0.64f, 0.33f, 0.30f, 0.60f,
-                                        0.15f, 0.06f, 0.3127f, 0.3290f};
+    std::array<float, 8> chromaticities{0.64f, 0.33f, 0.30f, 0.60f, 0.15f, 0.06f, 0.3127f, 0.3290f};
     // Working RGB to linear Rec. 709 in place, OpenColorIO's CPU processor
     // over `pixels` pixels of `channels` (3 or 4; alpha is left alone).
     void toRec709Pixels(float* data, long pixels, int channels) const;
