@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -313,6 +315,41 @@ TEST(ColorSpace, UnknownNameIsOneLineAtItsPlace) {
         EXPECT_EQ(r.status, 2) << env;
         EXPECT_EQ(r.err.rfind("bad.toml:5:15: error: ", 0), 0) << r.err;
     }
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// The chunk types of a PNG file in order, read from its bytes.
+std::vector<std::string> pngChunks(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::vector<std::string> chunks;
+    for (size_t at = 8; at + 8 <= bytes.size();) {
+        const auto b = [&](size_t i) { return std::uint32_t(std::uint8_t(bytes[at + i])); };
+        const std::uint32_t length = b(0) << 24 | b(1) << 16 | b(2) << 8 | b(3);
+        chunks.push_back(bytes.substr(at + 4, 4));
+        at += 12 + size_t(length);
+    }
+    return chunks;
+}
+
+// PNG frames stay display-referred sRGB in every working space, and say so:
+// the sRGB chunk, with the gAMA and cHRM the PNG specification pairs with it,
+// before the pixels.
+TEST(ColorSpace, PngFramesAreTaggedSrgb) {
+    const fs::path dir = scratchDir("color_space_png");
+    auto r =
+        runPlume("render " + kRising + " --png png" + small(16, 1, {"output.color_space=acescg"}),
+                 dir, "-u OCIO");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::vector<std::string> chunks = pngChunks(dir / "png" / "rising_0001.png");
+    const auto idat = std::find(chunks.begin(), chunks.end(), "IDAT");
+    for (const char* tag : {"sRGB", "gAMA", "cHRM"})
+        EXPECT_NE(std::find(chunks.begin(), idat, tag), idat) << tag << " missing before IDAT";
 }
 
 }  // namespace
