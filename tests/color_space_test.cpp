@@ -354,3 +354,27 @@ TEST(ColorSpace, PngFramesAreTaggedSrgb) {
 
 }  // namespace
 }  // namespace plume
+
+namespace plume {
+namespace {
+
+// plume encode reads an EXR's space from its header: ACEScg frames make the
+// video the default frames make (ffmpeg's PSNR between the two decoded).
+TEST(ColorSpace, EncodeTakesAcescgFramesBackToRec709) {
+    REQUIRE_TOOL("ffmpeg", "ffmpeg");
+    // A saturated background, which ACEScg's numbers and Rec. 709's tell apart.
+    const Pair p = renderBoth("encode", kRising, 16, 3, {"render.background=[0.05, 0.4, 0.9]"});
+    const fs::path dir = p.rec709.parent_path().parent_path();
+    ASSERT_EQ(runPlume("encode d -o d.mp4 -q", dir).status, 0);
+    ASSERT_EQ(runPlume("encode a -o a.mp4 -q", dir).status, 0);
+    const std::string log =
+        test::capture("ffmpeg -nostdin -i '" + (dir / "d.mp4").string() + "' -i '" +
+                      (dir / "a.mp4").string() + "' -lavfi psnr -f null - 2>&1");
+    const size_t at = log.rfind("average:");
+    ASSERT_NE(at, std::string::npos) << log;
+    const std::string value = log.substr(at + 8, log.find(' ', at) - at - 8);
+    EXPECT_TRUE(value == "inf" || std::stod(value) > 50.0) << log.substr(at);
+}
+
+}  // namespace
+}  // namespace plume

@@ -48,6 +48,10 @@ struct WorkingSpace {
 // hold is an InputError at output.color_space's place in the scene file.
 std::shared_ptr<const WorkingSpace> workingSpace(const Scene& scene);
 
+// The space of an EXR whose header has these chromaticities, from plume's
+// config: linear Rec. 709, ACEScg (AP1) or ACES2065-1 (AP0); null for others.
+std::shared_ptr<const WorkingSpace> workingSpaceOf(const std::array<float, 8>& chromaticities);
+
 // plume's own config: share/plume/plume.ocio beside the executable (installed:
 // PREFIX/bin/../share/plume; the build tree: BUILD/share/plume). "" when absent.
 std::string shippedConfigPath();

@@ -212,6 +212,11 @@ ExrImage readExr(const std::string& path) {
             image.software = s->value();
         if (auto* f = header.findTypedAttribute<Imf::IntAttribute>("frame"))
             image.frame = f->value();
+        if (Imf::hasChromaticities(header)) {
+            const Imf::Chromaticities& c = Imf::chromaticities(header);
+            image.chromaticities = {c.red.x,  c.red.y,  c.green.x, c.green.y,
+                                    c.blue.x, c.blue.y, c.white.x, c.white.y};
+        }
 
         image.rgba.assign(size_t(image.width) * image.height * 4, 0.0f);
         // The slice base is shifted so the data window's corner lands on element 0.

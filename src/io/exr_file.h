@@ -18,6 +18,9 @@ struct ExrImage {
     bool half = false;                  // every channel stored as 16-bit half
     std::string software;               // the "software" attribute ("" when absent)
     int frame = 0;                      // the "frame" attribute (0 when absent)
+    // The "chromaticities" attribute: red, green, blue, white (x, y each);
+    // Rec. 709's when absent, as OpenEXR takes it.
+    std::array<float, 8> chromaticities{0.64f, 0.33f, 0.30f, 0.60f, 0.15f, 0.06f, 0.3127f, 0.3290f};
 };
 
 // Writes width x height premultiplied linear RGBA (row 0 at the top) as a
