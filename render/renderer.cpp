@@ -66,6 +66,7 @@ float srgbDecode(float v) {
 
 Renderer::Renderer(const Scene& scene)
     : camera_(scene.camera),
+      space_(workingSpace(scene)),
       settings_(scene.render),
       // Smoke made only by fire is drawn in its own colour (soot is dark);
       // other smoke scatters render.albedo of the light, grey.
@@ -80,6 +81,14 @@ Renderer::Renderer(const Scene& scene)
     if (width_ <= 0 || height_ <= 0)
         throw InputError("render.width and render.height must be positive");
     if (!(settings_.step > 0.0f)) throw InputError("render.step must be positive");
+    // The scene's colours are linear Rec. 709: the sky's and the smoke's are
+    // made in the working space here, the lights' and solids' as they are
+    // placed, the blackbody's from its XYZ (render/light/planck.h).
+    useBlackbodySpace(*space_);
+    settings_.ambient = space_->in(settings_.ambient);
+    settings_.backgroundTop = space_->in(settings_.backgroundTop);
+    settings_.backgroundBottom = space_->in(settings_.backgroundBottom);
+    albedo_ = space_->albedo(albedo_);
     placeLights(scene.lights);
     for (size_t l = 0; l < scene.lights.size(); ++l)
         lightNames_.push_back(scene.lights[l].name.empty() ? "light_" + std::to_string(l + 1)
@@ -107,9 +116,11 @@ void Renderer::placeLights(const std::vector<LightSettings>& lights) {
             if (length(light.direction) == 0.0f) continue;  // lights nothing
             directional_.push_back(light);
             directional_.back().direction = normalize(light.direction);
+            directional_.back().color = space_->in(light.color);
             directionalIndex_.push_back(int(l));
         } else {
             point_.push_back(light);
+            point_.back().color = space_->in(light.color);
             pointIndex_.push_back(int(l));
         }
     }
@@ -119,6 +130,14 @@ void Renderer::placeSolids(const std::vector<ObstacleSettings>& obstacles,
                            const VolumeView& volume) {
     if (!solids_) return;
     const Vec3f lo = volume.worldMin(), hi = volume.worldMax();
+    if (!space_->rec709) {
+        std::vector<ObstacleSettings> working = obstacles;
+        for (ObstacleSettings& o : working) o.color = space_->albedo(o.color);
+        GroundSettings ground = ground_;
+        ground.color = space_->albedo(ground.color);
+        solids_->place(working, ground, (lo + hi) * 0.5f, kHorizonDiagonals * length(hi - lo));
+        return;
+    }
     solids_->place(obstacles, ground_, (lo + hi) * 0.5f, kHorizonDiagonals * length(hi - lo));
 }
 
@@ -227,7 +246,7 @@ std::vector<float> Renderer::rgba() const {
 
 Image Renderer::toneMapped() const {
     if (slice_) return sliceImage_;
-    return plume::toneMapped(frame_, settings_);
+    return plume::toneMapped(frame_, settings_, *space_);
 }
 
 Image Renderer::render(const VolumeView& volume, int frame) {

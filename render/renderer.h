@@ -15,6 +15,7 @@
 #include "render/camera.h"
 #include "render/light/fire_light.h"
 #include "render/march/empty_space.h"
+#include "render/output/color_space.h"
 #include "render/march/pixel_tracer.h"
 #include "render/march/shading_grid.h"
 #include "render/output/deep_image.h"
@@ -136,6 +137,9 @@ class Renderer {
     bool warnedNoVelocity_ = false;
     std::vector<LightSettings> directional_, point_;
     std::vector<int> directionalIndex_, pointIndex_;  // each one's place among the scene's lights
+    // The working space it renders in (output.color_space): its colours
+    // below are in it, and toneMapped takes the frame back to Rec. 709.
+    std::shared_ptr<const WorkingSpace> space_;
     RenderSettings settings_;
     Vec3f albedo_;     // the smoke's scattering colour
     double fps_;       // frames per second of the shot: a frame's shutter in seconds

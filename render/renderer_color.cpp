@@ -83,6 +83,11 @@ void Renderer::packColors(const VolumeView& volume) {
             const float v = (*volume.color[ch])[c];
             out[ch] = premultiplied ? shownColor(v, d) : std::clamp(v, 0.0f, 1.0f);
         }
+        // The smoke's colour is authored in Rec. 709: the march's is the working space's.
+        if (!space_->rec709) {
+            const Vec3f w = space_->albedo(Vec3f(out[0], out[1], out[2]));
+            out[0] = w.x, out[1] = w.y, out[2] = w.z;
+        }
     });
     // Three rings around the smoke, each from the last (scratch into colors_
     // and back): the first weighted by density, the others evenly.

@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace plume {
 
@@ -59,15 +63,23 @@ constexpr int kEntries = int(kMaxKelvin / kStepKelvin) + 1;
 // Linear sRGB's luminance (the Y row of its matrix to XYZ).
 float luminance(Vec3f c) { return 0.2126729f * c.x + 0.7151522f * c.y + 0.0721750f * c.z; }
 
+// A working space's RGB, its way back to Rec. 709 and its luminance.
+struct Space {
+    bool rec709 = true;
+    Matrix3 from{}, to{};
+    Vec3f in(Vec3f rec709) const { return this->rec709 ? rec709 : matrixTimes(from, rec709); }
+    float y(Vec3f c) const { return luminance(rec709 ? c : matrixTimes(to, c)); }
+};
+
 // A colour outside Rec. 709's gamut (a blackbody below about 1900 K has
 // negative blue, below about 850 K negative green too): each negative channel
 // clipped to 0, as Cycles' blackbody does (so the flame's hue is Cycles'),
 // then scaled back to its own luminance (a clipped channel alone would
 // brighten it). A negative channel would break a compositor's grades and keys.
-Vec3f intoGamut(Vec3f c) {
-    const float y = luminance(c);
+Vec3f intoGamut(Vec3f c, const Space& space) {
+    const float y = space.y(c);
     const Vec3f clipped = vmax(c, Vec3f(0.0f));
-    const float yc = luminance(clipped);
+    const float yc = space.y(clipped);
     if (c.x >= 0.0f && c.y >= 0.0f && c.z >= 0.0f) return c;
     return y > 0.0f && yc > 0.0f ? clipped * (y / yc) : Vec3f(0.0f);
 }
@@ -79,24 +91,45 @@ Vec3f intoGamut(Vec3f c) {
 struct Table {
     std::array<Vec3f, kEntries> rgb;
     std::array<Vec3f, kEntries> colour;
-    Table() {
+    explicit Table(const Space& space) {
         const float reference = xyzOf(kReferenceKelvin).y;
         rgb[0] = colour[0] = Vec3f(0.0f);
         for (int i = 1; i < kEntries; ++i) {
             const Vec3f xyz = xyzOf(double(i) * kStepKelvin);
-            const Vec3f c = intoGamut(toSrgb(xyz));
+            // XYZ to the working space, unclipped; then into its own gamut.
+            const Vec3f c = intoGamut(space.in(toSrgb(xyz)), space);
             rgb[size_t(i)] = c / reference;
             colour[size_t(i)] = xyz.y > 0.0f ? c / xyz.y : Vec3f(0.0f);
         }
     }
 };
 
-const Table& table() {
-    static const Table t;
+// Linear Rec. 709's table, and the one the renderer last chose.
+const Table& rec709Table() {
+    static const Table t{Space{}};
     return t;
+}
+std::atomic<const Table*> current{nullptr};
+
+const Table& table() {
+    const Table* t = current.load(std::memory_order_acquire);
+    return t ? *t : rec709Table();
 }
 
 }  // namespace
+
+void useBlackbodySpace(const WorkingSpace& working) {
+    static std::mutex mutex;
+    static std::map<Matrix3, std::unique_ptr<const Table>> tables;  // kept: a trace may hold one
+    const std::lock_guard lock(mutex);
+    if (working.rec709) {
+        current.store(&rec709Table(), std::memory_order_release);
+        return;
+    }
+    auto& t = tables[working.fromRec709];
+    if (!t) t = std::make_unique<const Table>(Space{false, working.fromRec709, working.toRec709});
+    current.store(t.get(), std::memory_order_release);
+}
 
 Vec3f blackbody(float kelvin) {
     if (!(kelvin > 0.0f)) return Vec3f(0.0f);

@@ -1,15 +1,22 @@
 // Blackbody light: Planck's law integrated against the CIE 1931 colour
-// matching functions, to linear sRGB (Rec. 709 primaries, D65 white), in a
-// table built once. This is the light a fire's hot gas gives off; the
+// matching functions, to the working space's RGB (linear Rec. 709 unless
+// output.color_space names another), in a table built once a space. This is the light a fire's hot gas gives off; the
 // renderer scales it by render.emission.
 #pragma once
 
 #include "core/vec.h"
+#include "render/output/color_space.h"
 #include "scene/flame_units.h"
 
 namespace plume {
 
-// Linear sRGB radiance of a blackbody at `kelvin`, relative to one at
+// The working space the functions below answer in
+// (render/output/color_space.h): the light is made from its XYZ in
+// that space and brought into that space's gamut, not Rec. 709's. Set by the
+// renderer before it traces; linear Rec. 709 until then.
+void useBlackbodySpace(const WorkingSpace& space);
+
+// Radiance of a blackbody at `kelvin`, relative to one at
 // kReferenceKelvin (whose luminance is 1): 1000 K is a dim deep red, 1500 K
 // orange, 6500 K near white and far brighter. Zero at or below 0 K; clamped
 // to the table above kMaxKelvin.

@@ -3,6 +3,7 @@
 #include "core/parallel.h"
 #include "core/vec.h"
 #include "render/output/tone_map.h"
+#include "render/output/color_space.h"
 
 namespace plume {
 
@@ -48,10 +49,13 @@ std::vector<float> rgba(const LinearImage& frame, const RenderSettings& settings
     return out;
 }
 
-Image toneMapped(const LinearImage& frame, const RenderSettings& settings) {
+Image toneMapped(const LinearImage& frame, const RenderSettings& settings,
+                 const WorkingSpace& space) {
     Image image(frame.width, frame.height);
-    toneMapRows(settings.exposure, image,
-                [&](int y, float* out) { compositeRow(frame, settings, y, out); });
+    toneMapRows(settings.exposure, image, [&](int y, float* out) {
+        compositeRow(frame, settings, y, out);
+        space.toRec709Pixels(out, frame.width, 3);
+    });
     return image;
 }
 

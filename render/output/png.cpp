@@ -97,6 +97,13 @@ std::string encodePngFor(const Image& image, const std::string& what) {
         image.channels == 4 ? SPNG_COLOR_TYPE_TRUECOLOR_ALPHA : SPNG_COLOR_TYPE_TRUECOLOR;
     int error = spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
     if (!error) error = spng_set_ihdr(ctx.get(), &ihdr);
+    // The pixels are display-referred sRGB (the tone map's curve): said so
+    // with the sRGB chunk (perceptual intent) and, for readers that know only
+    // those, the gAMA and cHRM the PNG specification pairs with it.
+    spng_chrm srgbPrimaries{0.3127, 0.3290, 0.64, 0.33, 0.30, 0.60, 0.15, 0.06};
+    if (!error) error = spng_set_srgb(ctx.get(), 0);
+    if (!error) error = spng_set_gama(ctx.get(), 0.45455);
+    if (!error) error = spng_set_chrm(ctx.get(), &srgbPrimaries);
     if (!error) error = spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, kCompressionLevel);
     if (!error) error = spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_STRATEGY, kStrategy);
     if (!error) error = spng_set_option(ctx.get(), SPNG_FILTER_CHOICE, kFilters);

@@ -16,6 +16,7 @@
 #include "io/sequence.h"
 #include "io/solver_state.h"
 #include "render/camera.h"
+#include "render/output/color_space.h"
 #include "render/views/slice_view.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
@@ -165,6 +166,7 @@ int runCheck(const RunOptions& opt) {
     }
     if (opt.scenePath.empty()) throw InputError("plume check: error: a scene file is required");
     Scene scene = loadSceneWithGeometry(opt);
+    workingSpace(scene);  // output.color_space names a space of the OpenColorIO config
     printOutput(describeScene(scene, estimateMemory(scene)));
     checkMemory(scene);
     return 0;

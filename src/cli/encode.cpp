@@ -16,6 +16,7 @@
 #include "core/report.h"
 #include "io/exr_file.h"
 #include "io/sequence.h"
+#include "render/output/color_space.h"
 #include "render/output/png.h"
 #include "render/output/tone_map.h"
 #include "render/output/video_encoder.h"
@@ -42,13 +43,18 @@ FrameFormat formatOf(const std::string& pattern) {
 
 // One frame as the video takes it. An EXR holds linear, premultiplied light:
 // it is tone-mapped as render tone-maps its frames (exposure, filmic curve,
-// sRGB, the same dither), over black where it is transparent.
+// sRGB, the same dither), over black where it is transparent. Its header's
+// chromaticities say its space: ACEScg (output.color_space) goes back to
+// linear Rec. 709 first, as render's own video does; an unknown space is
+// taken as Rec. 709.
 Image readFrame(const std::string& path, FrameFormat format, float exposure) {
     if (format == FrameFormat::Png) return readPng(path);
     const ExrImage exr = readExr(path);
     std::vector<float> rgb(size_t(exr.width) * exr.height * 3);
     for (size_t i = 0; i < size_t(exr.width) * exr.height; ++i)
         for (int c = 0; c < 3; ++c) rgb[i * 3 + c] = exr.rgba[i * 4 + c];
+    if (const auto space = workingSpaceOf(exr.chromaticities))
+        space->toRec709Pixels(rgb.data(), long(exr.width) * exr.height, 3);
     Image image(exr.width, exr.height);
     toneMap(rgb, exposure, image);
     return image;

@@ -34,6 +34,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
       quiet_(quiet),
       progress_(firstFrame, lastFrame, quiet, scene.time.frameNumber(0)),
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
+    // output.color_space's name first: a bad one is refused before any folder is made.
+    workingSpace(scene);
     if (!out.deepDir.empty()) DeepExrSink::refuseBadUse(out.deepDir, scene, out.exrDir);
     // Each sink's constructor checks its path; none creates a file before open().
     // The report first: without Chart.js it is refused before any folder is made.

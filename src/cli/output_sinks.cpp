@@ -60,7 +60,8 @@ PngSink::PngSink(std::string dir, const Scene& scene)
       transparent_(scene.render.transparent && scene.render.view == RenderView::Shaded),
       width_(scene.render.width),
       height_(scene.render.height),
-      exposure_(scene.render.exposure) {
+      exposure_(scene.render.exposure),
+      space_(workingSpace(scene)) {
     ensureWritableDir(dir_);
 }
 
@@ -89,7 +90,13 @@ void PngSink::consume(const Frame& frame) {
     } else {
         // PNG holds straight alpha: the colour is un-premultiplied before the curve.
         writing_ = Image(width_, height_, 4);
-        toneMapStraightAlpha(*frame.rgba, exposure_, writing_);
+        if (space_->rec709) {
+            toneMapStraightAlpha(*frame.rgba, exposure_, writing_);
+        } else {
+            std::vector<float> rec709 = *frame.rgba;
+            space_->toRec709Pixels(rec709.data(), long(width_) * height_, 4);
+            toneMapStraightAlpha(rec709, exposure_, writing_);
+        }
     }
     pending_ = std::async(std::launch::async,
                           [this, path = frameFileName(dir_, sceneName_, frame.number, ".png")] {
@@ -107,7 +114,8 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
       sceneName_(scene.name),
       width_(scene.render.width),
       height_(scene.render.height),
-      fps_(videoFps(scene)) {
+      fps_(videoFps(scene)),
+      chromaticities_(workingSpace(scene)->chromaticities) {
     ensureWritableDir(dir_);
     refuseUnseekableFrames(dir_, sceneName_ + "_", ".exr", "an EXR");
 }
@@ -124,7 +132,7 @@ void ExrSink::consume(const Frame& frame) {
             layers.push_back({"motion", {"u", "v"}, passes->motion, false});
     }
     writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
-             frame.number, fps_, layers);
+             frame.number, fps_, layers, chromaticities_);
     ++written_;
 }
 

@@ -3,6 +3,7 @@
 // simulation work and throws RunError naming it.
 #pragma once
 
+#include <array>
 #include <future>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "cli/frame_sink.h"
 #include "io/vdb_cache.h"
+#include "render/output/color_space.h"
 #include "scene/scene.h"
 #include "scene/shot_clock.h"
 
@@ -58,6 +60,7 @@ class PngSink : public FrameSink {
     bool transparent_;
     int width_, height_;
     float exposure_;
+    std::shared_ptr<const WorkingSpace> space_;  // the straight-alpha path's way back to Rec. 709
     int written_ = 0;
     Image writing_;              // the frame being written
     std::future<void> pending_;  // its write
@@ -78,6 +81,7 @@ class ExrSink : public FrameSink {
     std::string dir_, sceneName_;
     int width_, height_;
     double fps_;
+    std::array<float, 8> chromaticities_;  // output.color_space's, for the header
     int written_ = 0;
 };
 

@@ -104,7 +104,8 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
 }
 
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
-              int frame, double fps, const std::vector<ExrLayer>& layers) {
+              int frame, double fps, const std::vector<ExrLayer>& layers,
+              const ExrChromaticities& xy) {
     const size_t pixels = size_t(std::max(width, 0)) * size_t(std::max(height, 0));
     if (width <= 0 || height <= 0 || rgba.size() != pixels * 4)
         throw RunError("cannot write '" + path + "': the image is empty or malformed");
@@ -117,8 +118,11 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
     header.insert("software", Imf::StringAttribute("plume " PLUME_VERSION));
     header.insert("frame", Imf::IntAttribute(frame));
     // The pixels' colour space, so a compositor need not assume it: linear
-    // Rec. 709 primaries with D65 white (OpenEXR's default chromaticities).
-    Imf::addChromaticities(header, Imf::Chromaticities());
+    // Rec. 709 with D65 white by default, AP1 with D60 for ACEScg.
+    Imf::addChromaticities(header, Imf::Chromaticities(Imath::V2f(xy[0], xy[1]),
+                                                       Imath::V2f(xy[2], xy[3]),
+                                                       Imath::V2f(xy[4], xy[5]),
+                                                       Imath::V2f(xy[6], xy[7])));
     if (fps > 0) Imf::addFramesPerSecond(header, framesPerSecond(fps));
     Imf::FrameBuffer buffer;
     // OpenEXR writes slices of the channel's own type only: round to half here.
@@ -208,6 +212,11 @@ ExrImage readExr(const std::string& path) {
             image.software = s->value();
         if (auto* f = header.findTypedAttribute<Imf::IntAttribute>("frame"))
             image.frame = f->value();
+        if (Imf::hasChromaticities(header)) {
+            const Imf::Chromaticities& c = Imf::chromaticities(header);
+            image.chromaticities = {c.red.x,  c.red.y,  c.green.x, c.green.y,
+                                    c.blue.x, c.blue.y, c.white.x, c.white.y};
+        }
 
         image.rgba.assign(size_t(image.width) * image.height * 4, 0.0f);
         // The slice base is shifted so the data window's corner lands on element 0.

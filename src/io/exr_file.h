@@ -3,6 +3,7 @@
 // that includes OpenEXR is exr_file.cpp.
 #pragma once
 
+#include <array>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,12 +18,15 @@ struct ExrImage {
     bool half = false;                  // every channel stored as 16-bit half
     std::string software;               // the "software" attribute ("" when absent)
     int frame = 0;                      // the "frame" attribute (0 when absent)
+    // The "chromaticities" attribute: red, green, blue, white (x, y each);
+    // Rec. 709's when absent, as OpenEXR takes it.
+    std::array<float, 8> chromaticities{0.64f, 0.33f, 0.30f, 0.60f, 0.15f, 0.06f, 0.3127f, 0.3290f};
 };
 
 // Writes width x height premultiplied linear RGBA (row 0 at the top) as a
 // half-float, ZIP-compressed scanline EXR with channels R, G, B, A, through a
 // temporary and a rename (core/atomic_file.h). The header names plume as
-// "software" and carries the frame number, the chromaticities (Rec. 709
+// "software" and carries the frame number, the chromaticities (here Rec. 709
 // primaries, D65 white) and the frame rate `fps` as a rational
 // (framesPerSecond; left out when fps is 0); nothing in it depends on the
 // time or machine, so one frame always gives the same bytes. Throws RunError
@@ -39,9 +43,17 @@ struct ExrLayer {
     bool half = true;                   // false: 32-bit float (depth wants its precision)
 };
 
-// writeExr with `layers` beside the RGBA, in one file (a single part).
+// The primaries and white (x, y each: red, green, blue, white) of the
+// pixels' colour space, as the header's chromaticities say them.
+using ExrChromaticities = std::array<float, 8>;
+constexpr ExrChromaticities kRec709Chromaticities{0.64f, 0.33f, 0.30f, 0.60f,
+                                                  0.15f, 0.06f, 0.3127f, 0.3290f};
+
+// writeExr with `layers` beside the RGBA, in one file (a single part), its
+// colour in the space `chromaticities` names (output.color_space).
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
-              int frame, double fps, const std::vector<ExrLayer>& layers);
+              int frame, double fps, const std::vector<ExrLayer>& layers,
+              const ExrChromaticities& chromaticities = kRec709Chromaticities);
 
 // Every channel of an EXR as floats by its full name ("R", "light_1.R"),
 // width * height each, row 0 at the top. Throws as readExr does.

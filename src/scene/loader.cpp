@@ -121,6 +121,16 @@ Scene SceneReader::read(const toml::table& root) {
         throw InputError(where, first.text);
     }
 
+    // Where output.color_space is given: its name is checked against the
+    // OpenColorIO config when a run resolves it (render/output/color_space.h).
+    if (const toml::node* space = root.at_path("output.color_space").node()) {
+        const toml::source_region& at = space->source();
+        const std::string file = at.path ? *at.path : path_;
+        scene.output.colorSpaceAt =
+            file.starts_with("--set ")
+                ? file
+                : SourceLocation{file, int(at.begin.line), int(at.begin.column)}.str();
+    }
     if (scene.lights.empty()) scene.lights.push_back(defaultKeyLight());
     for (const auto& entry : given_) scene.given.insert(entry.first);
     fuelEmittersMakeNoSmoke(scene);

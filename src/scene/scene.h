@@ -321,6 +321,11 @@ struct OutputSettings {
     // fpN's largest error, absolute.
     std::string nvdbCodec = "float";
     float nvdbTolerance = 1e-3f;
+    // The EXR frames' working space (render/output/color_space.h): a name in
+    // plume's OpenColorIO config, or in $OCIO's.
+    std::string colorSpace = "lin_rec709";
+    // Where it is given: "file:line:col", or "--set output.color_space=..."; "" when not.
+    std::string colorSpaceAt;
 };
 
 struct Scene {

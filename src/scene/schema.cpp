@@ -590,6 +590,10 @@ std::vector<KeySpec> buildKeys() {
             {"float", "fp16", "fpN"}),
         key("output", "nvdb_tolerance", outputPart, &OutputSettings::nvdbTolerance, kPositive,
             "largest error of a voxel in an fpN --nvdb grid, absolute, in the grid's own units"),
+        key("output", "color_space", outputPart, &OutputSettings::colorSpace, kAny,
+            "the working space of the --exr frames (beauty and passes), through OpenColorIO: "
+            "lin_rec709 (linear Rec. 709, D65) or acescg (ACES AP1, D60), from plume's config; "
+            "with $OCIO set, a colour space of that config; PNG and MP4 stay sRGB"),
     };
 
     // Shape keys lead their sections.

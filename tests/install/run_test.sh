@@ -2,7 +2,8 @@
 # run_test.sh BUILD_DIR PREFIX VERSION_LINE SOURCE_DIR WORK_DIR
 # Installs BUILD_DIR twice (DESTDIR=WORK/destdir under PREFIX, then --prefix WORK/prefix) and
 # checks each install: bin/plume runs from PATH, from a folder outside the build tree, and
-# prints VERSION_LINE; share/plume/plume_blender.zip holds the add-on and plume's schema.
+# prints VERSION_LINE; share/plume/plume_blender.zip holds the add-on and plume's schema;
+# share/plume/plume.ocio is the OpenColorIO config the installed plume finds beside itself.
 set -euo pipefail
 build=$1 prefix=$2 version=$3 src=$4 work=$5
 rm -rf "$work"
@@ -28,7 +29,15 @@ check() {  # check ROOT: the files cmake --install put under ROOT
   for member in plume_blender/__init__.py plume_blender/plume_schema.json; do
     grep -qx "$member" <<<"$listing" || fail "$zip lacks $member (has: $(echo $listing))"
   done
-  echo "install: $root/bin/plume ($got) and $zip"
+  # Its OpenColorIO config, found from the installed executable (not the build tree's).
+  [ -f "$root/share/plume/plume.ocio" ] || fail "no $root/share/plume/plume.ocio"
+  rm -rf "$work/cwd/exr"
+  (cd "$work/cwd" && env -u OCIO PATH="$root/bin:/usr/bin:/bin" plume render "$src/tests/golden/scenes/rising.toml" \
+    --no-video --exr exr -q --set domain.resolution=16 --set render.width=32 --set render.height=18 \
+    --set time.frames=1 --set output.color_space=acescg) ||
+    fail "$root/bin/plume render with output.color_space = \"acescg\" failed"
+  [ -f "$work/cwd/exr/rising_0001.exr" ] || fail "no ACEScg EXR frame"
+  echo "install: $root/bin/plume ($got), $zip and $root/share/plume/plume.ocio"
 }
 
 DESTDIR="$work/destdir" cmake --install "$build" >"$work/destdir.log"

@@ -59,7 +59,8 @@ DOMAIN_PANELS = (
     Sub("renderer", "plume Renderer",
         ["render.exposure", "render.ambient", "render.background_top", "render.background_bottom",
          "render.fire_light", "render.heat_glow", "render.motion_blur", "render.transparent", "render.step",
-         "render.filter", "render.adaptive", "output.crf", "output.preset", "output.codec"],
+         "render.filter", "render.adaptive", "output.crf", "output.preset", "output.codec",
+         "output.color_space"],
         closed=True),
     Sub("views", "Debug Views",
         ["render.view", "render.slice", "render.view_range", "render.view_velocity", "render.grid"],
@@ -137,6 +138,7 @@ LABELS = {
     "output.nvdb_tolerance": "NanoVDB Tolerance",
     # plume's renderer
     "render.exposure": "Exposure",
+    "output.color_space": "EXR Colour Space",
     "render.ambient": "Sky Light",
     "render.background_top": "Background Top",
     "render.background_bottom": "Background Bottom",
