@@ -223,6 +223,22 @@ TEST(ColorSpace, AcescgHeaderSaysAp1) {
         << rec;
 }
 
+// The deep frames (--deep) are in the working space too, and their header says so.
+TEST(ColorSpace, AcescgDeepHeaderSaysAp1) {
+    REQUIRE_TOOL("oiiotool", "openimageio-tools");
+    const fs::path dir = scratchDir("color_space_deep");
+    const auto r = runPlume("render " + kRising + " --no-video --deep deep" +
+                                small(16, 1, {"output.color_space=acescg"}),
+                            dir, "-u OCIO");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string info = test::capture("oiiotool --info -v '" +
+                                           (dir / "deep" / "rising_0001.exr").string() + "' 2>&1");
+    EXPECT_NE(info.find("chromaticities: 0.713, 0.293, 0.165, 0.83, 0.128, 0.044, 0.32168, "
+                        "0.33767"),
+              std::string::npos)
+        << info;
+}
+
 // ocioconvert (OpenColorIO's own tool) with the config plume ships takes the
 // ACEScg frame back to the default one.
 TEST(ColorSpace, OcioconvertWithTheShippedConfigRoundTrips) {

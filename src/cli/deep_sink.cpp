@@ -9,6 +9,7 @@
 #include "core/report.h"
 #include "io/deep_exr.h"
 #include "io/frame_name.h"
+#include "render/output/color_space.h"
 
 namespace plume {
 
@@ -26,7 +27,10 @@ void DeepExrSink::refuseBadUse(const std::string& dir, const Scene& scene,
 }
 
 DeepExrSink::DeepExrSink(std::string dir, const Scene& scene, const std::string& exrDir)
-    : dir_(std::move(dir)), sceneName_(scene.name), fps_(videoFps(scene)) {
+    : dir_(std::move(dir)),
+      sceneName_(scene.name),
+      fps_(videoFps(scene)),
+      chromaticities_(workingSpace(scene)->chromaticities) {
     refuseBadUse(dir_, scene, exrDir);
     ensureWritableDir(dir_);
     refuseUnseekableFrames(dir_, sceneName_ + "_", ".exr", "an EXR");
@@ -35,7 +39,7 @@ DeepExrSink::DeepExrSink(std::string dir, const Scene& scene, const std::string&
 void DeepExrSink::consume(const Frame& frame) {
     if (!frame.deep) throw RunError("--deep: the renderer made no deep image for this frame");
     writeDeepExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), *frame.deep, frame.number,
-                 fps_);
+                 fps_, chromaticities_);
     ++written_;
 }
 

@@ -2,6 +2,7 @@
 // (io/deep_exr.h), from the renderer's deep image (Renderer::deep).
 #pragma once
 
+#include <array>
 #include <string>
 
 #include "cli/frame_sink.h"
@@ -24,6 +25,7 @@ class DeepExrSink : public FrameSink {
   private:
     std::string dir_, sceneName_;
     double fps_;
+    std::array<float, 8> chromaticities_;  // the working space's (output.color_space)
     int written_ = 0;
 };
 

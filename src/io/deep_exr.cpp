@@ -35,7 +35,8 @@ Imf::Rational deepFramesPerSecond(double fps) {
 
 }  // namespace
 
-void writeDeepExr(const std::string& path, const DeepImage& image, int frame, double fps) {
+void writeDeepExr(const std::string& path, const DeepImage& image, int frame, double fps,
+                  const std::array<float, 8>& chromaticities) {
     const int width = image.width, height = image.height;
     const size_t pixels = size_t(std::max(width, 0)) * size_t(std::max(height, 0));
     if (width <= 0 || height <= 0 || image.offsets.size() != pixels + 1 ||
@@ -46,7 +47,9 @@ void writeDeepExr(const std::string& path, const DeepImage& image, int frame, do
     header.compression() = Imf::ZIPS_COMPRESSION;  // deep files take none, RLE or ZIPS
     header.insert("software", Imf::StringAttribute("plume " PLUME_VERSION));
     header.insert("frame", Imf::IntAttribute(frame));
-    Imf::addChromaticities(header, Imf::Chromaticities());
+    const auto& c = chromaticities;
+    Imf::addChromaticities(header, Imf::Chromaticities({c[0], c[1]}, {c[2], c[3]}, {c[4], c[5]},
+                                                       {c[6], c[7]}));
     if (fps > 0) Imf::addFramesPerSecond(header, deepFramesPerSecond(fps));
     static const char* const kNames[6] = {"R", "G", "B", "A", "Z", "ZBack"};
     for (const char* name : kNames) header.channels().insert(name, Imf::Channel(Imf::FLOAT));
