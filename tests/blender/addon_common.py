@@ -1,7 +1,9 @@
-# What the add-on's Blender tests share (plume_addon.py, addon_sequences.py):
-# installing the zip as a user does, checks that count failures, an
-# operator's report lines, Blender's own density grid probed at points, and
+# What the add-on's Blender tests share (plume_addon.py, addon_sequences.py,
+# addon_fire.py, addon_sparks.py, addon_preview.py): installing the zip as a
+# user does, the shot's domain, burner and camera, checks that count failures,
+# an operator's report lines, Blender's own density grid probed at points, and
 # PLY files read back with numpy. Imported by those scripts from their folder.
+import math
 import os
 import sys
 import tempfile
@@ -45,6 +47,50 @@ def install(addon_zip, plume):
     bpy.ops.preferences.addon_install(filepath=addon_zip, overwrite=True)
     bpy.ops.preferences.addon_enable(module="plume_blender")
     bpy.context.preferences.addons["plume_blender"].preferences.binary = plume
+
+
+def add_shot(first, last, fps=24, size=None):
+    """The scene's frame range and rate, and its render size (width, height)."""
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = first, last
+    scene.render.fps, scene.render.fps_base = fps, 1.0
+    if size:
+        scene.render.resolution_x, scene.render.resolution_y = size
+        scene.render.resolution_percentage = 100
+    return scene
+
+
+def add_domain(size, resolution):
+    """A plume domain named Domain: a box from the origin to `size`."""
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=size / 2)
+    domain = bpy.context.view_layer.objects.active
+    domain.name = "Domain"
+    domain.scale = size
+    domain.plume.role = "DOMAIN"
+    domain.plume.resolution = resolution
+    return domain
+
+
+def add_burner(location):
+    """A plume emitter named Burner: a small sphere at `location`."""
+    bpy.ops.mesh.primitive_uv_sphere_add(radius=0.15, segments=16, ring_count=8, location=location)
+    burner = bpy.context.view_layer.objects.active
+    burner.name = "Burner"
+    burner.plume.role = "EMITTER"
+    return burner
+
+
+def add_front_camera(scene, fov_degrees, location):
+    """The scene's camera at `location`, looking along +y, with a vertical
+    field of view of `fov_degrees`."""
+    cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
+    scene.collection.objects.link(cam)
+    cam.data.sensor_fit = "VERTICAL"
+    cam.data.lens = 0.5 * cam.data.sensor_height / math.tan(0.5 * math.radians(fov_degrees))
+    cam.location = location
+    cam.rotation_euler = (math.radians(90), 0.0, 0.0)
+    scene.camera = cam
+    return cam
 
 
 def captured(op):

@@ -27,7 +27,8 @@ import bpy
 from mathutils import Vector
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from addon_common import check, die, gate, install, say  # noqa: E402
+from addon_common import (add_burner, add_domain, add_front_camera, add_shot, check, die,  # noqa: E402
+                          gate, install, say)
 import addon_common  # noqa: E402
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
@@ -43,21 +44,11 @@ FIRST, LAST = 1, 12
 DOMAIN_SIZE = Vector((1.0, 1.0, 1.5))
 
 install(addon_zip, plume)
-scene = bpy.context.scene
-scene.frame_start, scene.frame_end = FIRST, LAST
-scene.render.fps, scene.render.fps_base = 24, 1.0
-bpy.ops.mesh.primitive_cube_add(size=1.0, location=DOMAIN_SIZE / 2)
-domain = bpy.context.view_layer.objects.active
-domain.name = "Domain"
-domain.scale = DOMAIN_SIZE
-domain.plume.role = "DOMAIN"
-domain.plume.resolution = RESOLUTION
+scene = add_shot(FIRST, LAST)
+domain = add_domain(DOMAIN_SIZE, RESOLUTION)
 domain.plume.preview_resolution = PREVIEW
 domain.plume.cache_dir = os.path.join(work, "cache_" + mode)
-bpy.ops.mesh.primitive_uv_sphere_add(radius=0.15, segments=16, ring_count=8, location=(0.5, 0.5, 0.25))
-burner = bpy.context.view_layer.objects.active
-burner.name = "Burner"
-burner.plume.role = "EMITTER"
+burner = add_burner((0.5, 0.5, 0.25))
 burner.plume.emitter_temperature = 2.0
 preview_dir = os.path.join(domain.plume.cache_dir, "preview")
 

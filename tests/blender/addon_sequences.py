@@ -39,8 +39,8 @@ import numpy as np
 from mathutils import Vector
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from addon_common import (SmokeProbe, captured, check, die, gate, install, read_ply,  # noqa: E402
-                          say, warnings_of)
+from addon_common import (SmokeProbe, add_burner, add_domain, add_front_camera, add_shot,  # noqa: E402
+                          captured, check, die, gate, install, read_ply, say, warnings_of)
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 if len(args) != 3:
@@ -79,22 +79,9 @@ def skip(what, lacks):
     skipped.append(what)
 
 # --- The scene ------------------------------------------------------------------
-scene = bpy.context.scene
-scene.frame_start, scene.frame_end = FIRST, LAST
-scene.render.fps, scene.render.fps_base = FPS, 1.0
-scene.render.resolution_x, scene.render.resolution_y, scene.render.resolution_percentage = WIDTH, HEIGHT, 100
-
-bpy.ops.mesh.primitive_cube_add(size=1.0, location=DOMAIN_SIZE / 2)
-domain = bpy.context.object
-domain.name = "Domain"
-domain.scale = DOMAIN_SIZE
-domain.plume.role = "DOMAIN"
-domain.plume.resolution = RESOLUTION
-
-bpy.ops.mesh.primitive_uv_sphere_add(radius=0.15, segments=16, ring_count=8, location=(0.5, 0.5, 0.2))
-burner = bpy.context.object
-burner.name = "Burner"
-burner.plume.role = "EMITTER"
+scene = add_shot(FIRST, LAST, FPS, size=(WIDTH, HEIGHT))
+domain = add_domain(DOMAIN_SIZE, RESOLUTION)
+burner = add_burner((0.5, 0.5, 0.2))
 burner.plume.emitter_temperature = 2.0
 burner.plume.emitter_velocity = (0.0, 0.0, 2.0)
 if has_colour:
@@ -353,13 +340,7 @@ if not has_colour:
 # Cycles: the smoke of the red emitter, lit by a white sky, in front of nothing.
 import cycles_common  # noqa: E402
 
-cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
-scene.collection.objects.link(cam)
-cam.data.sensor_fit = "VERTICAL"
-cam.data.lens = 0.5 * cam.data.sensor_height / math.tan(0.5 * math.radians(50.0))
-cam.location = (0.5, -1.4, 0.75)
-cam.rotation_euler = (math.radians(90), 0.0, 0.0)
-scene.camera = cam
+add_front_camera(scene, 50.0, (0.5, -1.4, 0.75))
 world = bpy.data.worlds.new("Sky")
 world.use_nodes = True
 world.node_tree.nodes["Background"].inputs["Color"].default_value = (1.0, 1.0, 1.0, 1.0)

@@ -26,7 +26,8 @@ from bpy_extras.object_utils import world_to_camera_view
 from mathutils import Vector
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from addon_common import check, die, gate, install, say  # noqa: E402
+from addon_common import (add_burner, add_domain, add_front_camera, add_shot, check, die,  # noqa: E402
+                          gate, install, say)
 
 args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 if len(args) != 4:
@@ -45,33 +46,16 @@ NEAR_PIXELS = 2.5     # within this many pixels of a spark's projection
 MIN_SPARK_PIXELS = 3
 
 install(addon_zip, plume)
-scene = bpy.context.scene
-scene.frame_start, scene.frame_end = FIRST, LAST
-scene.render.fps, scene.render.fps_base = 24, 1.0
-scene.render.resolution_x, scene.render.resolution_y, scene.render.resolution_percentage = WIDTH, HEIGHT, 100
-bpy.ops.mesh.primitive_cube_add(size=1.0, location=DOMAIN_SIZE / 2)
-domain = bpy.context.object
-domain.name = "Domain"
-domain.scale = DOMAIN_SIZE
-domain.plume.role = "DOMAIN"
-domain.plume.resolution = RESOLUTION
-bpy.ops.mesh.primitive_uv_sphere_add(radius=0.15, segments=16, ring_count=8, location=(0.5, 0.5, 0.2))
-emitter = bpy.context.object
-emitter.name = "Burner"
-emitter.plume.role = "EMITTER"
+scene = add_shot(FIRST, LAST, size=(WIDTH, HEIGHT))
+domain = add_domain(DOMAIN_SIZE, RESOLUTION)
+emitter = add_burner((0.5, 0.5, 0.2))
 emitter.plume.emitter_fuel = 1.0
 emitter.plume.emitter_density = 0.0
 emitter.plume.emitter_sparks = 400.0  # births a second from the burner
 emitter.hide_render = True
 
-cam = bpy.data.objects.new("Camera", bpy.data.cameras.new("Camera"))
-scene.collection.objects.link(cam)
-cam.data.sensor_fit = "VERTICAL"
-cam.data.lens = 0.5 * cam.data.sensor_height / math.tan(0.5 * math.radians(40.0))
 distance = 1.15 * 0.75 / math.tan(math.radians(20.0)) + 0.5
-cam.location = (0.5, 0.5 - distance, 0.75)
-cam.rotation_euler = (math.radians(90), 0.0, 0.0)
-scene.camera = cam
+cam = add_front_camera(scene, 40.0, (0.5, 0.5 - distance, 0.75))
 bpy.ops.wm.save_as_mainfile(filepath=os.path.join(work, "sparks.blend"))
 
 # --- Bake and import through the operator ------------------------------------
