@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -83,56 +84,85 @@ float Processes::max(float value) const {
     return result;
 }
 
-void Processes::exchangeHalo(float* local, size_t slabValues, const std::vector<SlabRange>& ranges,
-                             int halo) const {
-    if (count_ == 1 || halo <= 0) return;
-    const SlabRange mine = ranges[size_t(rank_)];
-    if (mine.size() == 0) return;
-    // Neighbours: the nearest processes below and above that own slabs.
-    int below = rank_ - 1, above = rank_ + 1;
-    while (below >= 0 && ranges[size_t(below)].size() == 0) --below;
-    while (above < count_ && ranges[size_t(above)].size() == 0) ++above;
-    const size_t base = size_t(mine.begin - halo);  // global slab of local slab 0
-    auto at = [&](int globalSlab) { return local + (size_t(globalSlab) - base) * slabValues; };
-    MPI_Request requests[4];
-    int n = 0;
-    // Slabs a neighbour sends are its owned slabs nearest to us, at most `halo`
-    // of them (a neighbour may own fewer).
-    if (below >= 0) {
-        const int get = std::min(halo, ranges[size_t(below)].size());
-        const int put = std::min(halo, mine.size());
-        MPI_Irecv(at(mine.begin - get), int(size_t(get) * slabValues), MPI_FLOAT, below, 0,
-                  MPI_COMM_WORLD, &requests[n++]);
-        MPI_Isend(at(mine.begin), int(size_t(put) * slabValues), MPI_FLOAT, below, 1,
-                  MPI_COMM_WORLD, &requests[n++]);
+void Processes::exchangeSlabs(void* local, size_t slabBytes, const std::vector<SlabRange>& owned,
+                              const std::vector<SlabRange>& held) const {
+    if (count_ == 1 || slabBytes == 0) return;
+    MPI_Datatype slab;
+    MPI_Type_contiguous(int(slabBytes), MPI_BYTE, &slab);
+    MPI_Type_commit(&slab);
+    const SlabRange mine = held[size_t(rank_)];
+    auto at = [&](int globalSlab) {
+        return static_cast<char*>(local) + size_t(globalSlab - mine.begin) * slabBytes;
+    };
+    auto overlap = [](SlabRange a, SlabRange b) {
+        return SlabRange{std::max(a.begin, b.begin), std::min(a.end, b.end)};
+    };
+    std::vector<MPI_Request> requests;
+    for (int p = 0; p < count_; ++p) {
+        if (p == rank_) continue;
+        // What p owns of what this process holds, and what this one owns of p's.
+        const SlabRange get = overlap(owned[size_t(p)], mine);
+        const SlabRange put = overlap(owned[size_t(rank_)], held[size_t(p)]);
+        if (get.size() > 0) {
+            requests.emplace_back();
+            MPI_Irecv(at(get.begin), get.size(), slab, p, 0, MPI_COMM_WORLD, &requests.back());
+        }
+        if (put.size() > 0) {
+            requests.emplace_back();
+            MPI_Isend(at(put.begin), put.size(), slab, p, 0, MPI_COMM_WORLD, &requests.back());
+        }
     }
-    if (above < count_) {
-        const int get = std::min(halo, ranges[size_t(above)].size());
-        const int put = std::min(halo, mine.size());
-        MPI_Irecv(at(mine.end), int(size_t(get) * slabValues), MPI_FLOAT, above, 1, MPI_COMM_WORLD,
-                  &requests[n++]);
-        MPI_Isend(at(mine.end - put), int(size_t(put) * slabValues), MPI_FLOAT, above, 0,
-                  MPI_COMM_WORLD, &requests[n++]);
-    }
-    MPI_Waitall(n, requests, MPI_STATUSES_IGNORE);
+    MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+    MPI_Type_free(&slab);
 }
 
-void Processes::gatherSlabs(const float* owned, size_t slabValues,
-                            const std::vector<SlabRange>& ranges, std::vector<float>& whole) const {
+void Processes::gatherSlabs(const void* owned, size_t slabBytes,
+                            const std::vector<SlabRange>& ranges, void* whole) const {
     const SlabRange mine = ranges[size_t(rank_)];
-    whole.clear();
-    if (rank_ == 0) whole.resize(size_t(ranges.back().end) * slabValues);
     if (count_ == 1) {
-        std::copy(owned, owned + size_t(mine.size()) * slabValues, whole.begin());
+        std::memcpy(static_cast<char*>(whole) + size_t(mine.begin) * slabBytes, owned,
+                    size_t(mine.size()) * slabBytes);
         return;
     }
+    MPI_Datatype slab;
+    MPI_Type_contiguous(int(slabBytes), MPI_BYTE, &slab);
+    MPI_Type_commit(&slab);
     std::vector<int> counts, offsets;
-    for (const SlabRange& r : ranges) {
-        counts.push_back(int(size_t(r.size()) * slabValues));
-        offsets.push_back(int(size_t(r.begin) * slabValues));
-    }
-    MPI_Gatherv(owned, counts[size_t(rank_)], MPI_FLOAT, whole.data(), counts.data(),
-                offsets.data(), MPI_FLOAT, 0, MPI_COMM_WORLD);
+    for (const SlabRange& r : ranges) counts.push_back(r.size()), offsets.push_back(r.begin);
+    MPI_Gatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab, 0,
+                MPI_COMM_WORLD);
+    MPI_Type_free(&slab);
+}
+
+void Processes::min(std::span<int> values) const {
+    if (count_ > 1)
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MIN,
+                      MPI_COMM_WORLD);
+}
+
+void Processes::max(std::span<int> values) const {
+    if (count_ > 1)
+        MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MAX,
+                      MPI_COMM_WORLD);
+}
+
+bool Processes::all(bool value) const {
+    int v = value ? 1 : 0;
+    if (count_ > 1) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    return v != 0;
+}
+
+void Processes::broadcast(std::vector<char>& bytes) const {
+    if (count_ == 1) return;
+    unsigned long long size = bytes.size();
+    MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
+    bytes.resize(size_t(size));
+    MPI_Bcast(bytes.data(), int(size), MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+void Processes::abort(int status) const {
+    if (joined_) MPI_Abort(MPI_COMM_WORLD, status);
+    std::exit(status);
 }
 
 #else  // a build without MPI: one process
@@ -155,12 +185,20 @@ std::vector<double> Processes::allPartials(std::span<const double> owned,
 
 float Processes::max(float value) const { return value; }
 
-void Processes::exchangeHalo(float*, size_t, const std::vector<SlabRange>&, int) const {}
+void Processes::exchangeSlabs(void*, size_t, const std::vector<SlabRange>&,
+                              const std::vector<SlabRange>&) const {}
 
-void Processes::gatherSlabs(const float* owned, size_t slabValues,
-                            const std::vector<SlabRange>& ranges, std::vector<float>& whole) const {
-    whole.assign(owned, owned + size_t(ranges[0].size()) * slabValues);
+void Processes::gatherSlabs(const void* owned, size_t slabBytes,
+                            const std::vector<SlabRange>& ranges, void* whole) const {
+    std::memcpy(static_cast<char*>(whole) + size_t(ranges[0].begin) * slabBytes, owned,
+                size_t(ranges[0].size()) * slabBytes);
 }
+
+void Processes::min(std::span<int>) const {}
+void Processes::max(std::span<int>) const {}
+bool Processes::all(bool value) const { return value; }
+void Processes::broadcast(std::vector<char>&) const {}
+[[noreturn]] void Processes::abort(int status) const { std::exit(status); }
 
 #endif
 
@@ -168,10 +206,26 @@ std::string severalProcessesRefusal(const Launch& launch) {
     if (launch.count <= 1) return {};
     const std::string started = std::to_string(launch.count) + " were started (mpirun or srun)";
     if (!processesBuilt())
-        return "this plume was built without MPI (libopenmpi-dev), so it runs as one process, but " +
+        return "this plume was built without MPI (libopenmpi-dev), so it runs as one process, "
+               "but " +
                started + "; run it alone, or rebuild it with libopenmpi-dev installed";
     return "plume does not yet split a bake across processes, and " + started +
            "; run it as one process";
+}
+
+void Processes::exchangeHalo(float* local, size_t slabValues, const std::vector<SlabRange>& ranges,
+                             int halo) const {
+    std::vector<SlabRange> held;
+    for (const SlabRange& r : ranges) held.push_back({r.begin - halo, r.end + halo});
+    exchangeSlabs(local, slabValues * sizeof(float), ranges, held);
+}
+
+void Processes::gatherSlabs(const float* owned, size_t slabValues,
+                            const std::vector<SlabRange>& ranges, std::vector<float>& whole) const {
+    whole.clear();
+    if (rank_ == 0) whole.resize(size_t(ranges.back().end) * slabValues);
+    gatherSlabs(static_cast<const void*>(owned), slabValues * sizeof(float), ranges,
+                rank_ == 0 ? static_cast<void*>(whole.data()) : nullptr);
 }
 
 double Processes::orderedSum(std::span<const double> owned,

@@ -57,18 +57,34 @@ class Processes {
     // The largest of every process's value (exact in any order).
     float max(float value) const;
 
-    // `local` holds slabs [begin - halo, end + halo) of ranges[rank()], each of
-    // slabValues values (slab-major). Sends the first and last `halo` owned
-    // slabs to the neighbouring processes and fills this one's halo slabs with
-    // theirs; halo slabs outside the grid, or beside a process that owns no
-    // slab, are left as they are.
+    // `local` holds the slabs held[rank()] of a grid (each slabBytes bytes,
+    // slab-major) and this process computes owned[rank()] of them. Fills
+    // every held slab another process owns with that process's values, and
+    // sends this one's owned slabs wherever another process holds them. Any
+    // held slab nobody owns is left as it is.
+    void exchangeSlabs(void* local, size_t slabBytes, const std::vector<SlabRange>& owned,
+                       const std::vector<SlabRange>& held) const;
+    // The same for a halo of `halo` slabs either side of each process's
+    // owned slabs, `local` holding [begin - halo, end + halo) of them (floats).
     void exchangeHalo(float* local, size_t slabValues, const std::vector<SlabRange>& ranges,
                       int halo) const;
     // Gathers every process's owned slabs (`owned`, ranges[rank()].size()
-    // slabs) into `whole` (every slab, slab-major) on process 0; `whole` is
-    // left empty on the others.
+    // slabs of slabBytes) into `whole` on process 0, which must hold every
+    // slab (slab-major); `whole` is not touched on the others.
+    void gatherSlabs(const void* owned, size_t slabBytes, const std::vector<SlabRange>& ranges,
+                     void* whole) const;
     void gatherSlabs(const float* owned, size_t slabValues, const std::vector<SlabRange>& ranges,
                      std::vector<float>& whole) const;
+    // Every process's values, element by element: the least, the largest
+    // (exact in any order), and whether all are true.
+    void min(std::span<int> values) const;
+    void max(std::span<int> values) const;
+    bool all(bool value) const;
+    // Process 0's bytes on every process (`bytes` resized on the others).
+    void broadcast(std::vector<char>& bytes) const;
+    // Ends every process of the run at once with `status` (MPI_Abort): what a
+    // process that cannot go on does, so the others do not wait for it.
+    [[noreturn]] void abort(int status) const;
 
   private:
     int rank_ = 0;
