@@ -40,6 +40,11 @@ struct SampleLayout {
     int nx, ny, nz;
     ptrdiff_t sx, sy, sz;
     Vec3f offset;
+    // Slabs between the first slab of the frame positions are given in and
+    // this grid's first (a process's part of a split box, sim/fields.h
+    // partZ): taken off after the offset, which is exact, so a part reads the
+    // same stencil, to the bit, as the whole box would.
+    float frameZ = 0.0f;
 
     // x fastest, one element per sample.
     SampleLayout(int nx_, int ny_, int nz_, Vec3f offset_)
@@ -58,7 +63,7 @@ struct SampleLayout {
         Stencil s;
         stencilAxis(pGrid.x - offset.x, nx, sx, s.fx, s.dx, s.at);
         stencilAxis(pGrid.y - offset.y, ny, sy, s.fy, s.dy, s.at);
-        stencilAxis(pGrid.z - offset.z, nz, sz, s.fz, s.dz, s.at);
+        stencilAxis((pGrid.z - offset.z) - frameZ, nz, sz, s.fz, s.dz, s.at);
         return s;
     }
 };
@@ -160,7 +165,7 @@ template <typename V>
     StencilN<V> s;
     stencilAxisN(x - g.offset.x, g.nx, g.sx, s.fx, s.dx, s.at);
     stencilAxisN(y - g.offset.y, g.ny, g.sy, s.fy, s.dy, s.at);
-    stencilAxisN(z - g.offset.z, g.nz, g.sz, s.fz, s.dz, s.at);
+    stencilAxisN((z - g.offset.z) - g.frameZ, g.nz, g.sz, s.fz, s.dz, s.at);
     return s;
 }
 [[gnu::always_inline]] inline Stencil4 stencil4(const SampleLayout& g, simd::F4 x, simd::F4 y,

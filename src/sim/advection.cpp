@@ -60,7 +60,9 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     const Centred displacement(displacement_, n_, g.offset());
     if (mac || inPlace) takeSteps(inPlace ? 1 : count, g.size());
 
-    AdvectionPasses passes(displacement, g.layout(), mac, inPlace, limiter == Limiter::Revert, hat_,
+    SampleLayout layout = g.layout();
+    layout.frameZ = frameZ_;
+    AdvectionPasses passes(displacement, layout, mac, inPlace, limiter == Limiter::Revert, hat_,
                            rangeLo_, rangeHi_);
     if (background) passes.letStillAirIn(openSides);
     const Region* firsts = background ? regions.firsts.data() : nullptr;
@@ -69,7 +71,8 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
         for (int c = 0; c < count; ++c)
             passes.run({src + c, dst + c, 1, firsts ? firsts + c : nullptr,
                         results ? results + c : nullptr, firsts ? firsts[c].bounds : first,
-                        results ? results[c].bounds : result, background ? background + c : nullptr});
+                        results ? results[c].bounds : result,
+                        background ? background + c : nullptr});
     } else {
         passes.run({src, dst, count, firsts, results, first, result, background});
     }

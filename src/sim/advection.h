@@ -59,8 +59,10 @@ class Advector {
     // samples' room; anything else throws std::logic_error). The scratch
     // comes from `lease`, which must stay open until the last advect() through
     // this velocity; without one, from the Advector's own arena.
-    void setVelocity(const MacVelocity& velocity, float dx,
-                     ScratchArena::Lease* lease = nullptr);
+    // `partZ`: the fields are a process's part of a split box (sim/fields.h),
+    // and traces are formed where the whole box's would be.
+    void setVelocity(const MacVelocity& velocity, float dx, ScratchArena::Lease* lease = nullptr,
+                     int partZ = 0);
 
     // Advects `count` fields (1 to kMaxFields) sampled on the same points (same
     // shape and offset): dst[n] = advected src[n]. Either every dst is its
@@ -121,9 +123,7 @@ class Advector {
     // The centred velocity's room, which one field's forward step and bounds
     // take once the traces are made (a face grid's values are a little more
     // than the cells').
-    static std::uint64_t centredBytes(Vec3i n) {
-        return std::max(sampleBytes(n), stepBytes(n, 1));
-    }
+    static std::uint64_t centredBytes(Vec3i n) { return std::max(sampleBytes(n), stepBytes(n, 1)); }
     // Values per forward step: a face grid's for the velocity (the largest of
     // the three), a cell grid's for scalars.
     static std::uint64_t stepValues(Vec3i n, int fields) {
@@ -148,11 +148,12 @@ class Advector {
 
     Vec3i n_;  // cells per axis
     float dx_ = 1.0f;
+    float frameZ_ = 0.0f;        // setVelocity's partZ
     float maxComponent_ = 0.0f;  // largest |component| of any centred sample, m/s
     // Borrowed from the lease of the last setVelocity():
     ScratchArena::Lease* lease_ = nullptr;
-    float* centred_ = nullptr;   // (u, v, w) at each cell centre, x y z x y z ...
-    bool centredSpent_ = false;  // its bytes now hold the forward steps
+    float* centred_ = nullptr;       // (u, v, w) at each cell centre, x y z x y z ...
+    bool centredSpent_ = false;      // its bytes now hold the forward steps
     float* displacement_ = nullptr;  // likewise
     Box3i displacementBox_;
     float displacementS_ = 0.0f;

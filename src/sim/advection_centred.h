@@ -27,17 +27,23 @@ namespace plume {
 // A trilinear blend of three-float samples (stencil steps in floats).
 [[gnu::always_inline]] inline simd::F4 blend3(const float* base, const Stencil& s) {
     const float* p = base + s.at;
-    const simd::F4 v[8] = {load3(p),        load3(p + s.dx),        load3(p + s.dy),
-                           load3(p + s.dy + s.dx), load3(p + s.dz), load3(p + s.dz + s.dx),
-                           load3(p + s.dz + s.dy), load3(p + s.dz + s.dy + s.dx)};
+    const simd::F4 v[8] = {load3(p),
+                           load3(p + s.dx),
+                           load3(p + s.dy),
+                           load3(p + s.dy + s.dx),
+                           load3(p + s.dz),
+                           load3(p + s.dz + s.dx),
+                           load3(p + s.dz + s.dy),
+                           load3(p + s.dz + s.dy + s.dx)};
     return trilinear(v, s.fx, s.fy, s.fz);
 }
 
 // The samples of one velocity field, or its traces' displacements.
 class Centred {
   public:
-    Centred(const float* c, Vec3i n, Vec3f sampleOffset)
+    Centred(const float* c, Vec3i n, Vec3f sampleOffset, float frameZ = 0.0f)
         : c_(c), shape_(n.x, n.y, n.z, 3, Vec3f(0.5f)) {
+        shape_.frameZ = frameZ;
         for (int a = 0; a < 3; ++a)
             if (sampleOffset[a] == 0.0f) face_ = a;
     }

@@ -24,7 +24,7 @@ using simd::F8;
 // Backtrace displacement of cell (i, j, k) into the row's sample i, out + 3 i.
 [[gnu::always_inline]] inline void traceCell(const Centred& vel, float s, int i, int j, int k,
                                              float* out) {
-    const Vec3f pGrid{i + 0.5f, j + 0.5f, k + 0.5f};
+    const Vec3f pGrid{i + 0.5f, j + 0.5f, (float(k) + vel.layout().frameZ) + 0.5f};
     const Vec3f d = pGrid - trace(vel, pGrid, vel.at(i, j, k), s);
     store3(out + 3 * i, F4{d.x, d.y, d.z, 0.0f});
 }
@@ -50,7 +50,7 @@ template <typename V>
         V vx, vy, vz;
         vel.atN(i, j, k, vx, vy, vz);
         const V px = rowX<V>(i, 0.5f);
-        const float py = j + 0.5f, pz = k + 0.5f;
+        const float py = j + 0.5f, pz = (float(k) + vel.layout().frameZ) + 0.5f;
         const StencilN<V> st = stencilN(vel.layout(), px - vx * h, py - vy * h, pz - vz * h);
         for (int l = 0; l < kN; ++l) {
             const Stencil one{st.at[l], st.dx, st.dy, st.dz, st.fx[l], st.fy[l], st.fz[l]};
@@ -118,13 +118,14 @@ template <typename T>
                                                    float sign) {
     const Vec3f off = f.shape.offset;
     if constexpr (kOnePoint<T>) {
-        const Vec3f p = Vec3f{i + off.x, j + off.y, k + off.z} + f.displacement->at(i, j, k) * sign;
+        const Vec3f p = Vec3f{i + off.x, j + off.y, (float(k) + f.shape.frameZ) + off.z} +
+                        f.displacement->at(i, j, k) * sign;
         return {p.x, p.y, p.z};
     } else {
         T dx, dy, dz;
         f.displacement->atN(i, j, k, dx, dy, dz);
         return {rowX<T>(i, off.x) + dx * sign, simd::broadcast<T>(j + off.y) + dy * sign,
-                simd::broadcast<T>(k + off.z) + dz * sign};
+                simd::broadcast<T>((float(k) + f.shape.frameZ) + off.z) + dz * sign};
     }
 }
 
@@ -172,7 +173,7 @@ template <typename T>
     };
     axis(p.x - g.offset.x, g.nx, kXMin);
     axis(p.y - g.offset.y, g.ny, kYMin);
-    axis(p.z - g.offset.z, g.nz, kZMin);
+    axis((p.z - g.offset.z) - g.frameZ, g.nz, kZMin);
     return weight;
 }
 
@@ -248,8 +249,7 @@ struct Correct {
             air = air + (1.0f - insideWeight<T>(f, movedPoints<T>(f, i, j, k, -1.0f)));
         }
         if constexpr (kBounds) {
-            field<T>(f, 0, row + i, forward, load<T>(f.lo + row + i), load<T>(f.hi + row + i),
-                     air);
+            field<T>(f, 0, row + i, forward, load<T>(f.lo + row + i), load<T>(f.hi + row + i), air);
         } else {
             const StencilOf<T> back = moved<T>(f, i, j, k, -1.0f);
             for (int c = 0; c < f.count; ++c) {

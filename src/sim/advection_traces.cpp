@@ -1,13 +1,12 @@
 // The Advector's traces: the velocity sampled at the cell centres, and each
 // cell centre's RK2 backtrace through those samples, made once per velocity
 // field and time step for every field advected through it.
-#include "sim/advection.h"
-
 #include <cmath>
 #include <stdexcept>
 
 #include "core/parallel.h"
 #include "core/simd.h"
+#include "sim/advection.h"
 #include "sim/advection_centred.h"
 #include "sim/advection_kernels.h"
 #include "sim/advection_regions.h"
@@ -16,7 +15,8 @@ namespace plume {
 
 using simd::F4;
 
-void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* lease) {
+void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* lease, int partZ) {
+    frameZ_ = float(partZ);
     if (!lease) {
         if (!ownArena_) ownArena_ = std::make_unique<ScratchArena>();
         ownLease_.reset();  // close the last one first: one lease at a time
@@ -73,7 +73,7 @@ void Advector::setVelocity(const MacVelocity& f, float dx, ScratchArena::Lease* 
 void Advector::traceCells(float s, const Box3i& cells, const Region* rows) {
     if (!rows && s == displacementS_ && displacementBox_.contains(cells)) return;
     if (centredSpent_) throw std::logic_error("Advector: retrace after the forward steps");
-    const Centred vel(centred_, n_, Vec3f(0.5f));
+    const Centred vel(centred_, n_, Vec3f(0.5f), frameZ_);
     forRows(cells, [&](int i0, int i1, int j, int k) {
         if (rows) {
             const Region::Span sp = rows->at(j, k);

@@ -7,8 +7,8 @@
 #include "core/parallel.h"
 #include "core/shape_sequence.h"
 #include "scene/shapes.h"
-#include "sim/point_emitters.h"
 #include "sim/emitter_cell.h"
+#include "sim/point_emitters.h"
 
 namespace plume {
 
@@ -19,6 +19,7 @@ inline void cellRange(const Fields& f, Vec3f a, Vec3f b, Vec3i& lo, Vec3i& hi) {
     for (int axis = 0; axis < 3; ++axis) {
         int n = axis == 0 ? f.n.x : (axis == 1 ? f.n.y : f.n.z);
         float ga = (a[axis] - f.origin[axis]) / f.dx, gb = (b[axis] - f.origin[axis]) / f.dx;
+        if (axis == 2) ga = f.gridZ(ga), gb = f.gridZ(gb);
         int l = std::clamp(int(std::floor(ga)) - 1, 0, n);
         int h = std::clamp(int(std::ceil(gb)) + 1, 0, n);
         (axis == 0 ? lo.x : axis == 1 ? lo.y : lo.z) = l;
@@ -67,7 +68,7 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                 for (int j = lo.y; j < hi.y; ++j)
                     for (int i = lo.x; i < hi.x; ++i) {
                         if (f.solid(i, j, k)) continue;
-                        Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
+                        Vec3f p = f.cellCentre(i, j, k);
                         float w = coverage(p);
                         if (w <= 0.0f) continue;
                         float amount = w;
@@ -96,7 +97,7 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                 for (int k = lo.z + k0; k < lo.z + k1; ++k)
                     for (int j = lo.y; j < std::min(hi.y + (axis == 1), c.ny()); ++j)
                         for (int i = lo.x; i < std::min(hi.x + (axis == 0), c.nx()); ++i) {
-                            Vec3f p = f.origin + Vec3f(i + off.x, j + off.y, k + off.z) * f.dx;
+                            Vec3f p = f.point(i, j, k, off);
                             float w = coverage(p);
                             if (w <= 0.0f) continue;
                             float target = e.velocity[axis];

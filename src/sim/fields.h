@@ -52,7 +52,12 @@ struct Fields : MacVelocity {
     // solve holds a box of the domain (sim/active_box.h); origin is then the
     // domain's origin moved by offset * dx.
     Vec3i offset{0, 0, 0};
-    Vec3i domainCells{0, 0, 0};       // cells of the whole domain; 0 when these are all of it
+    Vec3i domainCells{0, 0, 0};  // cells of the whole domain; 0 when these are all of it
+    // A process's part of a box split across processes (sim/solver_split.cpp):
+    // the slabs from the box's first to this part's. origin stays the box's,
+    // so every position is formed as one process holding the whole box forms
+    // it, bit for bit (point()). 0 for fields that hold their whole box.
+    int partZ = 0;
     ScalarGrid density, temperature;  // cell-centred
     Grid3<uint8_t> solid;             // 1 where an obstacle covers the cell centre
     // The solids' velocity (m/s) on every face touching a solid cell: what
@@ -86,8 +91,16 @@ struct Fields : MacVelocity {
     // The cells of the domain these fields cover.
     Box3i box() const { return Box3i::at(offset, n); }
     Vec3f domainOrigin() const {
-        return origin - Vec3f(float(offset.x), float(offset.y), float(offset.z)) * dx;
+        return origin - Vec3f(float(offset.x), float(offset.y), float(offset.z - partZ)) * dx;
     }
+    // Point (i, j, k) + at of the grid, in metres.
+    Vec3f point(int i, int j, int k, Vec3f at) const {
+        return origin + Vec3f(i + at.x, j + at.y, (k + partZ) + at.z) * dx;
+    }
+    Vec3f cellCentre(int i, int j, int k) const { return point(i, j, k, Vec3f(0.5f)); }
+    // Grid z (cells from slab 0 of these fields) of a position whose z is
+    // `boxZ` cells from the box's first slab: exact, an integer moved.
+    float gridZ(float boxZ) const { return boxZ - float(partZ); }
     bool holdsDomain() const { return offset == Vec3i{} && domainSize() == n; }
     bool solidsMove() const { return solidVelocity.u.size() == u.size(); }
     bool burns() const { return fuel.size() == density.size(); }

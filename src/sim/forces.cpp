@@ -114,7 +114,8 @@ void addTurbulence(Fields& f, float strength, float scale, double time, float dt
         eb[b] = 0.5f;
         addToInteriorFaces(f, axis, [&](int i, int j, int kk, int, int, int) {
             // Face centre; (curl A)_axis = dA_b/da - dA_a/db by edge differences.
-            Vec3f g(i + 0.5f * (axis != 0), j + 0.5f * (axis != 1), kk + 0.5f * (axis != 2));
+            Vec3f g(i + 0.5f * (axis != 0), j + 0.5f * (axis != 1),
+                    (kk + f.partZ) + 0.5f * (axis != 2));
             return k * ((A(b, g + ea) - A(b, g - ea)) - (A(a, g + eb) - A(a, g - eb)));
         });
     }

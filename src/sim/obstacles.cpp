@@ -16,7 +16,7 @@ void rasterizeObstacles(Fields& f, const std::vector<ObstacleSettings>& obstacle
     parallelForSlabs(f.n.z, [&](int k) {
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i) {
-                Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
+                Vec3f p = f.cellCentre(i, j, k);
                 for (const PlacedShape& o : placed)
                     if (o.signedDistance(p) < 0.0f) f.solid(i, j, k) = 1;
             }
@@ -33,7 +33,7 @@ float rasterizeMovingObstacles(Fields& f, const std::vector<ObstacleSettings>& n
     parallelForSlabs(f.n.z, [&](int k) {
         for (int j = 0; j < f.n.y; ++j)
             for (int i = 0; i < f.n.x; ++i) {
-                const Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
+                const Vec3f p = f.cellCentre(i, j, k);
                 for (size_t o = 0; o < placed.size(); ++o)
                     if (placed[o].signedDistance(p) < 0.0f) {
                         f.solid(i, j, k) = uint8_t(std::min<size_t>(o + 1, 255));
@@ -65,7 +65,7 @@ float rasterizeMovingObstacles(Fields& f, const std::vector<ObstacleSettings>& n
                         faces(i, j, k) = 0.0f;
                         continue;
                     }
-                    const Vec3f p = f.origin + Vec3f(i + off.x, j + off.y, k + off.z) * f.dx;
+                    const Vec3f p = f.point(i, j, k, off);
                     // A central difference of the point of the solid that
                     // is at p now: a chord from `before` to `after` would
                     // cut the arc of a turning solid short (by 13% at the

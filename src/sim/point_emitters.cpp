@@ -80,6 +80,7 @@ std::vector<Sweep> sweeps(const Fields& f, const EmitterSettings& e, const Point
         const Vec3f reach(s.radius + 0.5f * f.dx);
         s.lo = (vmin(s.a, b) - reach - f.origin) / f.dx;
         s.hi = (vmax(s.a, b) + reach - f.origin) / f.dx;
+        s.lo.z = f.gridZ(s.lo.z), s.hi.z = f.gridZ(s.hi.z);
         int first, last;
         samplesIn(s.lo.z, s.hi.z, 0.5f, f.n.z, s.k0, last);       // cells
         samplesIn(s.lo.z, s.hi.z, 0.0f, f.n.z + 1, first, s.k1);  // faces
@@ -190,7 +191,7 @@ void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const S
                 samplesIn(s.lo.y, s.hi.y, 0.5f, f.n.y, j0, j1);
                 for (int j = j0; j < j1; ++j)
                     for (int i = i0; i < i1; ++i) {
-                        const Vec3f p = f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
+                        const Vec3f p = f.cellCentre(i, j, k);
                         const float w = coverageOf(s, p, f.dx);
                         if (w <= 0.0f) continue;
                         if (moves && s.moves) {

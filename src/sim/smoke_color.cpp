@@ -11,7 +11,7 @@ void advectColor(Advector& advector, const MacVelocity& velocity, ScratchArena* 
                  ScalarGrid& before, float dt, unsigned openSides) {
     std::optional<ScratchArena::Lease> lease;
     if (arena) lease.emplace(*arena);
-    advector.setVelocity(velocity, f.dx, lease ? &*lease : nullptr);
+    advector.setVelocity(velocity, f.dx, lease ? &*lease : nullptr, f.partZ);
     // Semi-Lagrangian, the density with the colour: each is then the same
     // blend of the same eight cells, so their quotient is a density-weighted
     // mean of the colours there.

@@ -256,7 +256,7 @@ void Solver::advectVelocity(Fields& f, float dt) {
     // Every component is traced through the same, old velocity field, sampled
     // before any moves; each then advects in place.
     ScratchArena::Lease scratch(*scratch_);
-    advector_.setVelocity(f, f.dx, &scratch);
+    advector_.setVelocity(f, f.dx, &scratch, f.partZ);
     for (int axis = 0; axis < 3; ++axis) {
         ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(scene_.solver.advection, field, field, 1, dt, Advector::Limiter::Revert);
@@ -267,8 +267,8 @@ void Solver::advectReflected(Island& island, float dt) {
     ScopedTimer t(times_.advectVelocity);
     Fields& f = island.f;
     ScratchArena::Lease scratch(*scratch_);
-    advector_.setVelocity(f, f.dx, &scratch);  // traced through u^1/2, sampled now
-    island.projection.reflect(f);              // 2 u^1/2 - u~: its gradient subtracted once more
+    advector_.setVelocity(f, f.dx, &scratch, f.partZ);  // traced through u^1/2, sampled now
+    island.projection.reflect(f);  // 2 u^1/2 - u~: its gradient subtracted once more
     for (int axis = 0; axis < 3; ++axis) {
         ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(AdvectionScheme::MacCormack, field, field, 1, dt,
@@ -330,7 +330,7 @@ void Solver::advectScalars(Island& island, float dt) {
     const unsigned sides = stillAirSides(island.box, scene_.domain.cells(), scene_.domain.boundary);
     {
         ScratchArena::Lease scratch(*scratch_);
-        advector_.setVelocity(f, f.dx, &scratch);
+        advector_.setVelocity(f, f.dx, &scratch, f.partZ);
         if (f.colored()) densityBefore_ = f.density;
         advector_.advect(scene_.solver.advection, fields, fields, count, dt,
                          Advector::Limiter::Clamp, background, sides);

@@ -40,10 +40,6 @@ int birthCount(double expected, std::uint64_t h) {
     return int(whole) + (double(unit(h, 7)) < expected - whole ? 1 : 0);
 }
 
-Vec3f cellCentre(const Fields& f, int i, int j, int k) {
-    return f.origin + Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * f.dx;
-}
-
 struct Vec3d {
     double x, y, z;
 };
