@@ -11,6 +11,7 @@
 #include "cli/solver_source.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/processes.h"
 #include "core/report.h"
 #include "io/scene_geometry.h"
 #include "io/sequence.h"
@@ -60,19 +61,25 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         first = scene.time.frameIndex(first);
         last = scene.time.frameIndex(last);
     }
+    if (opt.processes != nullptr && opt.processes->count() > 1)
+        if (const std::string why = Solver::splitRefusal(scene); !why.empty())
+            throw InputError(why);  // before any folder is made
     checkMemory(scene);
-    FrameSinks sinks(scene, outputs, first, last, opt.quiet);
+    // A bake split across processes: the first writes every file and shows
+    // the progress; the others simulate their parts beside it.
+    const bool writes = opt.processes == nullptr || opt.processes->rank() == 0;
+    FrameSinks sinks(scene, writes ? outputs : RunOutputs{}, first, last, opt.quiet || !writes);
     setThreadCount(opt.threads);
     return runFrameLoop(
         scene, sinks, last,
         [&](FrameSinks& s, const char*& stage) {
             stage = "setting up the solver";
-            auto source = std::make_unique<SolverSource>(scene);
+            auto source = std::make_unique<SolverSource>(scene, opt.processes);
             stage = "reading the resume state";
             if (opt.resume) source->resume(outputs.statePath, s);
             return source;
         },
-        outputs.statePath);
+        writes ? outputs.statePath : std::string());
 }
 
 // A bake of some frames into a folder that holds others of the same name

@@ -9,6 +9,8 @@
 
 namespace plume {
 
+class Processes;
+
 struct RunOptions {
     std::string scenePath;               // render, bake, check
     std::vector<std::string> overrides;  // --set key=value
@@ -28,6 +30,8 @@ struct RunOptions {
     double fps = 0;                            // encode --fps (0: from the scene)
     bool noVideo = false;                      // --no-video: per-frame outputs only
     int factor = 0;                            // upres --factor (0: the scene's, else 2)
+    // bake started as several processes (mpirun, srun): the bake splits across them.
+    const Processes* processes = nullptr;
 };
 
 int runRender(const RunOptions& options);

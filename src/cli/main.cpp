@@ -291,6 +291,25 @@ std::string unknownCommand(std::string_view word) {
 
 }  // namespace
 
+int run(int argc, char** argv, const plume::Processes* processes);
+
+// `plume bake` started as several processes: one bake split across them
+// (sim/solver_split.cpp). Process 0 writes the files and says what it does;
+// a process that fails ends them all at once, so none waits for it.
+int splitBake(int argc, char** argv) {
+    plume::Processes processes(argc, argv);
+    int status = 0;
+    {
+        const plume::ScopedWarningSink quiet(processes.rank() == 0 ? plume::WarningSink{}
+                                                                   : [](const std::string&) {});
+        status = run(argc, argv, &processes);
+    }
+    // A refusal every process made alike (a scene's error) ends each alone;
+    // anything else one process met ends the run.
+    if (status != 0 && status != 2) processes.abort(status);
+    return status;
+}
+
 int main(int argc, char** argv) {
     // Grids of a megabyte or more get pages of their own, handed back to the
     // system when freed. Left to itself glibc raises this threshold to the
@@ -298,14 +317,30 @@ int main(int argc, char** argv) {
     // old grids (freed as its box moves) and a frame's VDB trees stay in the
     // heap: 20 MB more peak resident memory in a 128^3 bake.
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    // Started as several processes (mpirun, srun): refuse before anything is
-    // written, in one line from the first of them.
-    if (const plume::Launch launch = plume::launchFromEnvironment(); launch.count > 1) {
-        if (const std::string why = plume::severalProcessesRefusal(launch); !why.empty()) {
-            if (launch.rank == 0) plume::printMessage("plume: error: " + why);
+    // Started as several processes (mpirun, srun): a bake splits across
+    // them; anything else is refused before anything is written, in one line
+    // from the first of them.
+    const plume::Launch launch = plume::launchFromEnvironment();
+    if (const std::string why = plume::severalProcessesRefusal(launch); !why.empty()) {
+        if (launch.rank == 0) plume::printMessage("plume: error: " + why);
+        return 2;
+    }
+    if (launch.count > 1) {
+        const bool bake = argc > 1 && std::string_view(argv[1]) == "bake";
+        if (!bake) {
+            if (launch.rank == 0)
+                plume::printMessage(
+                    "plume: error: only plume bake splits across processes, and " +
+                    std::to_string(launch.count) +
+                    " were started (mpirun or srun); run this command as one process");
             return 2;
         }
+        return splitBake(argc, argv);
     }
+    return run(argc, argv, nullptr);
+}
+
+int run(int argc, char** argv, const plume::Processes* processes) {
     // `plume help [COMMAND]` is `plume [COMMAND] --help`.
     std::vector<char*> args(argv, argv + argc);
     static char helpFlag[] = "--help";
@@ -352,6 +387,9 @@ int main(int argc, char** argv) {
     }
 
     options.run.outputs.commandLine = quotedCommandLine(argc, argv);
+    options.run.processes = processes;
+    // A split bake's processes meet the same refusals: the first says them.
+    const bool speaks = processes == nullptr || processes->rank() == 0;
     plume::installInterruptHandlers();
     try {
         for (const Command& c : kCommands) {
@@ -362,8 +400,9 @@ int main(int argc, char** argv) {
     } catch (const plume::InputError& e) {
         // Every refusal reads WHERE: error: WHAT; one that names no place is plume's.
         const std::string line = e.what();
-        plume::printMessage(line.find(": error: ") == std::string::npos ? "plume: error: " + line
-                                                                        : line);
+        if (speaks)
+            plume::printMessage(
+                line.find(": error: ") == std::string::npos ? "plume: error: " + line : line);
         return 2;
     } catch (const plume::RunError& e) {
         plume::printMessage(std::string("plume: error: ") + e.what());

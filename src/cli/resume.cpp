@@ -33,10 +33,8 @@ void ResumeStateSink::consume(const Frame& frame) {
     // the moment the file's grids are built, the bake's peak); the pressure
     // lives padded inside the projection, so that one is copied out.
     const std::vector<const Fields*> islands = frame.solver->islandFields();
-    const std::vector<const Projection*> projections = frame.solver->islandProjections();
-    std::vector<Grid3<double>> pressures;
+    const std::vector<Grid3<double>> pressures = frame.solver->islandWarmStarts();
     std::vector<SolverStatePart> parts;
-    for (const Projection* p : projections) pressures.push_back(p->warmStart());
     for (size_t i = 0; i < islands.size(); ++i) parts.push_back({islands[i], &pressures[i]});
     // Upres's part first, in the file of this frame's parity: stopped before
     // the solver's is written, the other file still holds the frame before.

@@ -10,8 +10,10 @@ namespace plume {
 
 using Clock = std::chrono::steady_clock;
 
-SolverSource::SolverSource(const Scene& scene) : scene_(scene), solver_(scene) {
-    if (scene.upres.on()) upres_.emplace(scene);
+SolverSource::SolverSource(const Scene& scene, const Processes* processes)
+    : scene_(scene), solver_(scene, processes) {
+    const bool first = processes == nullptr || processes->rank() == 0;
+    if (scene.upres.on() && first) upres_.emplace(scene);
     if (scene.render.view != RenderView::Shaded) slice_.emplace(scene, solver_);
 }
 

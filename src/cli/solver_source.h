@@ -17,7 +17,9 @@ class FrameSinks;
 
 class SolverSource : public FrameSource {
   public:
-    explicit SolverSource(const Scene& scene);
+    // `processes`: a bake split across them (sim/solver_split.cpp); upres's
+    // detail is then added by the first, from the frame gathered whole.
+    explicit SolverSource(const Scene& scene, const Processes* processes = nullptr);
 
     // Continues from the resume state at statePath: the frames it holds are
     // not simulated again (cli/resume.h). Returns how many there were.

@@ -134,6 +134,24 @@ void Processes::gatherSlabs(const void* owned, size_t slabBytes,
     MPI_Type_free(&slab);
 }
 
+void Processes::allGatherSlabs(const void* owned, size_t slabBytes,
+                               const std::vector<SlabRange>& ranges, void* whole) const {
+    const SlabRange mine = ranges[size_t(rank_)];
+    if (count_ == 1) {
+        std::memcpy(static_cast<char*>(whole) + size_t(mine.begin) * slabBytes, owned,
+                    size_t(mine.size()) * slabBytes);
+        return;
+    }
+    MPI_Datatype slab;
+    MPI_Type_contiguous(int(slabBytes), MPI_BYTE, &slab);
+    MPI_Type_commit(&slab);
+    std::vector<int> counts, offsets;
+    for (const SlabRange& r : ranges) counts.push_back(r.size()), offsets.push_back(r.begin);
+    MPI_Allgatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab,
+                   MPI_COMM_WORLD);
+    MPI_Type_free(&slab);
+}
+
 void Processes::min(std::span<int> values) const {
     if (count_ > 1)
         MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MIN,
@@ -194,6 +212,11 @@ void Processes::gatherSlabs(const void* owned, size_t slabBytes,
                 size_t(ranges[0].size()) * slabBytes);
 }
 
+void Processes::allGatherSlabs(const void* owned, size_t slabBytes,
+                               const std::vector<SlabRange>& ranges, void* whole) const {
+    gatherSlabs(owned, slabBytes, ranges, whole);
+}
+
 void Processes::min(std::span<int>) const {}
 void Processes::max(std::span<int>) const {}
 bool Processes::all(bool value) const { return value; }
@@ -209,8 +232,7 @@ std::string severalProcessesRefusal(const Launch& launch) {
         return "this plume was built without MPI (libopenmpi-dev), so it runs as one process, "
                "but " +
                started + "; run it alone, or rebuild it with libopenmpi-dev installed";
-    return "plume does not yet split a bake across processes, and " + started +
-           "; run it as one process";
+    return {};
 }
 
 void Processes::exchangeHalo(float* local, size_t slabValues, const std::vector<SlabRange>& ranges,

@@ -75,6 +75,9 @@ class Processes {
                      void* whole) const;
     void gatherSlabs(const float* owned, size_t slabValues, const std::vector<SlabRange>& ranges,
                      std::vector<float>& whole) const;
+    // The same into `whole` on every process.
+    void allGatherSlabs(const void* owned, size_t slabBytes, const std::vector<SlabRange>& ranges,
+                        void* whole) const;
     // Every process's values, element by element: the least, the largest
     // (exact in any order), and whether all are true.
     void min(std::span<int> values) const;

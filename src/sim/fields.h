@@ -102,7 +102,10 @@ struct Fields : MacVelocity {
     // `boxZ` cells from the box's first slab: exact, an integer moved.
     float gridZ(float boxZ) const { return boxZ - float(partZ); }
     bool holdsDomain() const { return offset == Vec3i{} && domainSize() == n; }
-    bool solidsMove() const { return solidVelocity.u.size() == u.size(); }
+    // (Shapes compared too: a part of no slabs holds grids of no values.)
+    bool solidsMove() const {
+        return solidVelocity.u.size() == u.size() && solidVelocity.u.nx() == u.nx();
+    }
     bool burns() const { return fuel.size() == density.size(); }
     void enableFire() {
         fuel = ScalarGrid(n.x, n.y, n.z);

@@ -58,13 +58,23 @@ bool allFinite(const ScalarGrid& g) {
 
 }  // namespace
 
-Solver::Solver(const Scene& scene)
+Solver::Solver(const Scene& scene) : Solver(scene, nullptr) {}
+
+Solver::Solver(const Scene& scene, const Processes* processes)
     : scene_(scene),
       scratch_(std::make_unique<ScratchArena>()),
       clock_(scene),
       obstaclesMove_(scene.obstaclesMove()),
       emitters_(scene.emitters) {
     if (scene.animated()) now_ = before_ = after_ = scene;
+    if (processes && processes->count() > 1) {
+        if (const std::string why = splitRefusal(scene); !why.empty()) throw InputError(why);
+        processes_ = processes;
+        owned_ = splitSlabs(scene.domain.cells().z, processes->count(), 1);
+        // A stage reads at most this far: MacCormack's two traces of up to
+        // cfl cells and their blends, then vorticity confinement's gradient.
+        halo_ = 2 * int(std::ceil(scene.time.cfl)) + 8;
+    }
     for (const Box3i& box : initialBoxes(scene)) islands_.push_back(makeIsland(box, Vec3f(0.0f)));
     if (obstaclesMove_) moveSolidsAndEmitters();
     for (Island& island : islands_) island.projection.enforceBoundaries(island.f);
@@ -75,7 +85,9 @@ float Solver::maxSpeed() const {
     float m = 0.0f;
     for (const Island& island : islands_)
         m = std::max({m, maxAbs(island.f.u), maxAbs(island.f.v), maxAbs(island.f.w)});
-    return m;
+    // A split solve's parts hold their owners' values in the halo: the
+    // largest of the parts' is the whole's.
+    return split() ? processes_->max(m) : m;
 }
 
 FrameStats Solver::advanceFrame(int frame) {
@@ -106,7 +118,7 @@ FrameStats Solver::advanceFrame(int frame) {
         SolveStats s = substep(dt, shotDt);
         ++stats.substeps;
         std::uint64_t cells = 0;
-        for (const Island& island : islands_) cells += island.f.cellCount();
+        for (const Island& island : islands_) cells += std::uint64_t(island.box.volume());
         stats.cells = std::max(stats.cells, cells);
         stats.pressureIterations += s.iterations;
         stats.pressureResidual = std::max(stats.pressureResidual, s.residual);
@@ -119,6 +131,7 @@ FrameStats Solver::advanceFrame(int frame) {
     // The scratch is idle until the next frame: while this one is written
     // (its VDB trees are the bake's largest transient) it holds no pages.
     scratch_->returnPages();
+    if (split()) gatherIslands();
     stats.simSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     return stats;
 }
@@ -154,6 +167,7 @@ SolveStats Solver::step(float dt) {
         advectScalars(island, dt);
         diffuseScalars(f, dt);
         dissipate(f, dt);
+        if (split()) exchangeScalars(island);
         stats.iterations = std::max(stats.iterations, s.iterations);
         stats.residual = std::max(stats.residual, s.residual);
     }
@@ -268,7 +282,11 @@ void Solver::advectReflected(Island& island, float dt) {
     Fields& f = island.f;
     ScratchArena::Lease scratch(*scratch_);
     advector_.setVelocity(f, f.dx, &scratch, f.partZ);  // traced through u^1/2, sampled now
-    island.projection.reflect(f);  // 2 u^1/2 - u~: its gradient subtracted once more
+    // 2 u^1/2 - u~: its gradient subtracted once more.
+    if (split())
+        reflectSplit(island);
+    else
+        island.projection.reflect(f);
     for (int axis = 0; axis < 3; ++axis) {
         ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(AdvectionScheme::MacCormack, field, field, 1, dt,
@@ -314,6 +332,11 @@ void Solver::diffuseVelocity(Fields& f, float dt) {
 
 SolveStats Solver::project(Island& island, float dt, float tolerance) {
     ScopedTimer t(times_.project);
+    if (split()) {
+        const SolveStats stats = projectSplit(island, tolerance);
+        exchangeVelocity(island);
+        return stats;
+    }
     return island.projection.project(island.f, dt, tolerance, scene_.solver.maxIterations);
 }
 
@@ -354,6 +377,17 @@ void Solver::dissipate(Fields& f, float dt) {
 }
 
 void Solver::checkFinite(int frame, int substep) const {
+    if (split()) {
+        // Every process learns whether any part blew up, then each names it.
+        bool finite = true;
+        for (const Island& island : islands_)
+            for (const ScalarGrid* g : {&island.f.u, &island.f.v, &island.f.w, &island.f.density})
+                finite = finite && (g->size() == 0 || allFinite(*g));
+        if (processes_->all(finite)) return;
+        if (finite)  // another process's part: every process stops
+            throw RunError("non-finite fields at frame " + std::to_string(frame) +
+                           " (the simulation blew up; lower time.cfl or raise time.max_substeps)");
+    }
     for (const Island& island : islands_) {
         const Fields& f = island.f;
         const std::pair<const char*, const ScalarGrid*> grids[] = {{"velocity", &f.u},

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/box.h"
+#include "core/processes.h"
 #include "scene/scene.h"
 #include "scene/shot_clock.h"
 #include "sim/advection.h"
@@ -60,11 +62,31 @@ struct Island {
     Box3i box;
     Fields f;
     Projection projection;
+    // A solve split across processes (solver_split.cpp): f holds this
+    // process's part of the box (Fields::partZ), and until the pressure solve
+    // splits too, every process projects the whole box.
+    std::unique_ptr<Fields> whole;
+    std::unique_ptr<Projection> wholeProjection;
+};
+
+// What one process of a split solve holds once a frame is done: an island
+// whole, gathered on process 0 for the frame's files and resume state.
+struct GatheredIsland {
+    Box3i box;
+    Fields f;
+    Grid3<double> pressure;
 };
 
 class Solver {
   public:
     explicit Solver(const Scene& scene);
+    // One solve split across `processes` (sim/solver_split.cpp): each holds
+    // the domain's z-slabs splitSlabs deals it and a halo, and the fields it
+    // writes are one process's, bit for bit. Throws RunError naming what of
+    // the scene does not split yet.
+    Solver(const Scene& scene, const Processes* processes);
+    // Why this scene's solve cannot split across processes yet; empty when it can.
+    static std::string splitRefusal(const Scene& scene);
 
     // Bytes a solver of this scene holds once it has run a substep: its
     // fields, their advection sources, the pressure solve's own grids, and
@@ -114,6 +136,8 @@ class Solver {
     std::vector<Box3i> islandBoxes() const;
     std::vector<const Fields*> islandFields() const;
     std::vector<const Projection*> islandProjections() const;
+    // Each island's pressure, the next projection's start (Projection::warmStart).
+    std::vector<Grid3<double>> islandWarmStarts() const;
     // The sparks (sim/sparks.h), null when the scene has none.
     const SparkList* sparks() const { return sparks_ ? &sparks_->all() : nullptr; }
     const StageTimes& stageTimes() const { return times_; }
@@ -144,6 +168,26 @@ class Solver {
     Box3i activeBox() const;
 
   private:
+    // A split solve (solver_split.cpp).
+    bool split() const { return processes_ != nullptr && processes_->count() > 1; }
+    // The part of `box` this process holds: its slabs and the halo, in z.
+    Box3i heldBox(const Box3i& box) const;
+    // Each process's slabs of `box` (domain z), held or owned; for face grids
+    // along z the top face goes with the last slab.
+    std::vector<SlabRange> ownedSlabs(const Box3i& box, bool zFaces) const;
+    std::vector<SlabRange> heldSlabs(const Box3i& box, bool zFaces) const;
+    // Fills the halo slabs with their owners' values.
+    void exchangeVelocity(Island& island) const;
+    void exchangeScalars(Island& island) const;
+    template <typename T>
+    void exchange(const Island& island, Grid3<T>& g) const;
+    // Every island whole on process 0 (gathered_), after a frame.
+    void gatherIslands();
+    SolveStats projectSplit(Island& island, float tolerance);
+    void reflectSplit(Island& island);
+    // The box around every process's `box` (each the same on every process).
+    Box3i unitedOverProcesses(const Box3i& box) const;
+
     // Islands (solver_islands.cpp). The boxes a solve starts with: the
     // domain, or a sparse solve's boxes around its emitters.
     static std::vector<Box3i> initialBoxes(const Scene& scene);
@@ -229,6 +273,11 @@ class Solver {
     // copies made once, their keyed keys set anew each substep.
     Scene now_, before_, after_;
     std::unique_ptr<Sparks> sparks_;  // when the scene has sparks
+    // A split solve: the processes, each one's domain z-slabs, the halo.
+    const Processes* processes_ = nullptr;
+    std::vector<SlabRange> owned_;
+    int halo_ = 0;
+    std::vector<GatheredIsland> gathered_;  // process 0's, after each frame
 };
 
 }  // namespace plume

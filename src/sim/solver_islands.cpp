@@ -88,10 +88,22 @@ Fields Solver::stillAir(const Box3i& box, Vec3f velocity) const {
 }
 
 Island Solver::makeIsland(const Box3i& box, Vec3f velocity) const {
-    Island island{
-        box, stillAir(box, velocity),
-        Projection(box.size(), boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary),
-                   scene_.domain.inflowVelocity, scene_.solver.pressure, scratch_.get())};
+    // A split solve's process holds its part of the box, placed as the
+    // whole box is (Fields::partZ).
+    const Box3i held = split() ? heldBox(box) : box;
+    const auto sides = boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary);
+    Island island{held, stillAir(held, velocity),
+                  Projection(held.size(), sides, scene_.domain.inflowVelocity,
+                             scene_.solver.pressure, scratch_.get())};
+    island.box = box;
+    island.f.partZ = held.lo.z - box.lo.z;
+    island.f.origin = Vec3f(float(box.lo.x), float(box.lo.y), float(box.lo.z)) * island.f.dx;
+    if (split()) {
+        island.whole = std::make_unique<Fields>(stillAir(box, velocity));
+        island.wholeProjection =
+            std::make_unique<Projection>(box.size(), sides, scene_.domain.inflowVelocity,
+                                         scene_.solver.pressure, scratch_.get());
+    }
     // Static solids are placed once per box; moving ones every substep.
     if (!obstaclesMove_) rasterizeObstacles(island.f, scene_.obstacles);
     return island;
@@ -101,15 +113,16 @@ Island Solver::islandFrom(const Box3i& box, Vec3f velocity, const std::vector<St
                           double time, bool solids) const {
     Island island = makeIsland(box, velocity);
     island.f.time = time;
-    const Vec3i n = box.size();
+    // A split solve's warm start is the whole box's (wholeProjection).
+    const Vec3i n = split() ? box.size() : island.f.n;
     Grid3<double> pressure(n.x, n.y, n.z);
     for (const StateOver& s : from) {
-        copyFieldsOverlap(*s.fields, s.box.lo, island.f, box.lo, solids);
+        copyFieldsOverlap(*s.fields, s.fields->offset, island.f, island.f.offset, solids);
         // An island's warm start is made on demand: one at a time, not all of them.
         copyOverlap(s.pressure ? *s.pressure : s.projection->warmStart(), s.box.lo, pressure,
                     box.lo);
     }
-    island.projection.setWarmStart(pressure);
+    (split() ? *island.wholeProjection : island.projection).setWarmStart(pressure);
     return island;
 }
 
@@ -121,14 +134,14 @@ Fields& Solver::fields() {
 }
 
 const Fields& Solver::fields() const {
-    if (islands_.size() == 1) return islands_.front().f;
+    const std::vector<const Fields*> parts = islandFields();
+    if (parts.size() == 1) return *parts.front();
     if (assembledStale_) {
         // The box around every island, still air (with the wind) where none is.
         const Box3i box = activeBox();
         Fields all = stillAir(box, scene_.physics.wind);
         all.time = time();
-        for (const Island& island : islands_)
-            copyFieldsOverlap(island.f, island.box.lo, all, box.lo, true);
+        for (const Fields* part : parts) copyFieldsOverlap(*part, part->offset, all, box.lo, true);
         assembled_ = std::move(all);
         assembledStale_ = false;
     }
@@ -146,6 +159,13 @@ const Projection& Solver::projection() const {
 }
 
 Grid3<double> Solver::warmStart() const {
+    if (split()) {  // process 0's, gathered after the frame
+        if (gathered_.size() == 1) return gathered_.front().pressure;
+        const Box3i box = activeBox();
+        Grid3<double> all(box.size().x, box.size().y, box.size().z);
+        for (const GatheredIsland& g : gathered_) copyOverlap(g.pressure, g.box.lo, all, box.lo);
+        return all;
+    }
     if (islands_.size() == 1) return islands_.front().projection.warmStart();
     const Box3i box = activeBox();
     const Vec3i n = box.size();
@@ -173,6 +193,10 @@ std::vector<Box3i> Solver::islandBoxes() const {
 
 std::vector<const Fields*> Solver::islandFields() const {
     std::vector<const Fields*> fields;
+    if (split()) {  // process 0's, gathered after the frame
+        for (const GatheredIsland& g : gathered_) fields.push_back(&g.f);
+        return fields;
+    }
     for (const Island& island : islands_) fields.push_back(&island.f);
     return fields;
 }
@@ -181,6 +205,16 @@ std::vector<const Projection*> Solver::islandProjections() const {
     std::vector<const Projection*> projections;
     for (const Island& island : islands_) projections.push_back(&island.projection);
     return projections;
+}
+
+std::vector<Grid3<double>> Solver::islandWarmStarts() const {
+    std::vector<Grid3<double>> pressures;
+    if (split()) {  // process 0's, gathered after the frame
+        for (const GatheredIsland& g : gathered_) pressures.push_back(g.pressure);
+        return pressures;
+    }
+    for (const Island& island : islands_) pressures.push_back(island.projection.warmStart());
+    return pressures;
 }
 
 Box3i Solver::activeBox() const {
@@ -203,7 +237,7 @@ void Solver::restore(const SolverSnapshot& snapshot) {
     assembledStale_ = true;
     assembled_ = Fields();
     if (sparks_) sparks_->restore(snapshot.sparks);
-    if (snapshot.islands.size() > 1) {
+    if (snapshot.islands.size() > 1 || split()) {
         // Each island takes its box of the snapshot's fields and pressure.
         for (const Box3i& b : snapshot.islands)
             if (!scene_.solver.sparse || !box.contains(b))
@@ -211,7 +245,10 @@ void Solver::restore(const SolverSnapshot& snapshot) {
         scratch_->release();
         islands_.clear();
         const std::vector<StateOver> state{{box, &from, &snapshot.pressure, nullptr}};
-        for (const Box3i& b : snapshot.islands)
+        const std::vector<Box3i> boxes =
+            snapshot.islands.size() > 1 ? snapshot.islands
+                                        : std::vector<Box3i>{scene_.solver.sparse ? box : domain};
+        for (const Box3i& b : boxes)
             islands_.push_back(islandFrom(b, Vec3f(0.0f), state, from.time, true));
         return;
     }
@@ -234,8 +271,12 @@ void Solver::neededBoxes(int margin, std::vector<Box3i>& boxes) {
     auto need = [&](const Box3i& b) {
         if (!b.empty()) boxes.push_back(tileAligned(b, margin, cells));
     };
-    for (const Island& island : islands_)
-        need(scalarActivity(island.f, scene_.physics.ambientTemperature).shifted(island.box.lo));
+    for (const Island& island : islands_) {
+        const Box3i active =
+            scalarActivity(island.f, scene_.physics.ambientTemperature).shifted(island.f.offset);
+        // A split solve's parts each see theirs: every process takes the union.
+        need(split() ? unitedOverProcesses(active) : active);
+    }
     const ShotSpan shot = shotSpan();
     for (const EmitterSettings& e : emitters_)
         if (frame_ >= e.frames[0] && frame_ <= e.frames[1]) need(sourceCells(e, dx, cells, &shot));
@@ -284,7 +325,7 @@ void Solver::fitIslands() {
 
 void Solver::moveToIslands(const std::vector<Box3i>& boxes) {
     if (boxes == islandBoxes()) return;
-    if (islands_.size() == 1 && boxes.size() == 1)
+    if (islands_.size() == 1 && boxes.size() == 1 && !split())
         return resizeBox(islands_.front(), boxes.front());
     // Each new island from every old one it overlaps (an old island lies
     // inside one new box when they grow, and gives up what no box keeps when
@@ -294,7 +335,8 @@ void Solver::moveToIslands(const std::vector<Box3i>& boxes) {
     std::vector<Island> old = std::move(islands_);
     islands_.clear();
     std::vector<StateOver> state;
-    for (const Island& o : old) state.push_back({o.box, &o.f, nullptr, &o.projection});
+    for (const Island& o : old)
+        state.push_back({o.box, &o.f, nullptr, split() ? o.wholeProjection.get() : &o.projection});
     for (const Box3i& box : boxes) {
         Island island = islandFrom(box, scene_.physics.wind, state, old.front().f.time, false);
         island.projection.enforceBoundaries(island.f);

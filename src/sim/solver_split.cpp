@@ -1,0 +1,206 @@
+// One solve split across processes (core/processes.h): each process owns the
+// domain's z-slabs splitSlabs deals it and holds, of every island, the part
+// over those slabs and a halo either side. The stages run on the part as on a
+// whole box; a stage's result is wrong only within its reach of the part's
+// cut ends, inside the halo, and the halo takes its owners' values again
+// before anything reads it. Positions and traces are formed in the whole
+// box's frame (Fields::partZ), and every sum is added in slab order, so the
+// fields are one process's, bit for bit.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "core/error.h"
+#include "sim/active_box.h"
+#include "sim/solver.h"
+
+namespace plume {
+
+namespace {
+
+SlabRange clampTo(SlabRange r, int lo, int hi) {
+    return {std::clamp(r.begin, lo, hi), std::clamp(r.end, lo, hi)};
+}
+
+}  // namespace
+
+std::string Solver::splitRefusal(const Scene& scene) {
+    std::string what;
+    auto refuse = [&](bool when, const char* name) {
+        if (when) what += std::string(what.empty() ? "" : ", ") + name;
+    };
+    refuse(scene.hasSparks(), "sparks");
+    refuse(scene.physics.diffusion > 0.0f, "physics.diffusion");
+    refuse(scene.physics.viscosity > 0.0f, "physics.viscosity");
+    if (what.empty()) return {};
+    return "a bake split across processes does not take " + what +
+           " yet; bake this scene as one process";
+}
+
+Box3i Solver::heldBox(const Box3i& box) const {
+    const SlabRange mine = owned_[size_t(processes_->rank())];
+    Box3i held = box;
+    held.lo.z = std::clamp(mine.begin - halo_, box.lo.z, box.hi.z);
+    held.hi.z = std::clamp(mine.end + halo_, held.lo.z, box.hi.z);
+    return held;
+}
+
+std::vector<SlabRange> Solver::ownedSlabs(const Box3i& box, bool zFaces) const {
+    std::vector<SlabRange> out;
+    for (const SlabRange& r : owned_) {
+        SlabRange s = clampTo(r, box.lo.z, box.hi.z);
+        // The box's top face goes with its last slab.
+        if (zFaces && s.end == box.hi.z && s.size() > 0) ++s.end;
+        out.push_back(s);
+    }
+    // With no slab of the box, the top face still needs an owner: the
+    // process owning the slab just below it.
+    return out;
+}
+
+std::vector<SlabRange> Solver::heldSlabs(const Box3i& box, bool zFaces) const {
+    std::vector<SlabRange> out;
+    for (const SlabRange& r : owned_) {
+        SlabRange s{std::clamp(r.begin - halo_, box.lo.z, box.hi.z), 0};
+        s.end = std::clamp(r.end + halo_, s.begin, box.hi.z);
+        if (zFaces && s.size() > 0) ++s.end;
+        out.push_back(s);
+    }
+    return out;
+}
+
+template <typename T>
+void Solver::exchange(const Island& island, Grid3<T>& g) const {
+    if (g.size() == 0) return;  // no part of this box here
+    const bool zFaces = g.offset().z == 0.0f;
+    processes_->exchangeSlabs(&g(0, 0, 0), g.strideZ() * sizeof(T), ownedSlabs(island.box, zFaces),
+                              heldSlabs(island.box, zFaces));
+}
+
+void Solver::exchangeVelocity(Island& island) const {
+    exchange(island, island.f.u);
+    exchange(island, island.f.v);
+    exchange(island, island.f.w);
+}
+
+void Solver::exchangeScalars(Island& island) const {
+    Fields& f = island.f;
+    exchange(island, f.density);
+    exchange(island, f.temperature);
+    if (scene_.burns()) {
+        exchange(island, f.fuel);
+        exchange(island, f.flame);
+    }
+    if (scene_.colored())
+        for (ScalarGrid& c : f.color) exchange(island, c);
+}
+
+namespace {
+
+// Every process's owned slabs of `part` (a part of a box at `partLo`) into
+// `whole` (the box at `boxLo`) on every process (allGather) or on process 0.
+template <typename T>
+void gatherGrid(const Processes& processes, const Grid3<T>& part, int partZ,
+                const std::vector<SlabRange>& owned, int boxZ, Grid3<T>& whole, bool toAll) {
+    std::vector<SlabRange> ranges;
+    for (const SlabRange& r : owned) ranges.push_back({r.begin - boxZ, r.end - boxZ});
+    const SlabRange mine = ranges[size_t(processes.rank())];
+    const size_t slabBytes = part.strideZ() * sizeof(T);
+    const T* from = mine.size() > 0 ? &part(0, 0, mine.begin - partZ) : nullptr;
+    if (toAll)
+        processes.allGatherSlabs(from, slabBytes, ranges, whole.size() ? &whole(0, 0, 0) : nullptr);
+    else
+        processes.gatherSlabs(from, slabBytes, ranges,
+                              whole.size() ? static_cast<void*>(&whole(0, 0, 0)) : nullptr);
+}
+
+}  // namespace
+
+SolveStats Solver::projectSplit(Island& island, float tolerance) {
+    // Until the pressure solve splits: every process gathers the box's
+    // velocity, solids and expansion, projects it whole, and keeps its part.
+    Fields& f = island.f;
+    Fields& w = *island.whole;
+    const int partZ = f.partZ;
+    auto gather = [&](auto& part, auto& whole) {
+        const bool zFaces = part.offset().z == 0.0f;
+        gatherGrid(*processes_, part, partZ, ownedSlabs(island.box, zFaces), island.box.lo.z, whole,
+                   true);
+    };
+    gather(f.u, w.u);
+    gather(f.v, w.v);
+    gather(f.w, w.w);
+    gather(f.solid, w.solid);
+    // The scene's, not the part's: an empty part would say yes to both, and
+    // every process must make the same calls.
+    if (obstaclesMove_) {
+        if (!w.solidsMove()) w.solidVelocity = MacVelocity(w.n);
+        gather(f.solidVelocity.u, w.solidVelocity.u);
+        gather(f.solidVelocity.v, w.solidVelocity.v);
+        gather(f.solidVelocity.w, w.solidVelocity.w);
+    }
+    if (scene_.burns()) {
+        if (!w.burns()) w.enableFire();
+        gather(f.expansion, w.expansion);
+    }
+    const SolveStats stats =
+        island.wholeProjection->project(w, lastDt_, tolerance, scene_.solver.maxIterations);
+    copyOverlap(w.u, island.box.lo, f.u, f.offset);
+    copyOverlap(w.v, island.box.lo, f.v, f.offset);
+    copyOverlap(w.w, island.box.lo, f.w, f.offset);
+    return stats;
+}
+
+void Solver::reflectSplit(Island& island) {
+    Fields& f = island.f;
+    Fields& w = *island.whole;
+    island.wholeProjection->reflect(w);
+    copyOverlap(w.u, island.box.lo, f.u, f.offset);
+    copyOverlap(w.v, island.box.lo, f.v, f.offset);
+    copyOverlap(w.w, island.box.lo, f.w, f.offset);
+}
+
+Box3i Solver::unitedOverProcesses(const Box3i& box) const {
+    constexpr int kNone = std::numeric_limits<int>::max();
+    int lo[3] = {kNone, kNone, kNone}, hi[3] = {-kNone, -kNone, -kNone};
+    if (!box.empty())
+        for (int a = 0; a < 3; ++a) lo[a] = box.lo[a], hi[a] = box.hi[a];
+    processes_->min(lo);
+    processes_->max(hi);
+    if (lo[0] == kNone) return {};
+    return {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
+}
+
+void Solver::gatherIslands() {
+    gathered_.clear();
+    const bool root = processes_->rank() == 0;
+    for (Island& island : islands_) {
+        GatheredIsland g{island.box, root ? stillAir(island.box, Vec3f(0.0f)) : Fields(), {}};
+        Fields& to = g.f;
+        const Fields& from = island.f;
+        auto gather = [&](const auto& part, auto& whole) {
+            const bool zFaces = part.offset().z == 0.0f;
+            gatherGrid(*processes_, part, from.partZ, ownedSlabs(island.box, zFaces),
+                       island.box.lo.z, whole, false);
+        };
+        gather(from.u, to.u);
+        gather(from.v, to.v);
+        gather(from.w, to.w);
+        gather(from.density, to.density);
+        gather(from.temperature, to.temperature);
+        gather(from.solid, to.solid);
+        if (scene_.burns()) {
+            gather(from.fuel, to.fuel);
+            gather(from.flame, to.flame);
+            gather(from.expansion, to.expansion);
+        }
+        if (scene_.colored())
+            for (int c = 0; c < 3; ++c) gather(from.color[c], to.color[c]);
+        to.time = from.time;
+        if (root) g.pressure = island.wholeProjection->warmStart();
+        if (root) gathered_.push_back(std::move(g));
+    }
+}
+
+}  // namespace plume
