@@ -3,7 +3,7 @@
 # --bake-tasks 2 on the private Slurm cluster of tests/farm/cluster.sh runs
 # the bake as ONE MPI job of 2 tasks.
 #
-# Usage: bake_tasks_test.sh PLUME SOURCE_DIR WORK_DIR [MPI_PROBE]
+# Usage: bake_tasks_test.sh PLUME WORK_DIR [MPI_PROBE]
 #
 # 1. Starts the cluster (cluster.sh) with its partition DOWN, submits
 #    `plume farm tiny.toml --slurm --bake-tasks 2` (16 cells, 3 frames), then
@@ -35,8 +35,8 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 3 || $# -eq 4 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR [MPI_PROBE]" >&2; exit 2; }
-plume=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3") probe=${4:+$(realpath "$4")}
+[[ $# -eq 2 || $# -eq 3 ]] || { echo "usage: $0 PLUME WORK_DIR [MPI_PROBE]" >&2; exit 2; }
+plume=$(realpath "$1") work=$(realpath -m "$2") probe=${3:+$(realpath "$3")}
 for tool in munged slurmctld slurmd sbatch srun squeue scontrol scancel; do
   command -v "$tool" >/dev/null || PATH=$PATH:/usr/sbin:/sbin
   command -v "$tool" >/dev/null || skip "no $tool (apt-get install slurm-wlm munge)"

@@ -5,6 +5,8 @@
 # Slurm is touched. On exit it cancels the jobs left on that cluster and stops
 # the daemons it started, by pid.
 # Needs: $work (the test's folder, the current one), say and fail.
+# shellcheck shell=bash
+: "${work:?set by the script that sources this}"
 # Daemon state and sockets in a short /tmp path (a unix socket path has at most 107 bytes).
 slurm=$(mktemp -d /tmp/plume-slurm.XXXXXX)
 pids=()
