@@ -13,13 +13,15 @@
 #    When plume bake fails in a task, the wrapper then runs MPI_PROBE (an MPI
 #    program, tests/farm/mpi_probe.cpp) in that task of the same step: MPI_Init
 #    under the bake script's own srun line must join the two tasks into one
-#    MPI job; and task 0 then waits as a process stuck on a lost partner
-#    would, so only srun's --kill-on-bad-exit=1 ends the step in time.
+#    MPI job. Then task 1 is lost (SIGKILL) while task 0 waits as a process
+#    stuck on a lost partner would: only srun's --kill-on-bad-exit=1 ends
+#    the step in time.
 # 2. Checks, keyed on whether plume refused to split the bake (SPLIT BAKE
 #    below): while it refuses, the job failed within 60 s, its log holds
 #    plume's refusal once (from task 0), naming 2 processes, and no MPI or
 #    PMI error; both tasks ran in one step of 2; the probe saw ranks 0 and 1
-#    of 2; no VDB was written; the render array never ran. Once plume bakes
+#    of 2; the lost task ended the job, non-zero, within 30 s; no VDB was
+#    written; the render array never ran. Once plume bakes
 #    split: the job completed, both tasks in one step of 2, the closing line
 #    once, and the farm's frames are plume render's, byte for byte.
 # 3. Cancels what is left and stops the daemons it started, by pid.
@@ -89,7 +91,8 @@ status=0
 "$work/bin/plume.real" "\$@" || status=\$?
 if ((status != 0)); then
   [[ -z "$probe" ]] || "$probe" || echo "test wrapper: the MPI probe failed (\$?)"
-  # A task stuck on a partner that is gone: only srun can end it now.
+  # Task 1 is lost; task 0 is stuck on the partner that is gone: only srun can end it now.
+  [[ \${SLURM_PROCID:-} != 1 ]] || kill -KILL \$\$
   [[ \${SLURM_PROCID:-} != 0 ]] || sleep 300
 fi
 exit "\$status"
@@ -134,10 +137,11 @@ if ((refusals > 0)); then
   fi
   [[ $state == FAILED ]] || fail "the refused bake job ended $state, not FAILED"
   grep -q 'ExitCode=[1-9]' <<<"$job" || fail "the refused bake job's exit code is 0: $job"
-  # Task 0 waited 300 s: the step ended when task 1 did.
+  # Task 0 would have waited 300 s: the step ended when task 1 was lost.
+  grep -q '^srun: error: .*task 1: Killed$' <<<"$log" || fail "task 1 was not lost (killed)"
   runtime=$(sed -n 's/.*RunTime=\([0-9:-]*\).*/\1/p' <<<"$job")
-  [[ $runtime =~ ^00:00:[0-5][0-9]$ ]] ||
-    fail "the bake job ran $runtime: one task's end did not end the other (--kill-on-bad-exit)"
+  [[ $runtime =~ ^00:00:[0-2][0-9]$ ]] ||
+    fail "the bake job ran $runtime: a lost task did not end the other within 30 s (--kill-on-bad-exit)"
   if [[ -n $probe ]]; then
     [[ $(grep -c '^mpi-probe: rank [01] of 2, ranks sum to 1$' <<<"$log") == 2 ]] ||
       fail "the tasks did not form one MPI job of 2 under the bake's srun line"
@@ -150,7 +154,7 @@ if ((refusals > 0)); then
   held=$(squeue -h -j "$array" -o '%T %r')
   [[ $held == "PENDING Dependency" || $held == "PENDING DependencyNeverSatisfied" ]] ||
     fail "the render array is not held back: $held"
-  say "PASS (split bake not there yet): one MPI job of 2 tasks; plume refused once, from task 0, naming 2; ended $state in $runtime; the render array held back"
+  say "PASS (split bake not there yet): one MPI job of 2 tasks; plume refused once, from task 0, naming 2; task 1 lost, the job ended $state in $runtime; the render array held back"
 else
   [[ $state == COMPLETED ]] || fail "the split bake job ended $state"
   closing=$(grep -c '^plume: wrote 3 VDB frames' <<<"$log" || true)
