@@ -38,6 +38,7 @@ skip() {
   exit 77
 }
 [[ $# -eq 2 || $# -eq 3 ]] || { echo "usage: $0 PLUME WORK_DIR [MPI_PROBE]" >&2; exit 2; }
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
 plume=$(realpath "$1") work=$(realpath -m "$2") probe=${3:+$(realpath "$3")}
 for tool in munged slurmctld slurmd sbatch srun squeue scontrol scancel; do
   command -v "$tool" >/dev/null || PATH=$PATH:/usr/sbin:/sbin
@@ -69,7 +70,7 @@ look_at = [0.5, 0.5, 0.5]
 width = 32
 height = 18
 TOML
-source "$(dirname "${BASH_SOURCE[0]}")/cluster.sh"
+source "$here/cluster.sh"
 
 mkdir -p "$work/bin"
 cp "$plume" "$work/bin/plume"

@@ -40,6 +40,7 @@ skip() {
   exit 77
 }
 [[ $# -eq 3 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+here=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
 plume=$(realpath "$1") src=$(realpath "$2") work=$(realpath -m "$3")
 for tool in munged slurmctld slurmd sbatch squeue scontrol scancel; do
   command -v "$tool" >/dev/null || PATH=$PATH:/usr/sbin:/sbin
@@ -52,7 +53,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 # The cluster: tests/farm/cluster.sh (stopped when this script exits).
-source "$(dirname "${BASH_SOURCE[0]}")/cluster.sh"
+source "$here/cluster.sh"
 
 # The plume the jobs run: a copy, so the wrapper below can stand in for it.
 mkdir -p "$work/bin"
