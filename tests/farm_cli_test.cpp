@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/processes.h"
 #include "io/vdb_cache.h"
 #include "support/run.h"
 
@@ -130,6 +131,10 @@ TEST(FarmCli, UpresIsAStageBetweenBakeAndRender) {
 // memory, and srun starts them as one MPI job (PMIx: what Debian's Open MPI
 // speaks); the render array and the encode job are those of one task.
 TEST(FarmCli, BakeTasksRunTheBakeAsOneMpiJobOfSeveralTasks) {
+    if (!processesBuilt()) {
+        if (test::requireAll()) FAIL() << "a build without MPI (PLUME_REQUIRE_ALL=1)";
+        GTEST_SKIP() << "a build without MPI refuses --bake-tasks 2 (BakeTasksRefuses...)";
+    }
     fs::path dir = scratchDir("farm_bake_tasks");
     auto r = runPlume(
         "farm " + kScene + " --slurm -o one/shot.mp4 --cpus-per-task 2 --mem-per-task 3G --dry-run",
@@ -180,6 +185,15 @@ TEST(FarmCli, BakeTasksRefusesWhatIsNotACount) {
               "--bake-tasks 0: error: not in range 1 to 65536\nstatus=2\n");
     EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --dry-run --bake-tasks two"),
               "--bake-tasks two: error: not a whole number\nstatus=2\n");
+    // A plume without MPI would only refuse the tasks in the job: it refuses them now.
+    if (!processesBuilt()) {
+        EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --dry-run --bake-tasks 2"),
+                  "plume farm: error: --bake-tasks 2: this plume was built without MPI "
+                  "(libopenmpi-dev), so it bakes as one process; leave out --bake-tasks, or "
+                  "rebuild plume with libopenmpi-dev installed\nstatus=2\n");
+        EXPECT_EQ(test::listDir(dir), std::vector<std::string>{});
+        return;
+    }
     EXPECT_EQ(runWithoutSbatch(
                   dir, "farm " + kScene + " --slurm --dry-run --bake-tasks 2 --mem-per-task lots"),
               "plume farm: error: --mem-per-task 'lots' is not a size Slurm reads (e.g. 4G, "

@@ -16,6 +16,7 @@
 #include "cli/wedge.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/processes.h"
 #include "core/report.h"
 #include "io/frame_name.h"
 #include "scene/loader.h"
@@ -378,6 +379,12 @@ int runFarm(const FarmOptions& opt) {
     if (opt.bakeTasks < 1)
         throw InputError("plume farm: error: --bake-tasks must be 1 or more (got " +
                          std::to_string(opt.bakeTasks) + ")");
+    // The job scripts run this plume: one without MPI would only refuse the tasks.
+    if (opt.bakeTasks > 1 && !processesBuilt())
+        throw InputError("plume farm: error: --bake-tasks " + std::to_string(opt.bakeTasks) +
+                         ": this plume was built without MPI (libopenmpi-dev), so it bakes as "
+                         "one process; leave out --bake-tasks, or rebuild plume with "
+                         "libopenmpi-dev installed");
     // A --mem-per-task the bake's tasks cannot share: refused before anything is written.
     (void)BakeTasks{opt.bakeTasks, opt.cpusPerTask, opt.memPerTask}.sbatchLines();
 

@@ -4,6 +4,8 @@
 # the bake as ONE MPI job of 2 tasks.
 #
 # Usage: bake_tasks_test.sh PLUME WORK_DIR [MPI_PROBE]
+# (MPI_PROBE is left out for a plume built without MPI: plume farm then
+# refuses --bake-tasks 2 in one line, which is all this test checks.)
 #
 # 1. Starts the cluster (cluster.sh) with its partition DOWN, submits
 #    `plume farm tiny.toml --slurm --bake-tasks 2` (16 cells, 3 frames), then
@@ -17,13 +19,13 @@
 #    stuck on a lost partner would: only srun's --kill-on-bad-exit=1 ends
 #    the step in time.
 # 2. Checks, keyed on whether plume refused to split the bake (SPLIT BAKE
-#    below): while it refuses, the job failed within 60 s, its log holds
-#    plume's refusal once (from task 0), naming 2 processes, and no MPI or
-#    PMI error; both tasks ran in one step of 2; the probe saw ranks 0 and 1
-#    of 2; the lost task ended the job, non-zero, within 30 s; no VDB was
-#    written; the render array never ran. Once plume bakes
-#    split: the job completed, both tasks in one step of 2, the closing line
-#    once, and the farm's frames are plume render's, byte for byte.
+#    below): while it refuses, the job's log holds plume's refusal once
+#    (from task 0), naming 2 processes, and no MPI or PMI error; both tasks
+#    ran in one step of 2; the probe saw ranks 0 and 1 of 2; the lost task
+#    ended the job, FAILED, within 30 s; no VDB was written; the render
+#    array never ran. Once plume bakes split: the job completed, both tasks
+#    in one step of 2, the closing line once, and the farm's frames are
+#    plume render's, byte for byte.
 # 3. Cancels what is left and stops the daemons it started, by pid.
 #
 # Runs as root (CI) or as a normal user. Exit: 0 pass, 1 fail, 77 skip (no
@@ -75,8 +77,18 @@ source "$here/cluster.sh"
 mkdir -p "$work/bin"
 cp "$plume" "$work/bin/plume"
 scontrol update PartitionName=farm State=DOWN
-"$work/bin/plume" farm tiny.toml --slurm -o "$work/shot.mp4" --bake-tasks 2 >farm.out ||
-  fail "plume farm --bake-tasks 2 exited with $?"
+status=0
+"$work/bin/plume" farm tiny.toml --slurm -o "$work/shot.mp4" --bake-tasks 2 >farm.out 2>farm.err ||
+  status=$?
+if [[ -z $probe ]]; then
+  # A build without MPI (no MPI_PROBE either): plume farm refuses the tasks up front.
+  ((status == 2)) && grep -q '^plume farm: error: --bake-tasks 2: this plume was built without MPI' farm.err ||
+    fail "a plume without MPI did not refuse --bake-tasks 2 (status $status): $(cat farm.err)"
+  [[ -z $(squeue -h) && ! -e $work/shot.farm ]] || fail "the refused plume farm submitted or wrote something"
+  say "PASS (a build without MPI): $(cat farm.err)"
+  exit 0
+fi
+((status == 0)) || fail "plume farm --bake-tasks 2 exited with $status: $(cat farm.err)"
 cat farm.out
 bake=$(sed -n 's/^scene: bake job \([0-9]*\) (2 MPI tasks), render array .*/\1/p' farm.out)
 array=$(sed -n 's/^scene: bake job .*, render array \([0-9]*\) .*/\1/p' farm.out)
@@ -91,7 +103,7 @@ echo "step \${SLURM_JOB_ID:-}.\${SLURM_STEP_ID:-} task \${SLURM_PROCID:-} of \${
 status=0
 "$work/bin/plume.real" "\$@" || status=\$?
 if ((status != 0)); then
-  [[ -z "$probe" ]] || "$probe" || echo "test wrapper: the MPI probe failed (\$?)"
+  "$probe" || echo "test wrapper: the MPI probe failed (\$?)"
   # Task 1 is lost; task 0 is stuck on the partner that is gone: only srun can end it now.
   [[ \${SLURM_PROCID:-} != 1 ]] || kill -KILL \$\$
   [[ \${SLURM_PROCID:-} != 0 ]] || sleep 300
@@ -143,12 +155,8 @@ if ((refusals > 0)); then
   runtime=$(sed -n 's/.*RunTime=\([0-9:-]*\).*/\1/p' <<<"$job")
   [[ $runtime =~ ^00:00:[0-2][0-9]$ ]] ||
     fail "the bake job ran $runtime: a lost task did not end the other within 30 s (--kill-on-bad-exit)"
-  if [[ -n $probe ]]; then
-    [[ $(grep -c '^mpi-probe: rank [01] of 2, ranks sum to 1$' <<<"$log") == 2 ]] ||
-      fail "the tasks did not form one MPI job of 2 under the bake's srun line"
-  else
-    say "no MPI probe (a build without MPI): MPI_Init not tried"
-  fi
+  [[ $(grep -c '^mpi-probe: rank [01] of 2, ranks sum to 1$' <<<"$log") == 2 ]] ||
+    fail "the tasks did not form one MPI job of 2 under the bake's srun line"
   vdbs=$(find "$work/shot.farm/main/cache" -name '*.vdb')
   [[ -z $vdbs ]] || fail "the refused bake left VDBs: $vdbs"
   # afterok: the render array waits for a bake that will never end well.
