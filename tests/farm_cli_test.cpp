@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/processes.h"
 #include "io/vdb_cache.h"
 #include "support/run.h"
 
@@ -124,6 +125,81 @@ TEST(FarmCli, UpresIsAStageBetweenBakeAndRender) {
     EXPECT_EQ(std::memcmp(farm.density.data(), inline_.density.data(),
                           farm.density.size() * sizeof(float)),
               0);
+}
+
+// --bake-tasks 2: the bake job asks Slurm for 2 tasks, each with its CPUs and
+// memory, and srun starts them as one MPI job (PMIx: what Debian's Open MPI
+// speaks); the render array and the encode job are those of one task.
+TEST(FarmCli, BakeTasksRunTheBakeAsOneMpiJobOfSeveralTasks) {
+    if (!processesBuilt()) {
+        if (test::requireAll()) FAIL() << "a build without MPI (PLUME_REQUIRE_ALL=1)";
+        GTEST_SKIP() << "a build without MPI refuses --bake-tasks 2 (BakeTasksRefuses...)";
+    }
+    fs::path dir = scratchDir("farm_bake_tasks");
+    auto r = runPlume(
+        "farm " + kScene + " --slurm -o one/shot.mp4 --cpus-per-task 2 --mem-per-task 3G --dry-run",
+        dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runPlume("farm " + kScene +
+                     " --slurm -o two/shot.mp4 --cpus-per-task 2 --mem-per-task 3G --bake-tasks 2 "
+                     "--dry-run",
+                 dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path one = dir / "one" / "shot.farm", two = dir / "two" / "shot.farm";
+    const std::string bake = text(two / "main" / "bake.sh");
+    EXPECT_EQ(test::capture("bash -n '" + (two / "main" / "bake.sh").string() + "' 2>&1; echo $?"),
+              "0\n");
+    EXPECT_NE(bake.find("\n#SBATCH --ntasks=2\n"), std::string::npos) << bake;
+    EXPECT_NE(bake.find("\n#SBATCH --cpus-per-task=2\n"), std::string::npos) << bake;
+    // 3G a task over its 2 CPUs; --mem would be per node, shared by the tasks on it.
+    EXPECT_NE(bake.find("\n#SBATCH --mem-per-cpu=1536M\n"), std::string::npos) << bake;
+    EXPECT_EQ(bake.find("#SBATCH --mem="), std::string::npos) << bake;
+    EXPECT_NE(
+        bake.find("\nexec srun --mpi=pmix --kill-on-bad-exit=1 --ntasks=2 --cpus-per-task=2 '" +
+                  std::string(PLUME_BINARY) + "' bake '" + kScene + "' --vdb "),
+        std::string::npos)
+        << bake;
+    // Each task runs the threads of its own CPUs, not the node's.
+    EXPECT_NE(bake.find(" --threads \"${SLURM_CPUS_PER_TASK:-1}\" "), std::string::npos) << bake;
+    EXPECT_NE(bake.find("--kill-on-bad-exit=1) rather than"), std::string::npos) << bake;
+    // One task: the bake as before, no srun; the other jobs alike either way.
+    const std::string alone = text(one / "main" / "bake.sh");
+    EXPECT_EQ(alone.find("srun"), std::string::npos) << alone;
+    EXPECT_EQ(alone.find("--ntasks"), std::string::npos) << alone;
+    EXPECT_NE(alone.find("\n#SBATCH --mem=3G\n"), std::string::npos) << alone;
+    // The same but for the output folder's name.
+    auto relative = [&](const fs::path& script, const char* out) {
+        std::string s = text(dir / out / "shot.farm" / script);
+        const std::string folder = (dir / out).string();
+        for (size_t at; (at = s.find(folder)) != std::string::npos;)
+            s.replace(at, folder.size(), "OUT");
+        return s;
+    };
+    for (const char* script : {"main/render.sh", "encode.sh", "submit.sh"})
+        EXPECT_EQ(relative(script, "two"), relative(script, "one")) << script;
+}
+
+TEST(FarmCli, BakeTasksRefusesWhatIsNotACount) {
+    fs::path dir = scratchDir("farm_bake_tasks_errors");
+    EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --dry-run --bake-tasks 0"),
+              "--bake-tasks 0: error: not in range 1 to 65536\nstatus=2\n");
+    EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --dry-run --bake-tasks two"),
+              "--bake-tasks two: error: not a whole number\nstatus=2\n");
+    // A plume without MPI would only refuse the tasks in the job: it refuses them now.
+    if (!processesBuilt()) {
+        EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " --slurm --dry-run --bake-tasks 2"),
+                  "plume farm: error: --bake-tasks 2: this plume was built without MPI "
+                  "(libopenmpi-dev), so it bakes as one process; leave out --bake-tasks, or "
+                  "rebuild plume with libopenmpi-dev installed\nstatus=2\n");
+        EXPECT_EQ(test::listDir(dir), std::vector<std::string>{});
+        return;
+    }
+    EXPECT_EQ(runWithoutSbatch(
+                  dir, "farm " + kScene + " --slurm --dry-run --bake-tasks 2 --mem-per-task lots"),
+              "plume farm: error: --mem-per-task 'lots' is not a size Slurm reads (e.g. 4G, "
+              "512M); with --bake-tasks each task gets it, shared among the task's CPUs\n"
+              "status=2\n");
+    EXPECT_EQ(test::listDir(dir), std::vector<std::string>{});  // nothing written
 }
 
 TEST(FarmCli, ErrorsComeBeforeAnythingIsSubmitted) {

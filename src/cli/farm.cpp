@@ -3,17 +3,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "cli/farm_bake_tasks.h"
 #include "cli/farm_chunks.h"
 #include "cli/output_paths.h"
 #include "cli/wedge.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/processes.h"
 #include "core/report.h"
 #include "io/frame_name.h"
 #include "scene/loader.h"
@@ -51,15 +54,15 @@ std::string setArgs(const FarmOptions& opt, const FarmVariant& v) {
     return out;
 }
 
-// The #SBATCH lines every job shares.
-std::string sbatchHeader(const FarmOptions& opt, const std::string& jobName,
-                         const std::string& log) {
+// The #SBATCH lines every job shares; `tasks`: a bake of several MPI tasks.
+std::string sbatchHeader(const FarmOptions& opt, const std::string& jobName, const std::string& log,
+                         int tasks = 1) {
     std::string h = "#SBATCH --job-name=" + jobName + "\n#SBATCH --output=" + log +
                     "\n#SBATCH --open-mode=append\n";
     if (!opt.partition.empty()) h += "#SBATCH --partition=" + opt.partition + "\n";
     if (!opt.account.empty()) h += "#SBATCH --account=" + opt.account + "\n";
     if (!opt.time.empty()) h += "#SBATCH --time=" + opt.time + "\n";
-    if (!opt.memPerTask.empty()) h += "#SBATCH --mem=" + opt.memPerTask + "\n";
+    h += BakeTasks{tasks, opt.cpusPerTask, opt.memPerTask}.sbatchLines();
     if (opt.cpusPerTask > 0)
         h += "#SBATCH --cpus-per-task=" + std::to_string(opt.cpusPerTask) + "\n";
     return h;
@@ -71,10 +74,13 @@ const char* const kThreads = " --threads \"${SLURM_CPUS_ON_NODE:-0}\"";
 
 std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::string& plume,
                        const std::string& scene, const std::string& farmDir) {
+    const BakeTasks tasks{opt.bakeTasks, opt.cpusPerTask, opt.memPerTask};
     std::ostringstream s;
     s << "#!/bin/bash\n"
       << "# plume farm: bake " << (v.wedge.label.empty() ? "the scene" : v.wedge.label) << ", "
-      << v.frames << " frames, into " << v.dir << "/cache.\n"
+      << v.frames << " frames, into " << v.dir << "/cache"
+      << (tasks.split() ? ", as one MPI job of " + std::to_string(tasks.tasks) + " tasks" : "")
+      << ".\n"
       << "# A simulation advances in time order, so one job bakes every frame; the\n"
       << "# render array waits for it to end well (afterok) rather than polling for\n"
       << "# files, so no render task holds a node while the bake is still running.\n"
@@ -82,16 +88,29 @@ std::string bakeScript(const FarmOptions& opt, const FarmVariant& v, const std::
       << "# after the last complete frame, and a finished bake ends at once.\n"
       << sbatchHeader(
              opt, "plume-bake" + (v.wedge.name.empty() ? "" : "-" + v.wedge.name),
-             farmDir + "/logs/bake-" + (v.wedge.name.empty() ? "main" : v.wedge.name) + "-%j.log")
+             farmDir + "/logs/bake-" + (v.wedge.name.empty() ? "main" : v.wedge.name) + "-%j.log",
+             tasks.tasks)
       << "#SBATCH --requeue\n"
-      << "set -euo pipefail\n"
-      << "# As many threads as CPUs Slurm gave the job (plume farm --cpus-per-task);\n"
-      << "# frames are identical for any count.\n"
-      << "# An exact cache (32-bit, nothing dropped) renders to the very frames plume\n"
+      << "set -euo pipefail\n";
+    if (tasks.split())
+        s << "# srun starts the " << tasks.tasks << " tasks as one MPI job; plume splits the grid\n"
+          << "# among them, each holding its part, and the fields are the one-process\n"
+          << "# bake's, bit for bit. Each task (--cpus-per-task, --mem-per-task) runs as\n"
+          << "# many threads as CPUs it was given.\n"
+          << "# A task that dies (its node lost, killed) ends the others at once\n"
+          << "# (--kill-on-bad-exit=1) rather than leaving them waiting for it, so the\n"
+          << "# job ends within seconds with a non-zero status. No VDB is half-written\n"
+          << "# under its final name (each is renamed into place when whole); requeued\n"
+          << "# or submitted again, bake --resume goes on from the last whole frame.\n"
+          << "# Without Slurm, run this under salloc, or start the bake with mpirun.\n";
+    else
+        s << "# As many threads as CPUs Slurm gave the job (plume farm --cpus-per-task);\n"
+          << "# frames are identical for any count.\n";
+    s << "# An exact cache (32-bit, nothing dropped) renders to the very frames plume\n"
       << "# render would; a --set output.vdb_precision given to plume farm wins.\n"
       << (v.upres ? "# Without upres: the upres job adds the detail to this base cache.\n" : "")
-      << "exec " << shellQuote(plume) << " bake " << shellQuote(scene) << " --vdb "
-      << shellQuote(v.dir + "/cache") << " --resume" << kThreads
+      << "exec " << tasks.launcher() << shellQuote(plume) << " bake " << shellQuote(scene)
+      << " --vdb " << shellQuote(v.dir + "/cache") << " --resume --threads " << tasks.threads()
       << " --set output.vdb_precision=exact" << setArgs(opt, v)
       << (v.upres ? " --set upres.factor=1" : "") << "\n";
     return s.str();
@@ -337,6 +356,15 @@ class MadePaths {
 
 }  // namespace
 
+void addFarmBakeTasksOption(CLI::App* cmd, FarmOptions& opt) {
+    cmd->add_option("--bake-tasks", opt.bakeTasks,
+                    "Bake as one Slurm job of N MPI tasks (srun --mpi=pmix), each process "
+                    "holding 1/N of the grid, with --cpus-per-task CPUs and --mem-per-task "
+                    "memory each; the render jobs are as with 1")
+        ->check(CLI::Range(1, 65536))
+        ->capture_default_str();
+}
+
 std::string shellQuote(const std::string& text) {
     std::string out = "'";
     for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -348,6 +376,17 @@ int runFarm(const FarmOptions& opt) {
         throw InputError(
             "plume farm: error: --slurm is required (Slurm is the scheduler plume "
             "submits to)");
+    if (opt.bakeTasks < 1)
+        throw InputError("plume farm: error: --bake-tasks must be 1 or more (got " +
+                         std::to_string(opt.bakeTasks) + ")");
+    // The job scripts run this plume: one without MPI would only refuse the tasks.
+    if (opt.bakeTasks > 1 && !processesBuilt())
+        throw InputError("plume farm: error: --bake-tasks " + std::to_string(opt.bakeTasks) +
+                         ": this plume was built without MPI (libopenmpi-dev), so it bakes as "
+                         "one process; leave out --bake-tasks, or rebuild plume with "
+                         "libopenmpi-dev installed");
+    // A --mem-per-task the bake's tasks cannot share: refused before anything is written.
+    (void)BakeTasks{opt.bakeTasks, opt.cpusPerTask, opt.memPerTask}.sbatchLines();
 
     // Every variant's scene, checked before anything is written or submitted.
     std::vector<Wedge> wedges;
@@ -461,10 +500,11 @@ int runFarm(const FarmOptions& opt) {
     submitter.commit();
     made.keep();
     for (const FarmVariant& v : variants)
-        printOutput((v.wedge.label.empty() ? "scene" : v.wedge.label) + ": bake job " + v.bakeJob +
-                    (v.upres ? ", upres job " + v.upresJob : "") + ", render array " + v.renderJob +
-                    " (" + std::to_string(v.frames) + " frames in chunks of " +
-                    std::to_string(opt.chunk) + ")\n");
+        printOutput(
+            (v.wedge.label.empty() ? "scene" : v.wedge.label) + ": bake job " + v.bakeJob +
+            (opt.bakeTasks > 1 ? " (" + std::to_string(opt.bakeTasks) + " MPI tasks)" : "") +
+            (v.upres ? ", upres job " + v.upresJob : "") + ", render array " + v.renderJob + " (" +
+            std::to_string(v.frames) + " frames in chunks of " + std::to_string(opt.chunk) + ")\n");
     printOutput("encode job " + encodeJob + " writes " +
                 (variants.size() == 1 ? variants[0].video : "every variant's video") +
                 (wedgeVideo.empty() ? "" : " and " + wedgeVideo) + "\n");

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace plume {
 
 struct FarmOptions {
@@ -17,6 +21,8 @@ struct FarmOptions {
     int chunk = 10;                                    // frames per render task
     std::string partition, account, time, memPerTask;  // passed to sbatch as given
     int cpusPerTask = 0;  // sbatch --cpus-per-task; 0: the cluster's default
+    // The bake as one job of this many MPI tasks (srun); 1: one process, as before.
+    int bakeTasks = 1;
     bool slurm = false;
     bool dryRun = false;
 };
@@ -26,6 +32,10 @@ struct FarmOptions {
 // already submitted are cancelled, and the folders and scripts this run made
 // are removed).
 int runFarm(const FarmOptions& options);
+
+// Adds plume farm's --bake-tasks to its command line (the other options are
+// in main.cpp).
+void addFarmBakeTasksOption(CLI::App* cmd, FarmOptions& opt);
 
 // Text quoted for a POSIX shell: 'it'\''s'.
 std::string shellQuote(const std::string& text);

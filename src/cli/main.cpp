@@ -195,6 +195,7 @@ void addFarmOptions(CLI::App* cmd, Options& o) {
                     "Slurm gives it (default: the cluster's, often 1)")
         ->check(CLI::Range(1, 4096))
         ->default_str("");
+    plume::addFarmBakeTasksOption(cmd, opt);
     cmd->add_option("--wedge", opt.wedges,
                     "Variants: KEY=V1,V2,...; several multiply (each its own cache and video)")
         ->allow_extra_args(false);
