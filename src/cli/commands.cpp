@@ -69,6 +69,7 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     // the progress; the others simulate their parts beside it.
     const bool writes = opt.processes == nullptr || opt.processes->rank() == 0;
     FrameSinks sinks(scene, writes ? outputs : RunOutputs{}, first, last, opt.quiet || !writes);
+    if (!writes) sinks.silence();
     setThreadCount(opt.threads);
     return runFrameLoop(
         scene, sinks, last,

@@ -74,6 +74,8 @@ class FrameSinks {
 
     // A line on stderr, never hidden behind the progress bar.
     void message(const std::string& line);
+    // No progress, messages or closing line (Progress::silence).
+    void silence() { progress_.silence(); }
 
   private:
     // Whether frame is skipped: --skip-existing and every output of it exists.

@@ -59,6 +59,7 @@ void Progress::frameDone(int frame, const std::string& did, int substeps) {
 }
 
 void Progress::message(const std::string& line) {
+    if (silent_) return;
     clearBar();
     printMessage(line);
 }

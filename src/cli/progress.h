@@ -23,6 +23,9 @@ class Progress {
     // A library warning (core/report.h) as a message; nothing when quiet.
     void warning(const std::string& text);
     void finish();
+    // Nothing at all from here on, messages too: a split bake's processes
+    // but the first, which speaks for them.
+    void silence() { silent_ = true; }
 
   private:
     void clearBar();
@@ -30,6 +33,7 @@ class Progress {
     int first_, last_, numberOffset_;
     bool quiet_, terminal_;
     bool barShown_ = false;
+    bool silent_ = false;
     std::chrono::steady_clock::time_point start_;
 };
 
