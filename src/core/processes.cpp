@@ -118,24 +118,16 @@ void Processes::exchangeSlabs(void* local, size_t slabBytes, const std::vector<S
 
 void Processes::gatherSlabs(const void* owned, size_t slabBytes,
                             const std::vector<SlabRange>& ranges, void* whole) const {
-    const SlabRange mine = ranges[size_t(rank_)];
-    if (count_ == 1) {
-        std::memcpy(static_cast<char*>(whole) + size_t(mine.begin) * slabBytes, owned,
-                    size_t(mine.size()) * slabBytes);
-        return;
-    }
-    MPI_Datatype slab;
-    MPI_Type_contiguous(int(slabBytes), MPI_BYTE, &slab);
-    MPI_Type_commit(&slab);
-    std::vector<int> counts, offsets;
-    for (const SlabRange& r : ranges) counts.push_back(r.size()), offsets.push_back(r.begin);
-    MPI_Gatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab, 0,
-                MPI_COMM_WORLD);
-    MPI_Type_free(&slab);
+    gatherSlabsTo(owned, slabBytes, ranges, whole, false);
 }
 
 void Processes::allGatherSlabs(const void* owned, size_t slabBytes,
                                const std::vector<SlabRange>& ranges, void* whole) const {
+    gatherSlabsTo(owned, slabBytes, ranges, whole, true);
+}
+
+void Processes::gatherSlabsTo(const void* owned, size_t slabBytes,
+                              const std::vector<SlabRange>& ranges, void* whole, bool all) const {
     const SlabRange mine = ranges[size_t(rank_)];
     if (count_ == 1) {
         std::memcpy(static_cast<char*>(whole) + size_t(mine.begin) * slabBytes, owned,
@@ -147,8 +139,12 @@ void Processes::allGatherSlabs(const void* owned, size_t slabBytes,
     MPI_Type_commit(&slab);
     std::vector<int> counts, offsets;
     for (const SlabRange& r : ranges) counts.push_back(r.size()), offsets.push_back(r.begin);
-    MPI_Allgatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab,
-                   MPI_COMM_WORLD);
+    if (all)
+        MPI_Allgatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab,
+                       MPI_COMM_WORLD);
+    else
+        MPI_Gatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab, 0,
+                    MPI_COMM_WORLD);
     MPI_Type_free(&slab);
 }
 
@@ -214,6 +210,11 @@ void Processes::gatherSlabs(const void* owned, size_t slabBytes,
 
 void Processes::allGatherSlabs(const void* owned, size_t slabBytes,
                                const std::vector<SlabRange>& ranges, void* whole) const {
+    gatherSlabs(owned, slabBytes, ranges, whole);
+}
+
+void Processes::gatherSlabsTo(const void* owned, size_t slabBytes,
+                              const std::vector<SlabRange>& ranges, void* whole, bool) const {
     gatherSlabs(owned, slabBytes, ranges, whole);
 }
 

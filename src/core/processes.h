@@ -90,6 +90,10 @@ class Processes {
     [[noreturn]] void abort(int status) const;
 
   private:
+    // gatherSlabs on process 0 (all: allGatherSlabs).
+    void gatherSlabsTo(const void* owned, size_t slabBytes, const std::vector<SlabRange>& ranges,
+                       void* whole, bool all) const;
+
     int rank_ = 0;
     int count_ = 1;
     bool joined_ = false;
