@@ -57,6 +57,12 @@ class PoissonGrid {
     // (up to 8) children is an unknown; open sides stay open.
     void buildCoarse(const PoissonGrid& fine);
 
+    // Slabs [begin, end) of a whole grid's classes, with one ghost slab
+    // either side taken from `whole` too (a neighbour's cells at a cut, the
+    // grid's ghosts at its ends): a process's share of a split finest level
+    // (sim/pressure/slab_part.h). Closed regions are the whole grid's concern.
+    void slabsOf(const PoissonGrid& whole, int begin, int end);
+
     int nx() const { return nx_; }
     int ny() const { return ny_; }
     int nz() const { return nz_; }

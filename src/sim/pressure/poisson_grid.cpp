@@ -65,6 +65,21 @@ void PoissonGrid::buildCoarse(const PoissonGrid& fine) {
     classify(fluid);
 }
 
+void PoissonGrid::slabsOf(const PoissonGrid& whole, int begin, int end) {
+    nx_ = whole.nx_, ny_ = whole.ny_, nz_ = end - begin;
+    sy_ = whole.sy_, sz_ = whole.sz_;
+    open_ = whole.open_;
+    // Padded slab begin is grid slab begin - 1.
+    diag_.assign(whole.diag_.begin() + ptrdiff_t(sz_ * size_t(begin)),
+                 whole.diag_.begin() + ptrdiff_t(sz_ * size_t(end + 2)));
+    singularCells_.clear();
+    singularStart_.clear();
+    unknowns_ = 0;
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) unknowns_ += unknown(index(i, j, k));
+}
+
 void PoissonGrid::classify(const std::vector<uint8_t>& fluidMask) {
     auto fluid = [&](int i, int j, int k) {
         if (i < 0 || j < 0 || k < 0 || i >= nx_ || j >= ny_ || k >= nz_) return false;
