@@ -62,6 +62,14 @@ class PoissonGrid {
     // grid's ghosts at its ends): a process's share of a split finest level
     // (sim/pressure/slab_part.h). Closed regions are the whole grid's concern.
     void slabsOf(const PoissonGrid& whole, int begin, int end);
+    // Classes the cells of the finest level from a fluid mask (1 = fluid,
+    // unpadded, x fastest) without labelling closed regions: the whole grid
+    // of a split solve, built with no more than its classes and the mask.
+    void buildFromFluid(Vec3i cells, const std::array<bool, 6>& openSide,
+                        const std::vector<uint8_t>& fluid);
+    // Whether some unknown is connected to no open side (a closed region),
+    // found without a copy of the grid.
+    bool hasClosedRegion();
 
     int nx() const { return nx_; }
     int ny() const { return ny_; }

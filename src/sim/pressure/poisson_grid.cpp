@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <limits>
 
 #include "core/error.h"
@@ -78,6 +79,56 @@ void PoissonGrid::slabsOf(const PoissonGrid& whole, int begin, int end) {
     for (int k = 0; k < nz_; ++k)
         for (int j = 0; j < ny_; ++j)
             for (int i = 0; i < nx_; ++i) unknowns_ += unknown(index(i, j, k));
+}
+
+void PoissonGrid::buildFromFluid(Vec3i cells, const std::array<bool, 6>& openSide,
+                                 const std::vector<uint8_t>& fluid) {
+    nx_ = cells.x, ny_ = cells.y, nz_ = cells.z;
+    sy_ = size_t(nx_ + 2);
+    sz_ = sy_ * size_t(ny_ + 2);
+    open_ = openSide;
+    diag_.assign(sz_ * size_t(nz_ + 2), 0);
+    if (diag_.size() > std::numeric_limits<uint32_t>::max())
+        throw RunError("pressure grid too large (more than 2^32 cells)");
+    singularCells_.clear();
+    singularStart_.clear();
+    classify(fluid);
+}
+
+bool PoissonGrid::hasClosedRegion() {
+    // Breadth first from every unknown beside an open side; the classes are
+    // at most 7, so the top bit of each marks a cell reached (and is cleared
+    // after). The queue holds a front, not the grid.
+    constexpr uint8_t kReached = 0x80;
+    const ptrdiff_t step[6] = {
+        -1, 1, -ptrdiff_t(sy_), ptrdiff_t(sy_), -ptrdiff_t(sz_), ptrdiff_t(sz_)};
+    std::deque<uint32_t> front;
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) {
+                const size_t n = index(i, j, k);
+                if (!unknown(n)) continue;
+                for (ptrdiff_t s : step)
+                    if (diag_[size_t(ptrdiff_t(n) + s)] == kDirichletGhost) {
+                        diag_[n] |= kReached;
+                        front.push_back(uint32_t(n));
+                        break;
+                    }
+            }
+    size_t reached = front.size();
+    while (!front.empty()) {
+        const size_t n = front.front();
+        front.pop_front();
+        for (ptrdiff_t s : step) {
+            const size_t m = size_t(ptrdiff_t(n) + s);
+            if ((diag_[m] & kReached) || !unknown(m)) continue;
+            diag_[m] |= kReached;
+            front.push_back(uint32_t(m));
+            ++reached;
+        }
+    }
+    for (uint8_t& d : diag_) d &= uint8_t(~kReached);
+    return reached < unknowns_;
 }
 
 void PoissonGrid::classify(const std::vector<uint8_t>& fluidMask) {

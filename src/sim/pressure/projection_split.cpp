@@ -28,18 +28,19 @@ void PressureSolverImpl::prepareSplit(const Fields& f) {
 
     // The whole grid's classes, from the whole solid mask (one byte a cell,
     // gathered): the coarse levels and the classes at a cut depend on the
-    // neighbour's cells. Held only while the levels are built.
+    // neighbour's cells. Held only while the levels are built, and built
+    // with no more than the mask and the classes.
     PoissonGrid whole;
     {
-        std::vector<uint8_t> mask;
+        std::vector<uint8_t> fluid(slabCells * size_t(c.nz()), 1);
         if (anySolid) {
-            mask.assign(slabCells * size_t(c.nz()), 0);
-            if (owned) std::memcpy(mask.data() + slabCells * size_t(mine.begin), owned, ownedBytes);
-            c.allGather(mask.data(), slabCells);
+            if (owned) std::memcpy(fluid.data() + slabCells * size_t(mine.begin), owned, ownedBytes);
+            c.allGather(fluid.data(), slabCells);
+            for (uint8_t& cell : fluid) cell = cell == 0;
         }
-        whole.build({n_.x, n_.y, c.nz()}, open_, anySolid ? mask.data() : nullptr);
+        whole.buildFromFluid({n_.x, n_.y, c.nz()}, open_, fluid);
     }
-    if (whole.singular())
+    if (whole.hasClosedRegion())
         throw RunError(
             "a closed fluid region (one no open domain side reaches) does not split across "
             "processes; open a side of the domain, or bake it as one process");
