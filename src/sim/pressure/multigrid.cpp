@@ -56,7 +56,7 @@ std::uint64_t MultigridPreconditioner::bytesFor(Vec3i cells) {
 
 void MultigridPreconditioner::build(const PoissonGrid& fine) {
     comm_ = nullptr;
-    firstSlab_ = 0;
+    firstSlab_ = stageFirst_ = 0;
     buildLevels(fine);
 }
 
@@ -170,7 +170,7 @@ void MultigridPreconditioner::restrictSlab(int level, const float* x, const floa
     // Residual row by row, restricted in x, then added into the two coarse
     // rows it feeds (restriction in y).
     {
-        float* plane = L.stage.data() + planeSize * size_t(level == 0 ? k + firstSlab_ : k);
+        float* plane = L.stage.data() + planeSize * size_t(level == 0 ? k + firstSlab_ - stageFirst_ : k);
         std::fill(plane, plane + planeSize, 0.0f);
         float* res = L.rows.data() + L.rowStride * k;
         float* rx = res + g.nx();
@@ -196,7 +196,7 @@ void MultigridPreconditioner::restrictSlab(int level, const float* x, const floa
     }
 }
 
-void MultigridPreconditioner::restrictZ(int level, float* coarseB) {
+void MultigridPreconditioner::restrictZ(int level, float* coarseB, int first, int end) {
     Level& L = levels_[level];
     const PoissonGrid& c = grid(level + 1);
     const AxisTransfer& az = L.toCoarse[2];
@@ -204,12 +204,13 @@ void MultigridPreconditioner::restrictZ(int level, float* coarseB) {
     const size_t planeSize = size_t(cnx) * cny;
     // Restriction in z, times 1/2 (see the header).
     const uint8_t* cd = c.diag();
-    c.forSlabs([&](int K) {
+    const int plane0 = level == 0 ? stageFirst_ : 0;
+    auto slab = [&](int K) {
         const int count = az.count[K];
         const float* src[4];
         float wz[4];
         for (int e = 0; e < count; ++e) {
-            src[e] = L.stage.data() + planeSize * az.fine[K][e];
+            src[e] = L.stage.data() + planeSize * size_t(az.fine[K][e] - plane0);
             wz[e] = 0.5f * az.weight[K][e];
         }
         for (int J = 0; J < cny; ++J) {
@@ -220,7 +221,11 @@ void MultigridPreconditioner::restrictZ(int level, float* coarseB) {
                 coarseB[out + I] = cd[out + I] ? s : 0.0f;
             }
         }
-    });
+    };
+    if (end < 0)
+        c.forSlabs(slab);
+    else
+        parallelForSlabs(end - first, [&](int K) { slab(first + K); });
 }
 
 void MultigridPreconditioner::prolongSlab(int level, const float* coarseX, float* x, int k) {

@@ -87,8 +87,9 @@ class MultigridPreconditioner final : public Preconditioner {
     static AxisTransfer makeAxis(int nFine, int nCoarse, bool openMin, bool openMax);
     // Residual of fine slab k restricted in x and y into the level's stage.
     void restrictSlab(int level, const float* x, const float* b, int k);
-    // The stage restricted in z into the coarse right-hand side.
-    void restrictZ(int level, float* coarseB);
+    // The stage restricted in z into the coarse right-hand side: every
+    // coarse slab, or those in [first, end).
+    void restrictZ(int level, float* coarseB, int first = 0, int end = -1);
     // x += P coarseX on fine slab k.
     void prolongSlab(int level, const float* coarseX, float* x, int k);
     void coarseSolve(int level, float* x, const float* b);
@@ -98,8 +99,11 @@ class MultigridPreconditioner final : public Preconditioner {
     int coarseSweeps_ = 8;
     std::vector<double> partial_;  // r . z per finest slab
     // A split finest level: the processes, and the grid z of its slab 0.
+    // The level's stage holds its planes from stageFirst_ on (a split
+    // finest level's: its owned planes, one below and two above).
     SlabComm* comm_ = nullptr;
-    int firstSlab_ = 0;
+    int firstSlab_ = 0, stageFirst_ = 0;
+    std::vector<SlabRange> coarseOwned_;  // per process, the level-1 slabs it restricts into
 };
 
 }  // namespace plume

@@ -30,31 +30,39 @@ SlabComm::SlabComm(const SlabPart& part)
         ghosted_.push_back({r.begin - 1, r.end + 1});
         whole_.push_back({0, nz_});
     }
-    ghostSlabs_ = received(ghosted_);
-    gatherSlabs_ = received(whole_);
 }
 
-std::uint64_t SlabComm::received(const std::vector<SlabRange>& held) const {
+void SlabComm::exchange(void* local, size_t slabBytes, const std::vector<SlabRange>& owned,
+                        const std::vector<SlabRange>& held) {
+    Timed t(cost_);
+    processes_->exchangeSlabs(local, slabBytes, owned, held);
+    // What this process received: held slabs other processes own.
     const SlabRange h = held[size_t(rank())];
-    std::uint64_t slabs = 0;
-    for (int p = 0; p < int(owned_.size()); ++p) {
+    for (int p = 0; p < int(owned.size()); ++p) {
         if (p == rank()) continue;
-        const SlabRange o = owned_[size_t(p)];
-        slabs += uint64_t(std::max(0, std::min(o.end, h.end) - std::max(o.begin, h.begin)));
+        const SlabRange o = owned[size_t(p)];
+        cost_.bytes += uint64_t(std::max(0, std::min(o.end, h.end) - std::max(o.begin, h.begin))) *
+                       slabBytes;
     }
-    return slabs;
 }
 
 void SlabComm::exchangeGhosts(void* padded, size_t slabBytes) {
-    Timed t(cost_);
-    processes_->exchangeSlabs(padded, slabBytes, owned_, ghosted_);
-    cost_.bytes += ghostSlabs_ * slabBytes;
+    exchange(padded, slabBytes, owned_, ghosted_);
 }
 
 void SlabComm::allGather(void* whole, size_t slabBytes) {
-    Timed t(cost_);
-    processes_->exchangeSlabs(whole, slabBytes, owned_, whole_);
-    cost_.bytes += gatherSlabs_ * slabBytes;
+    exchange(whole, slabBytes, owned_, whole_);
+}
+
+void SlabComm::allGather(void* whole, size_t slabBytes, const std::vector<SlabRange>& owned) {
+    const int n = owned.back().end;
+    exchange(whole, slabBytes, owned, std::vector<SlabRange>(owned.size(), SlabRange{0, n}));
+}
+
+void SlabComm::exchange(void* local, size_t slabBytes, int below, int above) {
+    std::vector<SlabRange> held;
+    for (const SlabRange& r : owned_) held.push_back({r.begin - below, r.end + above});
+    exchange(local, slabBytes, owned_, held);
 }
 
 double SlabComm::sum(const double* owned) {

@@ -56,6 +56,13 @@ class SlabComm {
     // `whole` holds every slab of the grid (slabBytes each), this process's
     // owned ones filled: fills the others on every process.
     void allGather(void* whole, size_t slabBytes);
+    // The same for a grid whose slabs are owned as `owned` says (per
+    // process, contiguous, in process order).
+    void allGather(void* whole, size_t slabBytes, const std::vector<SlabRange>& owned);
+    // `local` holds this process's owned slabs with `below` and `above`
+    // more (slabBytes each): fills those from the processes owning them.
+    void exchange(void* local, size_t slabBytes, int below, int above);
+    const std::vector<SlabRange>& owned() const { return owned_; }
     // The partials of the owned slabs (one per owned slab, in order) added
     // with every other process's in slab order.
     double sum(const double* owned);
@@ -68,13 +75,13 @@ class SlabComm {
     const SplitCost& cost() const { return cost_; }
 
   private:
-    // Slabs this process receives from others in one call over `held`.
-    std::uint64_t received(const std::vector<SlabRange>& held) const;
+    // exchangeSlabs, timed and counted.
+    void exchange(void* local, size_t slabBytes, const std::vector<SlabRange>& owned,
+                  const std::vector<SlabRange>& held);
 
     const Processes* processes_;
     std::vector<SlabRange> owned_, ghosted_, whole_;
     int nz_;
-    std::uint64_t ghostSlabs_ = 0, gatherSlabs_ = 0;
     SplitCost cost_;
 };
 
