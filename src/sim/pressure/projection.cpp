@@ -34,7 +34,12 @@ Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec
         throw RunError(
             "solver.pressure = \"sor\" does not split across processes; use \"mgpcg\" or \"pcg\"");
     part_ = std::move(part);
+    if (int(part_.owned.size()) != part_.processes->count() || part_.owned.front().begin != 0 ||
+        part_.owned.back().end != part_.nz)
+        throw RunError("projection: the owned slabs do not cover the grid, one range a process");
     const SlabRange mine = part_.owned[size_t(part_.processes->rank())];
+    if (mine.size() > 0 && (mine.begin < part_.first || mine.end > part_.first + cells.z))
+        throw RunError("projection: the fields do not hold the slabs this process owns");
     zMinHere_ = part_.first == 0;
     zMaxHere_ = part_.first + cells.z == part_.nz;
     // The pressure and the solve's vectors cover the owned slabs only.
