@@ -112,7 +112,8 @@ void stir(Fields& f, int first, SlabRange own, int step) {
             for (int i = 0; i <= n.x; ++i) {
                 if (cellOwned && j < n.y) f.u(i, j, k) += 0.5f * noise(i, j, kg, 3, step);
                 if (cellOwned && i < n.x) f.v(i, j, k) += 0.5f * noise(i, j, kg, 4, step);
-                if (faceOwned && i < n.x && j < n.y) f.w(i, j, k) += 0.5f * noise(i, j, kg, 5, step);
+                if (faceOwned && i < n.x && j < n.y)
+                    f.w(i, j, k) += 0.5f * noise(i, j, kg, 5, step);
             }
     }
     if (own.size() > 0 && own.end - first == n.z)  // the top face of the last owned cell
@@ -169,8 +170,8 @@ void runCase(const Processes& processes, const Problem& pb, PressureMethod metho
     const SlabRange held = heldOf(own, n.z, halo);
     const float dx = 0.1f, dt = 0.04f, tolerance = 1e-5f;
     const int maxIterations = 200;
-    const std::string what = label + " " + pb.name +
-                             (method == PressureMethod::PCG ? " pcg" : " mgpcg") + " split";
+    const std::string what =
+        label + " " + pb.name + (method == PressureMethod::PCG ? " pcg" : " mgpcg") + " split";
 
     Fields whole(n, dx);
     fill(whole, pb, 0, {0, n.z}, 0, 0.0f);
@@ -265,7 +266,8 @@ void sumOrder(const Processes& processes) {
     for (int k = 0; k < nz; ++k) serial += partialOf(k);
     for (int k = nz - 1; k >= 0; --k) backwards += partialOf(k);
     check(serial != backwards, "the partials' order shows in their sum");
-    for (const auto& owned : {splitSlabs(nz, processes.count(), 1), skewed(nz, processes.count())}) {
+    for (const auto& owned :
+         {splitSlabs(nz, processes.count(), 1), skewed(nz, processes.count())}) {
         const SlabRange own = owned[size_t(processes.rank())];
         SlabComm comm(SlabPart{&processes, owned, own.begin, nz});
         std::vector<double> mine;
@@ -301,15 +303,15 @@ int cost(const Processes& processes, int size) {
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     const SplitCost after = split.splitCost();
-    std::printf("np %d process %d: %d^3 mgpcg, %d slabs, %.1f iterations a solve, %.3f s a solve, "
-                "%.3f s of it exchanging (%.0f%%), %.1f KiB received a solve, %d exchanges a "
-                "solve\n",
-                processes.count(), processes.rank(), size, own.size(),
-                double(iterations) / solves, seconds / solves,
-                (after.seconds - before.seconds) / solves,
-                100.0 * (after.seconds - before.seconds) / seconds,
-                double(after.bytes - before.bytes) / solves / 1024.0,
-                (after.calls - before.calls) / solves);
+    std::printf(
+        "np %d process %d: %d^3 mgpcg, %d slabs, %.1f iterations a solve, %.3f s a solve, "
+        "%.3f s of it exchanging (%.0f%%), %.1f KiB received a solve, %d exchanges a "
+        "solve\n",
+        processes.count(), processes.rank(), size, own.size(), double(iterations) / solves,
+        seconds / solves, (after.seconds - before.seconds) / solves,
+        100.0 * (after.seconds - before.seconds) / seconds,
+        double(after.bytes - before.bytes) / solves / 1024.0,
+        (after.calls - before.calls) / solves);
     return 0;
 }
 

@@ -170,7 +170,8 @@ void MultigridPreconditioner::restrictSlab(int level, const float* x, const floa
     // Residual row by row, restricted in x, then added into the two coarse
     // rows it feeds (restriction in y).
     {
-        float* plane = L.stage.data() + planeSize * size_t(level == 0 ? k + firstSlab_ - stageFirst_ : k);
+        float* plane =
+            L.stage.data() + planeSize * size_t(level == 0 ? k + firstSlab_ - stageFirst_ : k);
         std::fill(plane, plane + planeSize, 0.0f);
         float* res = L.rows.data() + L.rowStride * k;
         float* rx = res + g.nx();

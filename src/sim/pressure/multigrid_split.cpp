@@ -31,7 +31,8 @@ void MultigridPreconditioner::buildSplit(const PoissonGrid& local, const Poisson
     stageFirst_ = firstSlab_ - 1;
     L.stage.assign(size_t(grid(1).nx()) * size_t(grid(1).ny()) * size_t(local.nz() + 3), 0.0f);
     L.stage.shrink_to_fit();
-    for (const SlabRange& r : comm.owned()) coarseOwned_.push_back({(r.begin + 1) / 2, (r.end + 1) / 2});
+    for (const SlabRange& r : comm.owned())
+        coarseOwned_.push_back({(r.begin + 1) / 2, (r.end + 1) / 2});
 }
 
 double MultigridPreconditioner::applySplit(const float* r, float* z) {

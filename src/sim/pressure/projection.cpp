@@ -49,9 +49,7 @@ Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec
     impl_->fieldK0 = mine.begin - part_.first;
 }
 
-SplitCost Projection::splitCost() const {
-    return impl_->comm ? impl_->comm->cost() : SplitCost{};
-}
+SplitCost Projection::splitCost() const { return impl_->comm ? impl_->comm->cost() : SplitCost{}; }
 
 std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool solids) {
     const std::uint64_t padded = PoissonGrid::paddedCount(cells);
@@ -228,9 +226,8 @@ Grid3<double> Projection::pressureSum() const {
     const PressureSolverImpl& s = *impl_;
     Grid3<double> out(n_.x, n_.y, n_.z);
     if (s.pressureSum.empty()) return out;
-    forPressureCells(n_, s.fieldK0, s.slabs(), [&](int i, int j, int k, size_t n) {
-        out(i, j, k) = s.pressureSum[n];
-    });
+    forPressureCells(n_, s.fieldK0, s.slabs(),
+                     [&](int i, int j, int k, size_t n) { out(i, j, k) = s.pressureSum[n]; });
     return out;
 }
 

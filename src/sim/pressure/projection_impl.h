@@ -121,7 +121,6 @@ class PressureSolverImpl {
     std::unique_ptr<ScratchArena> ownScratch_;
 };
 
-
 // b = -div on unknowns, 0 elsewhere, over the slabs of g, which are the
 // fields' slabs from fieldK0 on; returns max |b| (NaN if any is NaN).
 
@@ -178,8 +177,8 @@ inline void subtractGradient(Fields& f, const PoissonGrid& g, const T* p, int fi
                 const simd::F4 old = simd::load(vel + i);
                 const simd::F4 updated = __builtin_convertvector(
                     __builtin_convertvector(old, D4) - (loadD(p + r) - loadD(p + l)), simd::F4);
-                const simd::I4 both = (simd::diagonal(d + l) != simd::F4{}) &
-                                      (simd::diagonal(d + r) != simd::F4{});
+                const simd::I4 both =
+                    (simd::diagonal(d + l) != simd::F4{}) & (simd::diagonal(d + r) != simd::F4{});
                 simd::store(vel + i, simd::select<simd::F4>(both, updated, old));
             }
         }

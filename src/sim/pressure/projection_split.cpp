@@ -18,8 +18,9 @@ void PressureSolverImpl::prepareSplit(const Fields& f) {
     const uint8_t* owned = hasSolid && mine.size() > 0 ? &f.solid(0, 0, fieldK0) : nullptr;
     // Rebuilt on every process when any process's owned mask changed.
     bool changed = !built_;
-    if (owned) changed = changed || solid_.size() != ownedBytes ||
-                         std::memcmp(solid_.data(), owned, ownedBytes) != 0;
+    if (owned)
+        changed = changed || solid_.size() != ownedBytes ||
+                  std::memcmp(solid_.data(), owned, ownedBytes) != 0;
     int flags[2] = {changed, hasSolid};
     c.max(flags);
     if (!flags[0]) return;
@@ -34,7 +35,8 @@ void PressureSolverImpl::prepareSplit(const Fields& f) {
     {
         std::vector<uint8_t> fluid(slabCells * size_t(c.nz()), 1);
         if (anySolid) {
-            if (owned) std::memcpy(fluid.data() + slabCells * size_t(mine.begin), owned, ownedBytes);
+            if (owned)
+                std::memcpy(fluid.data() + slabCells * size_t(mine.begin), owned, ownedBytes);
             c.allGather(fluid.data(), slabCells);
             for (uint8_t& cell : fluid) cell = cell == 0;
         }
@@ -72,11 +74,10 @@ SolveStats Projection::projectSplit(Fields& f, float tolerance, int maxIteration
     s.subtracted = false;
     if (bMax == 0.0f || !finite) return {};
 
-    Preconditioner& m = method_ == PressureMethod::PCG
-                            ? static_cast<Preconditioner&>(*s.splitSgs)
-                            : static_cast<Preconditioner&>(s.mg);
-    const SolveStats stats = solveSplit(g, c, m, s.pcgPressure.data(), b, bMax, tolerance,
-                                        maxIterations, scratch);
+    Preconditioner& m = method_ == PressureMethod::PCG ? static_cast<Preconditioner&>(*s.splitSgs)
+                                                       : static_cast<Preconditioner&>(s.mg);
+    const SolveStats stats =
+        solveSplit(g, c, m, s.pcgPressure.data(), b, bMax, tolerance, maxIterations, scratch);
     if (!std::isfinite(stats.residual)) {
         s.resetPressure();
         return stats;

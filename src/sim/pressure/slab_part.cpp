@@ -41,8 +41,8 @@ void SlabComm::exchange(void* local, size_t slabBytes, const std::vector<SlabRan
     for (int p = 0; p < int(owned.size()); ++p) {
         if (p == rank()) continue;
         const SlabRange o = owned[size_t(p)];
-        cost_.bytes += uint64_t(std::max(0, std::min(o.end, h.end) - std::max(o.begin, h.begin))) *
-                       slabBytes;
+        cost_.bytes +=
+            uint64_t(std::max(0, std::min(o.end, h.end) - std::max(o.begin, h.begin))) * slabBytes;
     }
 }
 

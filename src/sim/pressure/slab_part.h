@@ -24,7 +24,9 @@ namespace plume {
 // A projection's share of a grid whose z-slabs are split among processes.
 struct SlabPart {
     const Processes* processes = nullptr;  // null: this process holds the whole grid
-    std::vector<SlabRange> owned;  // per process, the grid z-slabs it owns: contiguous, in process order, covering [0, nz); some may be empty
+    // Per process, the grid z-slabs it owns: contiguous, in process order,
+    // covering [0, nz); some may be empty.
+    std::vector<SlabRange> owned;
     int first = 0;  // grid z of the local fields' slab 0
     int nz = 0;     // slabs of the whole grid
     bool split() const { return processes != nullptr && processes->count() > 1; }
