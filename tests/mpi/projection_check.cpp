@@ -52,6 +52,7 @@ struct Problem {
     bool sphere;
     bool expansion;
     bool closed;  // a closed fluid region: the split refuses it
+    bool shell = false;  // the sphere is hollow: a closed pocket in an open domain
 };
 
 // The solid at a step: a sphere whose centre moves up a cell at step 2.
@@ -62,7 +63,9 @@ bool solidAt(const Problem& pb, int i, int j, int k, int step) {
     const float dy = float(j) + 0.5f - 0.45f * float(pb.cells.y);
     const float dz = float(k) + 0.5f - cz;
     const float r = 0.22f * float(std::min(pb.cells.x, pb.cells.y));
-    return dx * dx + dy * dy + dz * dz < r * r;
+    const float d2 = dx * dx + dy * dy + dz * dz;
+    if (pb.shell) return d2 < 1.6f * r * r && d2 > 0.5f * r * r;
+    return d2 < r * r;
 }
 
 // Fields holding grid slabs [first, first + count) of the problem at `step`:
@@ -333,6 +336,7 @@ int main(int argc, char** argv) {
         {"20x18x37 all open", {20, 18, 37}, allOpen, false, false, false},
         {"12x10x6 open top", {12, 10, 6}, openTop, true, false, false},
         {"20x18x37 closed", {20, 18, 37}, closed, true, false, true},
+        {"20x18x37 open top, a hollow shell", {20, 18, 37}, openTop, true, false, true, true},
     };
     sumOrder(processes);
     for (const Problem& pb : problems) {
