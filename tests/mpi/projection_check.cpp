@@ -6,6 +6,7 @@
 // a single slab, one owning none). Every process also runs the one-process
 // reference itself. Prints one line per failure and exits 1.
 //
+// `--threads-by-rank` runs process r on r + 1 threads.
 // `projection_check --cost N` instead times the split solve of an N^3 open
 // plume-like problem and prints what it exchanged (tests/bench/README.md).
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/parallel.h"
 #include "core/processes.h"
 #include "sim/fields.h"
 #include "sim/pressure/projection.h"
@@ -51,7 +53,7 @@ struct Problem {
     std::array<Boundary, 6> boundary;
     bool sphere;
     bool expansion;
-    bool closed;  // a closed fluid region: the split refuses it
+    bool closed;         // a closed fluid region: the split refuses it
     bool shell = false;  // the sphere is hollow: a closed pocket in an open domain
 };
 
@@ -325,12 +327,17 @@ int main(int argc, char** argv) {
     rankNow = processes.rank();
     const int count = processes.count();
     if (argc == 3 && std::string(argv[1]) == "--cost") return cost(processes, std::atoi(argv[2]));
+    // Each process with its own thread count: the bits do not depend on it.
+    const bool threadsByRank = argc == 2 && std::string(argv[1]) == "--threads-by-rank";
+    if (threadsByRank) setThreadCount(1 + rankNow);
 
     std::array<Boundary, 6> openTop, allOpen, closed;
     openTop.fill(Boundary::Wall);
     openTop[kZMax] = Boundary::Open;
     allOpen.fill(Boundary::Open);
     closed.fill(Boundary::Wall);
+    // (Threads split a level's slabs only above kSerialCells, 16k cells: the
+    // threaded run adds a grid whose owned slabs pass it.)
     const Problem problems[] = {
         {"20x18x37 open top, sphere across a cut", {20, 18, 37}, openTop, true, true, false},
         {"20x18x37 all open", {20, 18, 37}, allOpen, false, false, false},
@@ -339,6 +346,12 @@ int main(int argc, char** argv) {
         {"20x18x37 open top, a hollow shell", {20, 18, 37}, openTop, true, false, true, true},
     };
     sumOrder(processes);
+    if (threadsByRank) {  // one split of it, each method
+        const Problem big{
+            "56x48x37 open top, sphere across a cut", {56, 48, 37}, openTop, true, true, false};
+        for (PressureMethod method : {PressureMethod::MGPCG, PressureMethod::PCG})
+            runCase(processes, big, method, splitSlabs(37, count, 1), 3, "even");
+    }
     for (const Problem& pb : problems) {
         const int nz = pb.cells.z;
         const std::vector<std::pair<std::string, std::vector<SlabRange>>> splits = {
