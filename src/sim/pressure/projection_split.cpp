@@ -42,10 +42,9 @@ void PressureSolverImpl::prepareSplit(const Fields& f) {
         }
         whole.buildFromFluid({n_.x, n_.y, c.nz()}, open_, fluid);
     }
-    if (whole.hasClosedRegion())
-        throw RunError(
-            "a closed fluid region (one no open domain side reaches) does not split across "
-            "processes; open a side of the domain, or bake it as one process");
+    // Closed regions: labelled on the whole grid, each process keeping the
+    // cells of its own slabs.
+    if (whole.hasClosedRegion()) whole.labelClosed();
     grid.slabsOf(whole, mine.begin, mine.end);
     if (built_) keepUnknownsOnly();
     if (method_ == PressureMethod::PCG)
@@ -67,7 +66,11 @@ SolveStats Projection::projectSplit(Fields& f, float tolerance, int maxIteration
     ScratchArena::Lease scratch(*s.arena);
     float* b = scratch.take<float>(g.paddedSize());
     clear(g, b);
-    const float localMax = g.nz() > 0 ? computeRhs(f, g, b, s.fieldK0) : 0.0f;
+    float localMax = g.nz() > 0 ? computeRhs(f, g, b, s.fieldK0) : 0.0f;
+    if (g.regionCount() > 0) {  // closed regions: solve in the least-squares sense
+        removeSingularMeanSplit(g, b, c);
+        localMax = maxAbs(g, b);
+    }
     // A NaN or infinity on any process: none solves (as one process would not).
     const bool finite = !c.any(!std::isfinite(localMax));
     const float bMax = finite ? c.max(localMax) : 0.0f;

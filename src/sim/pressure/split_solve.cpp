@@ -1,5 +1,6 @@
 #include "sim/pressure/split_solve.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace plume {
@@ -18,6 +19,33 @@ double SplitSymmetricGaussSeidel::apply(const float* r, float* z) {
     g.forSlabs([&](int k) { smoothColourSlab(g, z, r, 0 ^ flip, 1.0f, k); });
     g.forSlabs([&](int k) { partial_[size_t(k)] = dotSlab(g, r, z, k); });
     return comm.sum(partial_.data());
+}
+
+namespace {
+template <typename T>
+void removeMean(const PoissonGrid& g, T* x, SlabComm& comm) {
+    std::vector<double> partial(size_t(g.nz()));
+    const uint32_t* cells = g.regionCells();
+    for (int r = 0; r < g.regionCount(); ++r) {
+        std::fill(partial.begin(), partial.end(), 0.0);
+        for (size_t s = g.runStart(r); s < g.runStart(r + 1); ++s) {
+            const PoissonGrid::SlabRun& run = g.runs()[s];
+            double sum = 0.0;
+            for (uint32_t n = run.begin; n < run.end; ++n) sum += x[cells[n]];
+            partial[size_t(run.slab)] = sum;
+        }
+        const T mean = T(comm.sum(partial.data()) / double(g.regionCellCount(r)));
+        for (size_t s = g.runStart(r); s < g.runStart(r + 1); ++s)
+            for (uint32_t n = g.runs()[s].begin; n < g.runs()[s].end; ++n) x[cells[n]] -= mean;
+    }
+}
+}  // namespace
+
+void removeSingularMeanSplit(const PoissonGrid& g, float* x, SlabComm& comm) {
+    removeMean(g, x, comm);
+}
+void removeSingularMeanSplit(const PoissonGrid& g, double* x, SlabComm& comm) {
+    removeMean(g, x, comm);
 }
 
 SolveStats solveSplit(const PoissonGrid& g, SlabComm& comm, Preconditioner& m, double* p,
@@ -43,6 +71,16 @@ SolveStats solveSplit(const PoissonGrid& g, SlabComm& comm, Preconditioner& m, d
         rMax = trueResidual();
     }
     SolveStats stats;
+    const bool closed = g.regionCount() > 0;
+    auto precondition = [&] {
+        double rz = m.apply(r, z);
+        if (closed) {  // stay in the range of A on closed regions
+            removeSingularMeanSplit(g, z, comm);
+            g.forSlabs([&](int k) { partial[size_t(k)] = dotSlab(g, r, z, k); });
+            rz = comm.sum(partial.data());
+        }
+        return rz;
+    };
     auto direction = [&](int k, float beta) {
         const F4 b4 = splat(beta);
         for (int j = 0; j < ny; ++j) {
@@ -60,7 +98,7 @@ SolveStats solveSplit(const PoissonGrid& g, SlabComm& comm, Preconditioner& m, d
     float lastTrue = rMax;
     while (rMax > target && stats.iterations < maxIterations) {
         if (restart) {
-            rho = m.apply(r, z);
+            rho = precondition();
             beta = 0.0f;
             restart = false;
         }
@@ -79,13 +117,17 @@ SolveStats solveSplit(const PoissonGrid& g, SlabComm& comm, Preconditioner& m, d
             lastTrue = rMax;
             continue;
         }
-        const double rhoNew = m.apply(r, z);
+        const double rhoNew = precondition();
         beta = float(rhoNew / rho);
         rho = rhoNew;
     }
     // (Every way out of the loop leaves p's ghosts exchanged since its last
     // change: the gradient's faces at a cut read the neighbour's pressure.)
     if (!restart) rMax = trueResidual();
+    if (closed) {  // pressure mean 0 on closed regions
+        removeSingularMeanSplit(g, p, comm);
+        comm.exchangeGhosts(p, doubleSlab);
+    }
     stats.residual = rMax / bMax;
     return stats;
 }

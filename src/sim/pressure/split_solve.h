@@ -23,8 +23,13 @@ class SplitSymmetricGaussSeidel final : public Preconditioner {
     std::vector<double> partial_;
 };
 
-// PcgSolver::solve on the owned slabs `g` of a split grid (no closed
-// regions). p's ghost slabs hold the neighbours' pressure when it returns.
+// PoissonGrid::removeSingularMean over a split grid (every process calls it):
+// each closed region's per-slab partials added in slab order over all slabs.
+void removeSingularMeanSplit(const PoissonGrid& g, float* x, SlabComm& comm);
+void removeSingularMeanSplit(const PoissonGrid& g, double* x, SlabComm& comm);
+
+// PcgSolver::solve on the owned slabs `g` of a split grid. p's ghost slabs
+// hold the neighbours' pressure when it returns.
 SolveStats solveSplit(const PoissonGrid& g, SlabComm& comm, Preconditioner& m, double* p,
                       const float* b, float bMax, float tolerance, int maxIterations,
                       ScratchArena::Lease& scratch);
