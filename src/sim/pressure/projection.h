@@ -33,8 +33,10 @@ class Projection {
     // reads the fields' solid mask on every local slab and the velocities
     // (and expansion) on the owned cells' faces, and sets every owned
     // cell's faces to the one-process projection's values, bit for bit, with
-    // the same SolveStats on every process. Throws RunError for "sor", and
-    // from project() for a closed fluid region (no open side reaches it).
+    // the same SolveStats on every process (closed fluid regions too).
+    // z sides apply only where the grid's are among the fields' faces; a cut
+    // between processes is no side. The warm start and pressure sum are
+    // kept for the owned cells (0 elsewhere). Throws RunError for "sor".
     Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
                PressureMethod method, ScratchArena* scratch = nullptr, SlabPart part = {});
     ~Projection();
