@@ -18,12 +18,12 @@ namespace {
 // and adds what it returns to the face; faces on the domain boundary are left
 // to the projection's boundary conditions.
 // Only the faces in the z-slabs [slabs.begin, slabs.end) when given.
-struct SlabRange {
+struct FaceSlabs {
     int begin = 0, end = std::numeric_limits<int>::max();
 };
 
 template <typename FaceIncrement>
-void addToInteriorFaces(Fields& f, int axis, FaceIncrement add, SlabRange slabs = {}) {
+void addToInteriorFaces(Fields& f, int axis, FaceIncrement add, FaceSlabs slabs = {}) {
     ScalarGrid& c = f.component(axis);
     const Vec3i n = f.n;
     // The first interior face along each axis: 1 along `axis`, 0 across it;
@@ -46,7 +46,7 @@ void addToInteriorFaces(Fields& f, int axis, FaceIncrement add, SlabRange slabs 
 // Adds dt * a(cell) averaged onto each interior face of `axis`.
 template <typename CellAccel>
 void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel,
-                                SlabRange slabs = {}) {
+                                FaceSlabs slabs = {}) {
     addToInteriorFaces(
         f, axis,
         [&](int i, int j, int k, int im, int jm, int km) {
@@ -59,7 +59,7 @@ void addCellAccelerationToFaces(Fields& f, int axis, float dt, CellAccel accel,
 // flame (one more on each side, whose cells are 0 but feed the faces), and
 // the faces of those that touch a burning cell. Empty without flame.
 struct FlameSlabs {
-    SlabRange cells, faces;
+    FaceSlabs cells, faces;
     bool empty() const { return faces.begin >= faces.end; }
 };
 FlameSlabs flameSlabs(const Fields& f) {

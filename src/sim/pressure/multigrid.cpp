@@ -55,6 +55,12 @@ std::uint64_t MultigridPreconditioner::bytesFor(Vec3i cells) {
 }
 
 void MultigridPreconditioner::build(const PoissonGrid& fine) {
+    comm_ = nullptr;
+    firstSlab_ = stageFirst_ = 0;
+    buildLevels(fine);
+}
+
+void MultigridPreconditioner::buildLevels(const PoissonGrid& fine) {
     fine_ = &fine;
     levels_.clear();
     levels_.emplace_back();
@@ -85,12 +91,24 @@ void MultigridPreconditioner::build(const PoissonGrid& fine) {
 }
 
 double MultigridPreconditioner::apply(const float* r, float* z) {
+    if (comm_) return applySplit(r, z);
+    cycle(0, r, z);
+    if (levelCount() == 1) {
+        const PoissonGrid& g = grid(0);
+        g.forSlabs([&](int k) { partial_[k] = dotSlab(g, r, z, k); });
+    }
+    double sum = 0.0;
+    for (double p : partial_) sum += p;
+    return sum;
+}
+
+void MultigridPreconditioner::cycle(int top, const float* r, float* z) {
     const int last = levelCount() - 1;
     auto xOf = [&](int l) { return l == 0 ? z : levels_[l].x.data(); };
     auto bOf = [&](int l) { return l == 0 ? r : levels_[l].b.data(); };
     constexpr int kMaxStages = 2 * kSweeps + 2;
     // Down: smooth from zero (red, black first), restrict the residual.
-    for (int l = 0; l < last; ++l) {
+    for (int l = top; l < last; ++l) {
         const PoissonGrid& g = grid(l);
         float* x = xOf(l);
         const float* b = bOf(l);
@@ -109,7 +127,7 @@ double MultigridPreconditioner::apply(const float* r, float* z) {
     coarseSolve(last, xOf(last), bOf(last));
     // Up: add the interpolated correction, smooth black then red; on the
     // finest level also form r . z as each slab of z is final.
-    for (int l = last - 1; l >= 0; --l) {
+    for (int l = last - 1; l >= top; --l) {
         const PoissonGrid& g = grid(l);
         float* x = xOf(l);
         const float* b = bOf(l);
@@ -125,13 +143,6 @@ double MultigridPreconditioner::apply(const float* r, float* z) {
         if (l == 0) stages[count++] = product;
         pipelineSlabs(g, stages, count);
     }
-    if (last == 0) {
-        const PoissonGrid& g = grid(0);
-        g.forSlabs([&](int k) { partial_[k] = dotSlab(g, r, z, k); });
-    }
-    double sum = 0.0;
-    for (double p : partial_) sum += p;
-    return sum;
 }
 
 void MultigridPreconditioner::coarseSolve(int level, float* x, const float* b) {
@@ -159,7 +170,8 @@ void MultigridPreconditioner::restrictSlab(int level, const float* x, const floa
     // Residual row by row, restricted in x, then added into the two coarse
     // rows it feeds (restriction in y).
     {
-        float* plane = L.stage.data() + planeSize * k;
+        float* plane =
+            L.stage.data() + planeSize * size_t(level == 0 ? k + firstSlab_ - stageFirst_ : k);
         std::fill(plane, plane + planeSize, 0.0f);
         float* res = L.rows.data() + L.rowStride * k;
         float* rx = res + g.nx();
@@ -185,7 +197,7 @@ void MultigridPreconditioner::restrictSlab(int level, const float* x, const floa
     }
 }
 
-void MultigridPreconditioner::restrictZ(int level, float* coarseB) {
+void MultigridPreconditioner::restrictZ(int level, float* coarseB, int first, int end) {
     Level& L = levels_[level];
     const PoissonGrid& c = grid(level + 1);
     const AxisTransfer& az = L.toCoarse[2];
@@ -193,12 +205,13 @@ void MultigridPreconditioner::restrictZ(int level, float* coarseB) {
     const size_t planeSize = size_t(cnx) * cny;
     // Restriction in z, times 1/2 (see the header).
     const uint8_t* cd = c.diag();
-    c.forSlabs([&](int K) {
+    const int plane0 = level == 0 ? stageFirst_ : 0;
+    auto slab = [&](int K) {
         const int count = az.count[K];
         const float* src[4];
         float wz[4];
         for (int e = 0; e < count; ++e) {
-            src[e] = L.stage.data() + planeSize * az.fine[K][e];
+            src[e] = L.stage.data() + planeSize * size_t(az.fine[K][e] - plane0);
             wz[e] = 0.5f * az.weight[K][e];
         }
         for (int J = 0; J < cny; ++J) {
@@ -209,7 +222,11 @@ void MultigridPreconditioner::restrictZ(int level, float* coarseB) {
                 coarseB[out + I] = cd[out + I] ? s : 0.0f;
             }
         }
-    });
+    };
+    if (end < 0)
+        c.forSlabs(slab);
+    else
+        parallelForSlabs(end - first, [&](int K) { slab(first + K); });
 }
 
 void MultigridPreconditioner::prolongSlab(int level, const float* coarseX, float* x, int k) {
@@ -222,8 +239,9 @@ void MultigridPreconditioner::prolongSlab(int level, const float* coarseX, float
     const int nx = g.nx(), ny = g.ny(), cnx = c.nx();
     {
         float* crow = L.rows.data() + L.rowStride * k;
-        const int kp = az.parent[k], kq = az.neighbour[k];
-        const float wzp = az.weightP[k], wzq = az.weightQ[k];
+        const int kz = level == 0 ? k + firstSlab_ : k;  // its place in a split grid
+        const int kp = az.parent[kz], kq = az.neighbour[kz];
+        const float wzp = az.weightP[kz], wzq = az.weightQ[kz];
         for (int j = 0; j < ny; ++j) {
             // Interpolate in y and z into one coarse row, then in x per fine cell.
             const int jp = ay.parent[j], jq = ay.neighbour[j];

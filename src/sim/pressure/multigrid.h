@@ -24,6 +24,7 @@
 
 #include "sim/pressure/pcg.h"
 #include "sim/pressure/poisson_kernels.h"
+#include "sim/pressure/slab_part.h"
 
 namespace plume {
 
@@ -34,6 +35,14 @@ class MultigridPreconditioner final : public Preconditioner {
     // Builds the hierarchy under the finest grid `fine`, which must outlive
     // this object (or the next build). Allocates every level's scratch.
     void build(const PoissonGrid& fine);
+    // The same for a finest level split among processes: `local` is this
+    // process's owned slabs (PoissonGrid::slabsOf), `whole` the whole finest
+    // grid, needed only during the call (every coarse level is built from it
+    // and held whole on every process). `local` and `comm` must outlive this
+    // object (or the next build). apply() then runs the finest level over
+    // the owned slabs, exchanging ghost slabs, gathers the restricted
+    // residual and runs the coarse levels redundantly on every process.
+    void buildSplit(const PoissonGrid& local, const PoissonGrid& whole, SlabComm& comm);
     // Bytes build() allocates for a finest grid of `cells`: each coarse
     // level's grid, iterate and right-hand side, and each level's restriction
     // stage and row scratch.
@@ -70,11 +79,17 @@ class MultigridPreconditioner final : public Preconditioner {
         size_t rowStride = 0;
     };
 
+    void buildLevels(const PoissonGrid& fine);
+    // The V-cycle from level `top` down and back up to it (top > 0: level
+    // top's right-hand side is already in place).
+    void cycle(int top, const float* r, float* z);
+    double applySplit(const float* r, float* z);
     static AxisTransfer makeAxis(int nFine, int nCoarse, bool openMin, bool openMax);
     // Residual of fine slab k restricted in x and y into the level's stage.
     void restrictSlab(int level, const float* x, const float* b, int k);
-    // The stage restricted in z into the coarse right-hand side.
-    void restrictZ(int level, float* coarseB);
+    // The stage restricted in z into the coarse right-hand side: every
+    // coarse slab, or those in [first, end).
+    void restrictZ(int level, float* coarseB, int first = 0, int end = -1);
     // x += P coarseX on fine slab k.
     void prolongSlab(int level, const float* coarseX, float* x, int k);
     void coarseSolve(int level, float* x, const float* b);
@@ -83,6 +98,12 @@ class MultigridPreconditioner final : public Preconditioner {
     std::vector<Level> levels_;
     int coarseSweeps_ = 8;
     std::vector<double> partial_;  // r . z per finest slab
+    // A split finest level: the processes, and the grid z of its slab 0.
+    // The level's stage holds its planes from stageFirst_ on (a split
+    // finest level's: its owned planes, one below and two above).
+    SlabComm* comm_ = nullptr;
+    int firstSlab_ = 0, stageFirst_ = 0;
+    std::vector<SlabRange> coarseOwned_;  // per process, the level-1 slabs it restricts into
 };
 
 }  // namespace plume

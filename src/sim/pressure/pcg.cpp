@@ -50,6 +50,8 @@ PLUME_AVX2 float updateSlabAvx2(const PoissonGrid& g, double* p, float* r, const
     return updateSlab<true>(g, p, r, d, q, alpha, k);
 }
 
+}  // namespace
+
 float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, const float* q,
                      float alpha) {
     const bool wide = avx2();
@@ -58,8 +60,6 @@ float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, 
                     : updateSlab<false>(g, p, r, d, q, alpha, k);
     });
 }
-
-}  // namespace
 
 double SymmetricGaussSeidel::apply(const float* r, float* z) {
     // Forward (red, black) then backward (black, red); the second black

@@ -35,6 +35,10 @@ class SymmetricGaussSeidel final : public Preconditioner {
     std::vector<double> partial_;  // r . z per slab
 };
 
+// p += alpha d, r -= alpha q over the interior; returns max |r|.
+float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, const float* q,
+                     float alpha);
+
 class PcgSolver {
   public:
     // Bytes of the four scratch vectors solve() takes for a grid of `cells`.

@@ -57,6 +57,23 @@ class PoissonGrid {
     // (up to 8) children is an unknown; open sides stay open.
     void buildCoarse(const PoissonGrid& fine);
 
+    // Slabs [begin, end) of a whole grid's classes, with one ghost slab
+    // either side taken from `whole` too (a neighbour's cells at a cut, the
+    // grid's ghosts at its ends): a process's share of a split finest level
+    // (sim/pressure/slab_part.h). Closed regions are the whole grid's concern.
+    void slabsOf(const PoissonGrid& whole, int begin, int end);
+    // Classes the cells of the finest level from a fluid mask (1 = fluid,
+    // unpadded, x fastest) without labelling closed regions: the whole grid
+    // of a split solve, built with no more than its classes and the mask.
+    void buildFromFluid(Vec3i cells, const std::array<bool, 6>& openSide,
+                        const std::vector<uint8_t>& fluid);
+    // Whether some unknown is connected to no open side (a closed region),
+    // found without a copy of the grid.
+    bool hasClosedRegion();
+    // Labels the closed regions of a grid made by buildFromFluid (before
+    // slabsOf takes its share of them).
+    void labelClosed() { labelClosedRegions(); }
+
     int nx() const { return nx_; }
     int ny() const { return ny_; }
     int nz() const { return nz_; }
@@ -78,6 +95,20 @@ class PoissonGrid {
 
     // Singular blocks (closed regions): projections onto the range of A.
     bool singular() const { return !singularCells_.empty(); }
+    // The closed regions, every one of the whole grid's even where a split
+    // grid holds none of its cells: each region's cells (padded indices, in
+    // slab order) in runs of one slab each, and its cells in the whole grid.
+    // A region's mean is the sum of its per-slab partials in slab order.
+    struct SlabRun {
+        int slab;             // z of the slab in this grid
+        uint32_t begin, end;  // into regionCells()
+    };
+    int regionCount() const { return int(regionCount_.size()); }
+    size_t regionCellCount(int r) const { return regionCount_[size_t(r)]; }
+    const uint32_t* regionCells() const { return singularCells_.data(); }
+    // Runs of region r: [runStart(r), runStart(r + 1)) of runs().
+    const std::vector<SlabRun>& runs() const { return runs_; }
+    size_t runStart(int r) const { return runStart_[size_t(r)]; }
     // Subtracts, per closed region, the mean over its cells (deterministic).
     void removeSingularMean(float* x) const;
     void removeSingularMean(double* x) const;
@@ -103,6 +134,11 @@ class PoissonGrid {
     // Padded indices of the cells of each closed region, region after region.
     std::vector<uint32_t> singularCells_;
     std::vector<size_t> singularStart_;  // region r: [start[r], start[r+1])
+    std::vector<size_t> regionCount_;    // cells of region r in the whole grid
+    std::vector<SlabRun> runs_;
+    std::vector<size_t> runStart_;
+    // runs_ and runStart_ from singularCells_ and singularStart_.
+    void findRuns();
 };
 
 // Below this many cells a level is swept on the calling thread.

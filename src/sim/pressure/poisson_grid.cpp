@@ -1,20 +1,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <limits>
 
 #include "core/error.h"
 #include "sim/pressure/poisson.h"
 
 namespace plume {
-
-namespace {
-
-// Chunks a closed region is split into for its mean: fixed, so the sum is
-// the same for any thread count.
-constexpr int kMeanChunks = 64;
-
-}  // namespace
 
 // ---- cell classes -----------------------------------------------------------
 
@@ -45,6 +38,9 @@ void PoissonGrid::buildCoarse(const PoissonGrid& fine) {
     diag_.assign(sz_ * size_t(nz_ + 2), 0);
     singularCells_.clear();
     singularStart_.clear();
+    regionCount_.clear();
+    runs_.clear();
+    runStart_.clear();
 
     // A coarse cell is fluid when any child is an unknown.
     std::vector<uint8_t> fluid(cellCount(), 0);
@@ -63,6 +59,92 @@ void PoissonGrid::buildCoarse(const PoissonGrid& fine) {
             }
     });
     classify(fluid);
+}
+
+void PoissonGrid::slabsOf(const PoissonGrid& whole, int begin, int end) {
+    nx_ = whole.nx_, ny_ = whole.ny_, nz_ = end - begin;
+    sy_ = whole.sy_, sz_ = whole.sz_;
+    open_ = whole.open_;
+    // Padded slab begin is grid slab begin - 1.
+    diag_.assign(whole.diag_.begin() + ptrdiff_t(sz_ * size_t(begin)),
+                 whole.diag_.begin() + ptrdiff_t(sz_ * size_t(end + 2)));
+    singularCells_.clear();
+    singularStart_.clear();
+    regionCount_.clear();
+    runs_.clear();
+    runStart_.clear();
+    unknowns_ = 0;
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) unknowns_ += unknown(index(i, j, k));
+    // Every region, with the cells of these slabs (indices moved to this grid's).
+    if (whole.regionCount() == 0) return;
+    const size_t shift = sz_ * size_t(begin);
+    for (int r = 0; r < whole.regionCount(); ++r) {
+        singularStart_.push_back(singularCells_.size());
+        for (size_t n = whole.singularStart_[size_t(r)]; n < whole.singularStart_[size_t(r) + 1];
+             ++n) {
+            const size_t cell = whole.singularCells_[n];
+            const int slab = int(cell / sz_) - 1;
+            if (slab >= begin && slab < end) singularCells_.push_back(uint32_t(cell - shift));
+        }
+    }
+    singularStart_.push_back(singularCells_.size());
+    regionCount_ = whole.regionCount_;
+    findRuns();
+}
+
+void PoissonGrid::buildFromFluid(Vec3i cells, const std::array<bool, 6>& openSide,
+                                 const std::vector<uint8_t>& fluid) {
+    nx_ = cells.x, ny_ = cells.y, nz_ = cells.z;
+    sy_ = size_t(nx_ + 2);
+    sz_ = sy_ * size_t(ny_ + 2);
+    open_ = openSide;
+    diag_.assign(sz_ * size_t(nz_ + 2), 0);
+    if (diag_.size() > std::numeric_limits<uint32_t>::max())
+        throw RunError("pressure grid too large (more than 2^32 cells)");
+    singularCells_.clear();
+    singularStart_.clear();
+    regionCount_.clear();
+    runs_.clear();
+    runStart_.clear();
+    classify(fluid);
+}
+
+bool PoissonGrid::hasClosedRegion() {
+    // Breadth first from every unknown beside an open side; the classes are
+    // at most 7, so the top bit of each marks a cell reached (and is cleared
+    // after). The queue holds a front, not the grid.
+    constexpr uint8_t kReached = 0x80;
+    const ptrdiff_t step[6] = {
+        -1, 1, -ptrdiff_t(sy_), ptrdiff_t(sy_), -ptrdiff_t(sz_), ptrdiff_t(sz_)};
+    std::deque<uint32_t> front;
+    for (int k = 0; k < nz_; ++k)
+        for (int j = 0; j < ny_; ++j)
+            for (int i = 0; i < nx_; ++i) {
+                const size_t n = index(i, j, k);
+                if (!unknown(n)) continue;
+                for (ptrdiff_t s : step)
+                    if (diag_[size_t(ptrdiff_t(n) + s)] == kDirichletGhost) {
+                        diag_[n] |= kReached;
+                        front.push_back(uint32_t(n));
+                        break;
+                    }
+            }
+    size_t reached = front.size();
+    while (!front.empty()) {
+        const size_t n = front.front();
+        front.pop_front();
+        for (ptrdiff_t s : step) {
+            const size_t m = size_t(ptrdiff_t(n) + s);
+            if ((diag_[m] & kReached) || !unknown(m)) continue;
+            diag_[m] |= kReached;
+            front.push_back(uint32_t(m));
+            ++reached;
+        }
+    }
+    for (uint8_t& d : diag_) d &= uint8_t(~kReached);
+    return reached < unknowns_;
 }
 
 void PoissonGrid::classify(const std::vector<uint8_t>& fluidMask) {
@@ -114,6 +196,9 @@ void PoissonGrid::setGhosts() {
 void PoissonGrid::labelClosedRegions() {
     singularCells_.clear();
     singularStart_.clear();
+    regionCount_.clear();
+    runs_.clear();
+    runStart_.clear();
     // Flood fill over unknowns; a region is grounded when one of its cells has
     // an open face (it then owns a Dirichlet condition and A is regular on it).
     std::vector<uint8_t> seen(diag_.size(), 0);
@@ -154,6 +239,24 @@ void PoissonGrid::labelClosedRegions() {
                 singularCells_.insert(singularCells_.end(), region.begin(), region.end());
             }
     if (!singularStart_.empty()) singularStart_.push_back(singularCells_.size());
+    regionCount_.clear();
+    for (size_t r = 0; r + 1 < singularStart_.size(); ++r)
+        regionCount_.push_back(singularStart_[r + 1] - singularStart_[r]);
+    findRuns();
+}
+
+void PoissonGrid::findRuns() {
+    runs_.clear();
+    runStart_.assign(1, 0);
+    for (int r = 0; r < regionCount(); ++r) {
+        for (size_t n = singularStart_[size_t(r)]; n < singularStart_[size_t(r) + 1]; ++n) {
+            const int slab = int(singularCells_[n] / sz_) - 1;
+            if (runs_.size() == runStart_.back() || runs_.back().slab != slab)
+                runs_.push_back({slab, uint32_t(n), uint32_t(n)});
+            runs_.back().end = uint32_t(n + 1);
+        }
+        runStart_.push_back(runs_.size());
+    }
 }
 
 void PoissonGrid::removeSingularMean(float* x) const { removeMean(x); }
@@ -162,35 +265,31 @@ void PoissonGrid::removeSingularMean(double* x) const { removeMean(x); }
 template <typename T>
 void PoissonGrid::removeMean(T* x) const {
     if (singularStart_.empty()) return;
-    for (size_t r = 0; r + 1 < singularStart_.size(); ++r) {
-        const uint32_t* cells = singularCells_.data() + singularStart_[r];
-        const size_t count = singularStart_[r + 1] - singularStart_[r];
-        auto chunk = [&](int c) {
-            return std::pair<size_t, size_t>{count * size_t(c) / kMeanChunks,
-                                             count * size_t(c + 1) / kMeanChunks};
+    for (int r = 0; r < regionCount(); ++r) {
+        const uint32_t* cells = singularCells_.data();
+        const SlabRun* run = runs_.data() + runStart_[size_t(r)];
+        const int runCount = int(runStart_[size_t(r) + 1] - runStart_[size_t(r)]);
+        const size_t count = regionCount_[size_t(r)];
+        // Per-slab partials added in slab order: what a grid split among
+        // processes adds too (sim/pressure/split_solve.h).
+        auto partial = [&](int s) {
+            double sum = 0.0;
+            for (uint32_t n = run[s].begin; n < run[s].end; ++n) sum += x[cells[n]];
+            return sum;
         };
         double sum = 0.0;
-        if (count < kSerialCells) {
-            for (size_t n = 0; n < count; ++n) sum += x[cells[n]];
-        } else {
-            sum = deterministicSum(kMeanChunks, [&](int c) {
-                auto [a, b] = chunk(c);
-                double s = 0.0;
-                for (size_t n = a; n < b; ++n) s += x[cells[n]];
-                return s;
-            });
-        }
+        if (count < kSerialCells)
+            for (int s = 0; s < runCount; ++s) sum += partial(s);
+        else
+            sum = deterministicSum(runCount, partial);
         const T mean = T(sum / double(count));
-        if (count < kSerialCells) {
-            for (size_t n = 0; n < count; ++n) x[cells[n]] -= mean;
-        } else {
-            parallelForRange(kMeanChunks, [&](int c0, int c1) {
-                for (int c = c0; c < c1; ++c) {
-                    auto [a, b] = chunk(c);
-                    for (size_t n = a; n < b; ++n) x[cells[n]] -= mean;
-                }
-            });
-        }
+        auto subtract = [&](int s) {
+            for (uint32_t n = run[s].begin; n < run[s].end; ++n) x[cells[n]] -= mean;
+        };
+        if (count < kSerialCells)
+            for (int s = 0; s < runCount; ++s) subtract(s);
+        else
+            parallelForSlabs(runCount, subtract);
     }
 }
 

@@ -17,190 +17,39 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <type_traits>
 #include <vector>
 
-#include "core/error.h"
-#include "core/parallel.h"
-#include "sim/pressure/multigrid.h"
-#include "sim/pressure/pcg.h"
-#include "sim/pressure/poisson_kernels.h"
-#include "sim/pressure/sor.h"
+#include "sim/pressure/projection_impl.h"
 
 namespace plume {
 
-class PressureSolverImpl {
-  public:
-    PressureSolverImpl(Vec3i n, const std::array<Boundary, 6>& boundary, PressureMethod method,
-                       ScratchArena* scratch)
-        : method_(method), n_(n) {
-        if (!scratch) ownScratch_ = std::make_unique<ScratchArena>();
-        arena = scratch ? scratch : ownScratch_.get();
-        for (int s = 0; s < 6; ++s) open_[s] = boundary[s] == Boundary::Open;
-        const size_t padded = size_t(n.x + 2) * size_t(n.y + 2) * size_t(n.z + 2);
-        if (method_ == PressureMethod::SOR)
-            p.assign(padded, 0.0f);
-        else
-            pcgPressure.assign(padded, 0.0);
-    }
-
-    // (Re)classes the cells when the solid mask changed since the last call.
-    void prepare(const Fields& f) {
-        const bool hasSolid = f.solid.size() == f.cellCount();
-        if (built_ && (!hasSolid || solid_ == f.solid.values())) return;
-        if (hasSolid) solid_ = f.solid.values();
-        grid.build(n_, open_, hasSolid ? solid_.data() : nullptr);
-        // A solid that moved changes a few cells: the old pressure is still
-        // a good start elsewhere, but the kernels need 0 on every cell that
-        // is not an unknown now.
-        if (built_) keepUnknownsOnly();
-        switch (method_) {
-            case PressureMethod::SOR:
-                sor.resize(grid);
-                break;
-            case PressureMethod::PCG:
-                sgs = std::make_unique<SymmetricGaussSeidel>(grid);
-                break;
-            case PressureMethod::MGPCG:
-                mg.build(grid);
-                break;
-        }
-        built_ = true;
-    }
-
-    void keepUnknownsOnly() {
-        for (size_t n = 0; n < p.size(); ++n)
-            if (!grid.unknown(n)) p[n] = 0.0f;
-        for (size_t n = 0; n < pcgPressure.size(); ++n)
-            if (!grid.unknown(n)) pcgPressure[n] = 0.0;
-    }
-
-    void resetPressure() {
-        std::fill(p.begin(), p.end(), 0.0f);
-        std::fill(pcgPressure.begin(), pcgPressure.end(), 0.0);
-        subtracted = false;
-    }
-
-    PressureMethod method_;
-    PoissonGrid grid;
-    // Pressure, kept as the next warm start: float for SOR, double for CG.
-    PaddedField p;
-    std::vector<double> pcgPressure;
-    ScratchArena* arena;      // where each solve borrows b and CG's vectors
-    bool subtracted = false;  // the last solve subtracted this pressure's gradient
-    // The pressure of every gradient subtracted since startPressureSum (padded
-    // like p), for the pressure view; empty while nobody asked.
-    std::vector<double> pressureSum;
-    bool summing = false;
-
-    // Adds the pressure whose gradient was just subtracted.
-    void addToSum() {
-        if (!summing) return;
-        if (method_ == PressureMethod::SOR)
-            for (size_t n = 0; n < pressureSum.size(); ++n) pressureSum[n] += double(p[n]);
-        else
-            for (size_t n = 0; n < pressureSum.size(); ++n) pressureSum[n] += pcgPressure[n];
-    }
-    SorSolver sor;
-    PcgSolver pcg;
-    MultigridPreconditioner mg;
-    std::unique_ptr<SymmetricGaussSeidel> sgs;
-
-  private:
-    Vec3i n_;
-    std::array<bool, 6> open_{};
-    std::vector<uint8_t> solid_;
-    bool built_ = false;
-    std::unique_ptr<ScratchArena> ownScratch_;
-};
-
-namespace {
-
-// b = -div on unknowns, 0 elsewhere; returns max |b|.
-float computeRhs(const Fields& f, const PoissonGrid& g, float* b) {
-    const uint8_t* d = g.diag();
-    auto slabRhs = [&](int k) {
-        float m = 0.0f;
-        for (int j = 0; j < f.n.y; ++j) {
-            const size_t row = g.index(0, j, k);
-            const float* u = &f.u(0, j, k);
-            const float* v0 = &f.v(0, j, k);
-            const float* v1 = &f.v(0, j + 1, k);
-            const float* w0 = &f.w(0, j, k);
-            const float* w1 = &f.w(0, j, k + 1);
-            // Burning gas expands: its divergence is kept, not removed.
-            const float* grow = f.expansion.size() ? &f.expansion(0, j, k) : nullptr;
-            for (int i = 0; i < f.n.x; ++i) {
-                float div = (u[i + 1] - u[i]) + (v1[i] - v0[i]) + (w1[i] - w0[i]);
-                if (grow) div -= grow[i] * f.dx;  // 1/s over a cell: m/s of face flux
-                float bn = d[row + i] ? -div : 0.0f;
-                b[row + i] = bn;
-                m = std::max(m, std::fabs(bn));
-            }
-        }
-        return m;
-    };
-    // A NaN anywhere is the answer (the caller refuses to solve it).
-    auto maxOrNaN = [](float a, float b) { return std::isnan(b) ? b : std::max(a, b); };
-    return deterministicReduce(f.n.z, 0.0f, slabRhs, maxOrNaN);
-}
-
-// Subtracts the pressure difference from every face whose two sides carry a
-// pressure: two unknowns, or an unknown and the ghost beyond an open side.
-template <typename T>
-void subtractGradient(Fields& f, const PoissonGrid& g, const T* p) {
-    const uint8_t* d = g.diag();
-    const size_t sy = g.strideY(), sz = g.strideZ();
-    const int nx = f.n.x, ny = f.n.y, nz = f.n.z;
-    // Faces 0..count-1 of a row, face i between padded cells r - step and r
-    // (r = row + i): four at a time for a double pressure (the same
-    // operations lane by lane), then one at a time.
-    auto faces = [&](float* vel, size_t row, size_t step, int count) {
-        int i = 0;
-        if constexpr (std::is_same_v<T, double>) {
-            typedef double D4 __attribute__((vector_size(32)));
-            auto loadD = [](const double* q) {
-                D4 v;
-                std::memcpy(&v, q, sizeof v);
-                return v;
-            };
-            for (; i + 4 <= count; i += 4) {
-                const size_t r = row + i, l = r - step;
-                const simd::F4 old = simd::load(vel + i);
-                const simd::F4 updated = __builtin_convertvector(
-                    __builtin_convertvector(old, D4) - (loadD(p + r) - loadD(p + l)), simd::F4);
-                const simd::I4 both = (simd::diagonal(d + l) != simd::F4{}) &
-                                      (simd::diagonal(d + r) != simd::F4{});
-                simd::store(vel + i, simd::select<simd::F4>(both, updated, old));
-            }
-        }
-        for (; i < count; ++i) {
-            const size_t r = row + i, l = r - step;
-            if (d[l] && d[r]) vel[i] = float(vel[i] - (p[r] - p[l]));
-        }
-    };
-    parallelForSlabs(nz + 1, [&](int k) {
-        for (int j = 0; j <= ny; ++j) {
-            // x-faces and y-faces of slab k (y-faces need j == ny too).
-            if (k < nz) {
-                const size_t row = g.index(0, j, k);
-                if (j < ny) faces(&f.u(0, j, k), row, 1, nx + 1);
-                faces(&f.v(0, j, k), row, sy, nx);
-            }
-            if (j < ny) faces(&f.w(0, j, k), g.index(0, j, k), sz, nx);  // the cell above face k
-        }
-    });
-}
-
-}  // namespace
-
 Projection::Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
-                       PressureMethod method, ScratchArena* scratch)
-    : n_(cells),
-      boundary_(boundary),
-      inflow_(inflowVelocity),
-      method_(method),
-      impl_(std::make_unique<PressureSolverImpl>(cells, boundary, method, scratch)) {}
+                       PressureMethod method, ScratchArena* scratch, SlabPart part)
+    : n_(cells), boundary_(boundary), inflow_(inflowVelocity), method_(method) {
+    if (!part.split()) {
+        impl_ = std::make_unique<PressureSolverImpl>(cells, boundary, method, scratch);
+        return;
+    }
+    if (method == PressureMethod::SOR)
+        throw RunError(
+            "solver.pressure = \"sor\" does not split across processes; use \"mgpcg\" or \"pcg\"");
+    part_ = std::move(part);
+    if (int(part_.owned.size()) != part_.processes->count() || part_.owned.front().begin != 0 ||
+        part_.owned.back().end != part_.nz)
+        throw RunError("projection: the owned slabs do not cover the grid, one range a process");
+    const SlabRange mine = part_.owned[size_t(part_.processes->rank())];
+    if (mine.size() > 0 && (mine.begin < part_.first || mine.end > part_.first + cells.z))
+        throw RunError("projection: the fields do not hold the slabs this process owns");
+    zMinHere_ = part_.first == 0;
+    zMaxHere_ = part_.first + cells.z == part_.nz;
+    // The pressure and the solve's vectors cover the owned slabs only.
+    impl_ = std::make_unique<PressureSolverImpl>(Vec3i{cells.x, cells.y, mine.size()}, boundary,
+                                                 method, scratch);
+    impl_->comm = std::make_unique<SlabComm>(part_);
+    impl_->fieldK0 = mine.begin - part_.first;
+}
+
+SplitCost Projection::splitCost() const { return impl_->comm ? impl_->comm->cost() : SplitCost{}; }
 
 std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool solids) {
     const std::uint64_t padded = PoissonGrid::paddedCount(cells);
@@ -250,7 +99,7 @@ void Projection::enforceBoundaries(Fields& f) const {
             sideFace(kYMin, f.v(i, 0, k));
             sideFace(kYMax, f.v(i, n.y, k));
         }
-        if (k == 0 || k == n.z)
+        if ((k == 0 && zMinHere_) || (k == n.z && zMaxHere_))
             for (int j = 0; j < n.y; ++j)
                 for (int i = 0; i < n.x; ++i) sideFace(k == 0 ? kZMin : kZMax, f.w(i, j, k));
         // Most slabs hold no solid (the mask is always there, mostly 0): a
@@ -295,6 +144,7 @@ void Projection::enforceBoundaries(Fields& f) const {
 
 SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/, float tolerance,
                                int maxIterations) {
+    if (impl_->comm) return projectSplit(f, tolerance, maxIterations);
     if (!(f.n == n_)) throw RunError("projection: fields do not match the pressure grid size");
     if (n_.x <= 0 || n_.y <= 0 || n_.z <= 0) return {};
     enforceBoundaries(f);
@@ -346,8 +196,8 @@ void Projection::reflect(Fields& f) {
     if (!s.subtracted) return;
     if (method_ == PressureMethod::SOR)
         subtractGradient(f, s.grid, s.p.data());
-    else
-        subtractGradient(f, s.grid, s.pcgPressure.data());
+    else if (s.grid.nz() > 0)  // (a split process may own no slab)
+        subtractGradient(f, s.grid, s.pcgPressure.data(), s.fieldK0);
     s.subtracted = false;
     s.addToSum();
 }
@@ -355,18 +205,29 @@ void Projection::reflect(Fields& f) {
 void Projection::startPressureSum() {
     PressureSolverImpl& s = *impl_;
     s.summing = true;
-    s.pressureSum.assign(size_t(n_.x + 2) * size_t(n_.y + 2) * size_t(n_.z + 2), 0.0);
+    s.pressureSum.assign(s.method_ == PressureMethod::SOR ? s.p.size() : s.pcgPressure.size(), 0.0);
 }
+
+namespace {
+// Calls body(i, j, k, n) for each cell of fields of `cells` that the solver
+// keeps a pressure for, n its padded index there (the fields' slabs from
+// fieldK0 on, `slabs` of them; with one process all of them).
+template <typename F>
+void forPressureCells(Vec3i cells, int fieldK0, int slabs, F&& body) {
+    const size_t sy = size_t(cells.x + 2), sz = sy * size_t(cells.y + 2);
+    for (int k = std::max(0, fieldK0); k < std::min(cells.z, fieldK0 + slabs); ++k)
+        for (int j = 0; j < cells.y; ++j)
+            for (int i = 0; i < cells.x; ++i)
+                body(i, j, k, size_t(k - fieldK0 + 1) * sz + size_t(j + 1) * sy + size_t(i + 1));
+}
+}  // namespace
 
 Grid3<double> Projection::pressureSum() const {
     const PressureSolverImpl& s = *impl_;
     Grid3<double> out(n_.x, n_.y, n_.z);
     if (s.pressureSum.empty()) return out;
-    const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
-    for (int k = 0; k < n_.z; ++k)
-        for (int j = 0; j < n_.y; ++j)
-            for (int i = 0; i < n_.x; ++i)
-                out(i, j, k) = s.pressureSum[size_t(k + 1) * sz + size_t(j + 1) * sy + size_t(i + 1)];
+    forPressureCells(n_, s.fieldK0, s.slabs(),
+                     [&](int i, int j, int k, size_t n) { out(i, j, k) = s.pressureSum[n]; });
     return out;
 }
 
@@ -375,13 +236,9 @@ void Projection::resetWarmStart() { impl_->resetPressure(); }
 Grid3<double> Projection::warmStart() const {
     const PressureSolverImpl& s = *impl_;
     Grid3<double> out(n_.x, n_.y, n_.z);
-    const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
-    for (int k = 0; k < n_.z; ++k)
-        for (int j = 0; j < n_.y; ++j)
-            for (int i = 0; i < n_.x; ++i) {
-                const size_t n = size_t(k + 1) * sz + size_t(j + 1) * sy + size_t(i + 1);
-                out(i, j, k) = method_ == PressureMethod::SOR ? double(s.p[n]) : s.pcgPressure[n];
-            }
+    forPressureCells(n_, s.fieldK0, s.slabs(), [&](int i, int j, int k, size_t n) {
+        out(i, j, k) = method_ == PressureMethod::SOR ? double(s.p[n]) : s.pcgPressure[n];
+    });
     return out;
 }
 
@@ -390,16 +247,12 @@ void Projection::setWarmStart(const Grid3<double>& pressure) {
         throw RunError("projection: warm-start pressure does not match the grid size");
     PressureSolverImpl& s = *impl_;
     s.subtracted = false;
-    const size_t sy = size_t(n_.x + 2), sz = sy * size_t(n_.y + 2);
-    for (int k = 0; k < n_.z; ++k)
-        for (int j = 0; j < n_.y; ++j)
-            for (int i = 0; i < n_.x; ++i) {
-                const size_t n = size_t(k + 1) * sz + size_t(j + 1) * sy + size_t(i + 1);
-                if (method_ == PressureMethod::SOR)
-                    s.p[n] = float(pressure(i, j, k));
-                else
-                    s.pcgPressure[n] = pressure(i, j, k);
-            }
+    forPressureCells(n_, s.fieldK0, s.slabs(), [&](int i, int j, int k, size_t n) {
+        if (method_ == PressureMethod::SOR)
+            s.p[n] = float(pressure(i, j, k));
+        else
+            s.pcgPressure[n] = pressure(i, j, k);
+    });
 }
 
 float Projection::maxDivergence(const Fields& f) {

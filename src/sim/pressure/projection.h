@@ -13,6 +13,7 @@
 #include "core/scratch_arena.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
+#include "sim/pressure/slab_part.h"
 #include "sim/pressure/solve_stats.h"
 
 namespace plume {
@@ -24,8 +25,20 @@ class Projection {
     // The solve's vectors (right-hand side, CG's four) are borrowed from
     // `scratch` for the length of each project(), or from an arena of the
     // projection's own when none is given. `scratch` must outlive it.
+    //
+    // With a split `part` (slab_part.h) the grid's z-slabs are split among
+    // processes and `cells` are this process's fields: x and y whole, z the
+    // slabs [part.first, part.first + cells.z), its owned slabs and halo
+    // slabs around them. Every process then calls project() together; it
+    // reads the fields' solid mask on every local slab and the velocities
+    // (and expansion) on the owned cells' faces, and sets every owned
+    // cell's faces to the one-process projection's values, bit for bit, with
+    // the same SolveStats on every process (closed fluid regions too).
+    // z sides apply only where the grid's are among the fields' faces; a cut
+    // between processes is no side. The warm start and pressure sum are
+    // kept for the owned cells (0 elsewhere). Throws RunError for "sor".
     Projection(Vec3i cells, const std::array<Boundary, 6>& boundary, Vec3f inflowVelocity,
-               PressureMethod method, ScratchArena* scratch = nullptr);
+               PressureMethod method, ScratchArena* scratch = nullptr, SlabPart part = {});
     ~Projection();
     Projection(Projection&&) noexcept;
     Projection& operator=(Projection&&) noexcept;
@@ -65,6 +78,10 @@ class Projection {
     // The sum per cell; zeros before startPressureSum.
     Grid3<double> pressureSum() const;
 
+    // What a split solve has spent talking to the other processes since
+    // this projection was made (zeros for one process).
+    SplitCost splitCost() const;
+
     // Bytes a projection of this method keeps for `cells` (with a copy of
     // the solid mask when there are solids), and the scratch it borrows.
     static std::uint64_t bytesFor(Vec3i cells, PressureMethod method, bool solids);
@@ -81,7 +98,13 @@ class Projection {
     std::array<Boundary, 6> boundary_;
     Vec3f inflow_;
     PressureMethod method_;
+    SlabPart part_;
+    // Whether the grid's z sides are among these fields' faces (always with
+    // one process): boundary[kZMin], boundary[kZMax] apply only there.
+    bool zMinHere_ = true, zMaxHere_ = true;
     std::unique_ptr<PressureSolverImpl> impl_;
+
+    SolveStats projectSplit(Fields& f, float tolerance, int maxIterations);
 };
 
 }  // namespace plume
