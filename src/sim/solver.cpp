@@ -283,10 +283,8 @@ void Solver::advectReflected(Island& island, float dt) {
     ScratchArena::Lease scratch(*scratch_);
     advector_.setVelocity(f, f.dx, &scratch, f.partZ);  // traced through u^1/2, sampled now
     // 2 u^1/2 - u~: its gradient subtracted once more.
-    if (split())
-        reflectSplit(island);
-    else
-        island.projection.reflect(f);
+    island.projection.reflect(f);
+    if (split()) exchangeVelocity(island);  // reflected on the owned faces
     for (int axis = 0; axis < 3; ++axis) {
         ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(AdvectionScheme::MacCormack, field, field, 1, dt,
@@ -332,12 +330,10 @@ void Solver::diffuseVelocity(Fields& f, float dt) {
 
 SolveStats Solver::project(Island& island, float dt, float tolerance) {
     ScopedTimer t(times_.project);
-    if (split()) {
-        const SolveStats stats = projectSplit(island, tolerance);
-        exchangeVelocity(island);
-        return stats;
-    }
-    return island.projection.project(island.f, dt, tolerance, scene_.solver.maxIterations);
+    const SolveStats stats =
+        island.projection.project(island.f, dt, tolerance, scene_.solver.maxIterations);
+    if (split()) exchangeVelocity(island);  // projected on the owned faces
+    return stats;
 }
 
 void Solver::advectScalars(Island& island, float dt) {

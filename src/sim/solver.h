@@ -14,6 +14,7 @@
 #include "sim/fields.h"
 #include "sim/forces.h"
 #include "sim/pressure/projection.h"
+#include "sim/pressure/slab_part.h"
 #include "sim/sparks.h"
 
 namespace plume {
@@ -62,11 +63,6 @@ struct Island {
     Box3i box;
     Fields f;
     Projection projection;
-    // A solve split across processes (solver_split.cpp): f holds this
-    // process's part of the box (Fields::partZ), and until the pressure solve
-    // splits too, every process projects the whole box.
-    std::unique_ptr<Fields> whole;
-    std::unique_ptr<Projection> wholeProjection;
 };
 
 // What one process of a split solve holds once a frame is done: an island
@@ -183,8 +179,8 @@ class Solver {
     void exchange(const Island& island, Grid3<T>& g) const;
     // Every island whole on process 0 (gathered_), after a frame.
     void gatherIslands();
-    SolveStats projectSplit(Island& island, float tolerance);
-    void reflectSplit(Island& island);
+    // The box's slabs as its projection shares them (sim/pressure/slab_part.h).
+    SlabPart partOf(const Box3i& box) const;
     // The box around every process's `box` (each the same on every process).
     Box3i unitedOverProcesses(const Box3i& box) const;
 

@@ -92,18 +92,12 @@ Island Solver::makeIsland(const Box3i& box, Vec3f velocity) const {
     // whole box is (Fields::partZ).
     const Box3i held = split() ? heldBox(box) : box;
     const auto sides = boxBoundary(box, scene_.domain.cells(), scene_.domain.boundary);
-    Island island{held, stillAir(held, velocity),
-                  Projection(held.size(), sides, scene_.domain.inflowVelocity,
-                             scene_.solver.pressure, scratch_.get())};
-    island.box = box;
+    Island island{
+        box, stillAir(held, velocity),
+        Projection(held.size(), sides, scene_.domain.inflowVelocity, scene_.solver.pressure,
+                   scratch_.get(), split() ? partOf(box) : SlabPart{})};
     island.f.partZ = held.lo.z - box.lo.z;
     island.f.origin = Vec3f(float(box.lo.x), float(box.lo.y), float(box.lo.z)) * island.f.dx;
-    if (split()) {
-        island.whole = std::make_unique<Fields>(stillAir(box, velocity));
-        island.wholeProjection =
-            std::make_unique<Projection>(box.size(), sides, scene_.domain.inflowVelocity,
-                                         scene_.solver.pressure, scratch_.get());
-    }
     // Static solids are placed once per box; moving ones every substep.
     if (!obstaclesMove_) rasterizeObstacles(island.f, scene_.obstacles);
     return island;
@@ -113,16 +107,19 @@ Island Solver::islandFrom(const Box3i& box, Vec3f velocity, const std::vector<St
                           double time, bool solids) const {
     Island island = makeIsland(box, velocity);
     island.f.time = time;
-    // A split solve's warm start is the whole box's (wholeProjection).
-    const Vec3i n = split() ? box.size() : island.f.n;
+    // Over the fields' cells: a split solve's part (of which the projection
+    // keeps the owned cells).
+    const Vec3i n = island.f.n;
     Grid3<double> pressure(n.x, n.y, n.z);
     for (const StateOver& s : from) {
         copyFieldsOverlap(*s.fields, s.fields->offset, island.f, island.f.offset, solids);
         // An island's warm start is made on demand: one at a time, not all of them.
-        copyOverlap(s.pressure ? *s.pressure : s.projection->warmStart(), s.box.lo, pressure,
-                    box.lo);
+        if (s.pressure)
+            copyOverlap(*s.pressure, s.box.lo, pressure, island.f.offset);
+        else
+            copyOverlap(s.projection->warmStart(), s.fields->offset, pressure, island.f.offset);
     }
-    (split() ? *island.wholeProjection : island.projection).setWarmStart(pressure);
+    island.projection.setWarmStart(pressure);
     return island;
 }
 
@@ -335,8 +332,7 @@ void Solver::moveToIslands(const std::vector<Box3i>& boxes) {
     std::vector<Island> old = std::move(islands_);
     islands_.clear();
     std::vector<StateOver> state;
-    for (const Island& o : old)
-        state.push_back({o.box, &o.f, nullptr, split() ? o.wholeProjection.get() : &o.projection});
+    for (const Island& o : old) state.push_back({o.box, &o.f, nullptr, &o.projection});
     for (const Box3i& box : boxes) {
         Island island = islandFrom(box, scene_.physics.wind, state, old.front().f.time, false);
         island.projection.enforceBoundaries(island.f);

@@ -33,6 +33,7 @@ std::string Solver::splitRefusal(const Scene& scene) {
     refuse(scene.hasSparks(), "sparks");
     refuse(scene.physics.diffusion > 0.0f, "physics.diffusion");
     refuse(scene.physics.viscosity > 0.0f, "physics.viscosity");
+    refuse(scene.solver.pressure == PressureMethod::SOR, "solver.pressure = \"sor\"");
     if (what.empty()) return {};
     return "a bake split across processes does not take " + what +
            " yet; bake this scene as one process";
@@ -117,48 +118,11 @@ void gatherGrid(const Processes& processes, const Grid3<T>& part, int partZ,
 
 }  // namespace
 
-SolveStats Solver::projectSplit(Island& island, float tolerance) {
-    // Until the pressure solve splits: every process gathers the box's
-    // velocity, solids and expansion, projects it whole, and keeps its part.
-    Fields& f = island.f;
-    Fields& w = *island.whole;
-    const int partZ = f.partZ;
-    auto gather = [&](auto& part, auto& whole) {
-        const bool zFaces = part.offset().z == 0.0f;
-        gatherGrid(*processes_, part, partZ, ownedSlabs(island.box, zFaces), island.box.lo.z, whole,
-                   true);
-    };
-    gather(f.u, w.u);
-    gather(f.v, w.v);
-    gather(f.w, w.w);
-    gather(f.solid, w.solid);
-    // The scene's, not the part's: an empty part would say yes to both, and
-    // every process must make the same calls.
-    if (obstaclesMove_) {
-        if (!w.solidsMove()) w.solidVelocity = MacVelocity(w.n);
-        gather(f.solidVelocity.u, w.solidVelocity.u);
-        gather(f.solidVelocity.v, w.solidVelocity.v);
-        gather(f.solidVelocity.w, w.solidVelocity.w);
-    }
-    if (scene_.burns()) {
-        if (!w.burns()) w.enableFire();
-        gather(f.expansion, w.expansion);
-    }
-    const SolveStats stats =
-        island.wholeProjection->project(w, lastDt_, tolerance, scene_.solver.maxIterations);
-    copyOverlap(w.u, island.box.lo, f.u, f.offset);
-    copyOverlap(w.v, island.box.lo, f.v, f.offset);
-    copyOverlap(w.w, island.box.lo, f.w, f.offset);
-    return stats;
-}
-
-void Solver::reflectSplit(Island& island) {
-    Fields& f = island.f;
-    Fields& w = *island.whole;
-    island.wholeProjection->reflect(w);
-    copyOverlap(w.u, island.box.lo, f.u, f.offset);
-    copyOverlap(w.v, island.box.lo, f.v, f.offset);
-    copyOverlap(w.w, island.box.lo, f.w, f.offset);
+SlabPart Solver::partOf(const Box3i& box) const {
+    SlabPart part{processes_, {}, heldBox(box).lo.z - box.lo.z, box.size().z};
+    for (const SlabRange& r : ownedSlabs(box, false))
+        part.owned.push_back({r.begin - box.lo.z, r.end - box.lo.z});
+    return part;
 }
 
 Box3i Solver::unitedOverProcesses(const Box3i& box) const {
@@ -198,7 +162,12 @@ void Solver::gatherIslands() {
         if (scene_.colored())
             for (int c = 0; c < 3; ++c) gather(from.color[c], to.color[c]);
         to.time = from.time;
-        if (root) g.pressure = island.wholeProjection->warmStart();
+        // The pressure the next solve starts from, kept on the owned cells.
+        Grid3<double> pressure = island.projection.warmStart();
+        if (root)
+            g.pressure =
+                Grid3<double>(island.box.size().x, island.box.size().y, island.box.size().z);
+        gather(pressure, g.pressure);
         if (root) gathered_.push_back(std::move(g));
     }
 }
