@@ -1,7 +1,12 @@
 #include "cli/commands.h"
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <span>
+#include <vector>
 
 #include "cli/cache_sequence.h"
 #include "cli/cache_source.h"
@@ -51,6 +56,28 @@ std::string videoPath(const RunOptions& opt, const std::string& name) {
     return opt.output.empty() ? name + ".mp4" : opt.output;
 }
 
+// A split bake's closing words: what its processes sent each other, and
+// how much of the bake they spent exchanging it (waiting included).
+void reportTraffic(const Processes& processes, std::chrono::steady_clock::time_point start) {
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const Processes::Traffic mine = processes.traffic();
+    const std::vector<SlabRange> each = splitSlabs(processes.count(), processes.count(), 1);
+    const std::vector<double> bytes = processes.allPartials(std::span(&mine.bytes, 1), each);
+    const std::vector<double> seconds = processes.allPartials(std::span(&mine.seconds, 1), each);
+    if (processes.rank() != 0) return;
+    double total = 0, most = 0, sum = 0;
+    for (size_t p = 0; p < bytes.size(); ++p)
+        total += bytes[p], sum += seconds[p], most = std::max(most, seconds[p]);
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "plume: %d processes exchanged %.1f MB; %.0f%% of the bake's %.1f s went on "
+                  "exchanges and the waits in them (the most a process: %.0f%%)",
+                  processes.count(), total / 1e6, 100.0 * sum / double(bytes.size()) / wall, wall,
+                  100.0 * most / wall);
+    printMessage(line);
+}
+
 // render and bake: the solver's frames, from the first (or after the resume
 // state's) to --frames' last; frames before --frames are simulated, not written.
 int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& outputs) {
@@ -71,7 +98,8 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     FrameSinks sinks(scene, writes ? outputs : RunOutputs{}, first, last, opt.quiet || !writes);
     if (!writes) sinks.silence();
     setThreadCount(opt.threads);
-    return runFrameLoop(
+    const auto start = std::chrono::steady_clock::now();
+    const int status = runFrameLoop(
         scene, sinks, last,
         [&](FrameSinks& s, const char*& stage) {
             stage = "setting up the solver";
@@ -81,6 +109,9 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
             return source;
         },
         writes ? outputs.statePath : std::string());
+    if (status == 0 && opt.processes != nullptr && opt.processes->count() > 1 && !opt.quiet)
+        reportTraffic(*opt.processes, start);
+    return status;
 }
 
 // A bake of some frames into a folder that holds others of the same name

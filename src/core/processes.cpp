@@ -1,6 +1,7 @@
 #include "core/processes.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -23,6 +24,23 @@ int environmentInt(const char* name) {
 }
 
 #ifdef PLUME_MPI
+// Adds the wall time of its scope and the bytes it was told to a Traffic.
+class Meter {
+  public:
+    Meter(double& seconds, double& bytes, double received)
+        : seconds_(seconds), start_(std::chrono::steady_clock::now()) {
+        bytes += received;
+    }
+    ~Meter() {
+        seconds_ +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    }
+
+  private:
+    double& seconds_;
+    std::chrono::steady_clock::time_point start_;
+};
+
 // Doubles, slab by slab, from each process's owned range into `all`.
 void gatherAll(const double* owned, int ownedCount, const std::vector<SlabRange>& ranges,
                double* all) {
@@ -73,6 +91,8 @@ std::vector<double> Processes::allPartials(std::span<const double> owned,
         std::copy(owned.begin(), owned.end(), all.begin() + ranges[0].begin);
         return all;
     }
+    const Meter meter(traffic_.seconds, traffic_.bytes,
+                      double(all.size() - owned.size()) * sizeof(double));
     gatherAll(owned.data(), int(owned.size()), ranges, all.data());
     return all;
 }
@@ -80,6 +100,7 @@ std::vector<double> Processes::allPartials(std::span<const double> owned,
 float Processes::max(float value) const {
     if (count_ == 1) return value;
     float result = value;
+    const Meter meter(traffic_.seconds, traffic_.bytes, double(count_ - 1) * sizeof(float));
     MPI_Allreduce(&value, &result, 1, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
     return result;
 }
@@ -97,6 +118,10 @@ void Processes::exchangeSlabs(void* local, size_t slabBytes, const std::vector<S
     auto overlap = [](SlabRange a, SlabRange b) {
         return SlabRange{std::max(a.begin, b.begin), std::min(a.end, b.end)};
     };
+    double received = 0;
+    for (int p = 0; p < count_; ++p)
+        if (p != rank_) received += double(overlap(owned[size_t(p)], mine).size()) * slabBytes;
+    const Meter meter(traffic_.seconds, traffic_.bytes, received);
     std::vector<MPI_Request> requests;
     for (int p = 0; p < count_; ++p) {
         if (p == rank_) continue;
@@ -139,6 +164,9 @@ void Processes::gatherSlabsTo(const void* owned, size_t slabBytes,
     MPI_Type_commit(&slab);
     std::vector<int> counts, offsets;
     for (const SlabRange& r : ranges) counts.push_back(r.size()), offsets.push_back(r.begin);
+    const bool receives = all || rank_ == 0;
+    const Meter meter(traffic_.seconds, traffic_.bytes,
+                      receives ? double(ranges.back().end - mine.size()) * slabBytes : 0.0);
     if (all)
         MPI_Allgatherv(owned, mine.size(), slab, whole, counts.data(), offsets.data(), slab,
                        MPI_COMM_WORLD);
@@ -149,19 +177,22 @@ void Processes::gatherSlabsTo(const void* owned, size_t slabBytes,
 }
 
 void Processes::min(std::span<int> values) const {
-    if (count_ > 1)
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MIN,
-                      MPI_COMM_WORLD);
+    if (count_ == 1) return;
+    const Meter meter(traffic_.seconds, traffic_.bytes,
+                      double(count_ - 1) * double(values.size_bytes()));
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MIN, MPI_COMM_WORLD);
 }
 
 void Processes::max(std::span<int> values) const {
-    if (count_ > 1)
-        MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MAX,
-                      MPI_COMM_WORLD);
+    if (count_ == 1) return;
+    const Meter meter(traffic_.seconds, traffic_.bytes,
+                      double(count_ - 1) * double(values.size_bytes()));
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
 }
 
 bool Processes::all(bool value) const {
     int v = value ? 1 : 0;
+    const Meter meter(traffic_.seconds, traffic_.bytes, double(count_ - 1) * sizeof v);
     if (count_ > 1) MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     return v != 0;
 }

@@ -85,6 +85,14 @@ class Processes {
     bool all(bool value) const;
     // Process 0's bytes on every process (`bytes` resized on the others).
     void broadcast(std::vector<char>& bytes) const;
+    // What this process received from the others and the wall time it spent
+    // in the calls above (waiting for them included), since it started.
+    struct Traffic {
+        double bytes = 0;
+        double seconds = 0;
+    };
+    Traffic traffic() const { return traffic_; }
+
     // Ends every process of the run at once with `status` (MPI_Abort): what a
     // process that cannot go on does, so the others do not wait for it.
     [[noreturn]] void abort(int status) const;
@@ -96,6 +104,7 @@ class Processes {
 
     int rank_ = 0;
     int count_ = 1;
+    mutable Traffic traffic_;
     bool joined_ = false;
 };
 
