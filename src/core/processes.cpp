@@ -120,7 +120,8 @@ void Processes::exchangeSlabs(void* local, size_t slabBytes, const std::vector<S
     };
     double received = 0;
     for (int p = 0; p < count_; ++p)
-        if (p != rank_) received += double(overlap(owned[size_t(p)], mine).size()) * slabBytes;
+        if (p != rank_)
+            received += double(std::max(0, overlap(owned[size_t(p)], mine).size())) * slabBytes;
     const Meter meter(traffic_.seconds, traffic_.bytes, received);
     std::vector<MPI_Request> requests;
     for (int p = 0; p < count_; ++p) {
