@@ -115,6 +115,7 @@ FrameStats Solver::advanceFrame(int frame) {
         int steps = std::clamp(needed, 1, maxSteps - stats.substeps);
         float shotDt = float(remaining / steps);
         float dt = clock_.simDt(shotTime_, shotDt);
+        if (split()) checkSplitReach(speed * dt, frame);
         SolveStats s = substep(dt, shotDt);
         ++stats.substeps;
         std::uint64_t cells = 0;

@@ -179,6 +179,9 @@ class Solver {
     void exchange(const Island& island, Grid3<T>& g) const;
     // Every island whole on process 0 (gathered_), after a frame.
     void gatherIslands();
+    // Refuses a substep whose traces (`metres`: the fastest speed times the
+    // substep) reach further than the halo holds.
+    void checkSplitReach(float metres, int frame) const;
     // The box's slabs as its projection shares them (sim/pressure/slab_part.h).
     SlabPart partOf(const Box3i& box) const;
     // The box around every process's `box` (each the same on every process).

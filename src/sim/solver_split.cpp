@@ -8,6 +8,7 @@
 // fields are one process's, bit for bit.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -39,6 +40,21 @@ std::string Solver::splitRefusal(const Scene& scene) {
            " yet; bake this scene as one process";
 }
 
+void Solver::checkSplitReach(float metres, int frame) const {
+    // The halo holds MacCormack's two traces of up to ceil(cfl) + 1 cells;
+    // time.max_substeps can make a substep longer than time.cfl allows.
+    const float cells = metres / scene_.domain.dx();
+    const float most = std::ceil(scene_.time.cfl) + 1.0f;
+    if (cells <= most) return;
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "frame %d: a substep of this split bake moves the smoke %.1f cells, more than "
+                  "the %.0f its halo holds (time.cfl + 1); raise time.max_substeps, or bake it "
+                  "as one process",
+                  frame, cells, most);
+    throw InputError(line);
+}
+
 Box3i Solver::heldBox(const Box3i& box) const {
     const SlabRange mine = owned_[size_t(processes_->rank())];
     Box3i held = box;
@@ -55,8 +71,6 @@ std::vector<SlabRange> Solver::ownedSlabs(const Box3i& box, bool zFaces) const {
         if (zFaces && s.end == box.hi.z && s.size() > 0) ++s.end;
         out.push_back(s);
     }
-    // With no slab of the box, the top face still needs an owner: the
-    // process owning the slab just below it.
     return out;
 }
 
@@ -99,8 +113,9 @@ void Solver::exchangeScalars(Island& island) const {
 
 namespace {
 
-// Every process's owned slabs of `part` (a part of a box at `partLo`) into
-// `whole` (the box at `boxLo`) on every process (allGather) or on process 0.
+// Every process's owned slabs (`owned`, domain z) of its `part` of a box
+// (partZ slabs in from the box's first, boxZ) into `whole`, the box: on
+// every process (toAll) or on process 0.
 template <typename T>
 void gatherGrid(const Processes& processes, const Grid3<T>& part, int partZ,
                 const std::vector<SlabRange>& owned, int boxZ, Grid3<T>& whole, bool toAll) {
