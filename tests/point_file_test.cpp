@@ -76,6 +76,17 @@ TEST(PointFile, IntegerPropertiesAndElementsBeforeTheVerticesAreRead) {
     EXPECT_EQ(p.position[0], Vec3f(-3.0f, 4.0f, 0.5f));
 }
 
+TEST(PointFile, AnElementOfNoPropertiesIsSkippedWhateverItsCount) {
+    // Found by the PLY fuzzer: its trillions of empty rows were stepped one
+    // by one (a 10 s timeout); they hold no bytes, so they are passed at once.
+    const std::string bytes =
+        "ply\nformat ascii 1.0\nelement nothing 8088888888888\nelement vertex 1\n"
+        "property float x\nproperty float y\nproperty float z\nend_header\n1 2 3\n";
+    const PointFrame p = parsePlyPoints(bytes, "p.ply");
+    ASSERT_EQ(p.position.size(), 1u);
+    EXPECT_EQ(p.position[0], Vec3f(1.0f, 2.0f, 3.0f));
+}
+
 TEST(PointFile, NoVerticesIsAFrameWithoutParticles) {
     const PointFrame p = parsePlyPoints(plyBytes({}), "p.ply");
     EXPECT_TRUE(p.position.empty());

@@ -286,6 +286,8 @@ PointFrame parsePlyPoints(std::string_view bytes, const std::string& name) {
     // Elements before the vertices are skipped value by value (lists need
     // their counts read).
     for (auto e = h.elements.begin(); e != vertex; ++e) {
+        // Rows of no properties hold no bytes, however many a header claims.
+        if (e->properties.empty()) continue;
         for (std::uint64_t i = 0; i < e->count; ++i)
             for (const PlyProperty& p : e->properties) {
                 std::uint64_t n = 1;
