@@ -32,7 +32,11 @@ int runFrameLoop(const Scene& scene, FrameSinks& sinks, int lastIndex, const Mak
             }
             stage = "writing the frame's statistics and state";
             sinks.frameDone(f);
-            if (sinks.interrupted(index)) return 128 + interruptSignal();
+            // Split across processes, all stop after the same frame.
+            if (const int signal = source->endFrame(interruptSignal())) {
+                sinks.interrupt(index);
+                return 128 + signal;
+            }
         }
         stage = "finishing the outputs";
         sinks.finish();

@@ -179,13 +179,11 @@ bool FrameSinks::takes(FrameSink::Takes takes) const {
     return false;
 }
 
-bool FrameSinks::interrupted(int frame) {
-    if (!interruptSignal()) return false;
+void FrameSinks::interrupt(int frame) {
     finishSinks();
     const std::string keeps = kept();
     progress_.message("plume: interrupted after frame " + std::to_string(frame + numberOffset_) +
                       (keeps.empty() ? "" : "; " + keeps));
-    return true;
 }
 
 std::string FrameSinks::kept() const {

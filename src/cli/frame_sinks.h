@@ -64,9 +64,9 @@ class FrameSinks {
     // "cache/x.resume holds frame 6; ...".
     std::string kept() const;
 
-    // After each frame: when an interrupt has arrived, finishes every output,
-    // says what is kept and returns true.
-    bool interrupted(int frame);
+    // After the frame the run stops on (an interrupt): finishes every
+    // output and says what is kept.
+    void interrupt(int frame);
     // After the last frame.
     void finish();
     // Whether some sink takes a rendered picture (the renderer runs).

@@ -43,6 +43,10 @@ class FrameSource {
     // What the per-frame progress line says the source did ("12 substeps,
     // 40 pressure iterations, sim 0.50 s").
     virtual std::string describe(const Frame& frame) const = 0;
+    // Called after every frame on every process of a bake split across
+    // processes, with this process's interrupt signal (0: none); returns the
+    // signal all of them stop on (0: go on): the largest of theirs.
+    virtual int endFrame(int signal) { return signal; }
 };
 
 }  // namespace plume

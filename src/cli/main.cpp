@@ -305,9 +305,10 @@ int splitBake(int argc, char** argv) {
                                                                    : [](const std::string&) {});
         status = run(argc, argv, &processes);
     }
-    // A refusal every process made alike (a scene's error) ends each alone;
-    // anything else one process met ends the run.
-    if (status != 0 && status != 2) processes.abort(status);
+    // A refusal every process made alike (a scene's error), or an interrupt
+    // all stopped on after the same frame (128 + its signal: Solver::endFrame),
+    // ends each alone; anything else one process met ends the run.
+    if (status != 0 && status != 2 && status <= 128) processes.abort(status);
     return status;
 }
 

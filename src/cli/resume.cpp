@@ -29,18 +29,16 @@ ResumeStateSink::ResumeStateSink(std::string path, const Scene& scene)
 }
 
 void ResumeStateSink::consume(const Frame& frame) {
-    // The fields straight from the solver (a snapshot would copy them all at
-    // the moment the file's grids are built, the bake's peak); the pressure
-    // lives padded inside the projection, so that one is copied out.
-    const std::vector<const Fields*> islands = frame.solver->islandFields();
-    const std::vector<Grid3<double>> pressures = frame.solver->islandWarmStarts();
-    std::vector<SolverStatePart> parts;
-    for (size_t i = 0; i < islands.size(); ++i) parts.push_back({islands[i], &pressures[i]});
+    // The fields straight from the solver, a run of slabs at a time (a
+    // snapshot would copy them all at the moment the file's grids are built,
+    // the bake's peak).
+    const std::unique_ptr<FrameFeed> feed = frame.solver->feed();
     // Upres's part first, in the file of this frame's parity: stopped before
     // the solver's is written, the other file still holds the frame before.
     // The state counts frames as the solver does, from 1; messages name numbers.
     if (frame.upres) writeUpresState(upresStatePath(path_, frame.index), upresState(frame));
-    writeSolverState(path_, parts, frame.index, sceneHash_, sceneName_, frame.solver->sparks());
+    writeSolverState(path_, *feed, true, frame.index, sceneHash_, sceneName_,
+                     frame.solver->sparks());
     saved_ = frame.number;
 }
 

@@ -53,7 +53,7 @@ void SolverSource::writeVdb(const std::string& path, const Frame& frame,
         writeVdbFrame(path, solver_.islandFields(), upres_->fine(), frame.number, sceneName,
                       options);
     else
-        writeVdbFrame(path, solver_.islandFields(), frame.number, sceneName, options);
+        writeVdbFrame(path, *solver_.feed(), frame.number, sceneName, options);
 }
 
 std::string SolverSource::describe(const Frame& f) const {

@@ -31,6 +31,7 @@ class SolverSource : public FrameSource {
     void writeVdb(const std::string& path, const Frame& frame, const std::string& sceneName,
                   const CacheOptions& options) const override;
     std::vector<const Fields*> fields() const override { return solver_.islandFields(); }
+    int endFrame(int signal) override { return solver_.endFrame(signal); }
     std::string describe(const Frame& frame) const override;
 
   private:

@@ -181,14 +181,16 @@ void Processes::min(std::span<int> values) const {
     if (count_ == 1) return;
     const Meter meter(traffic_.seconds, traffic_.bytes,
                       double(count_ - 1) * double(values.size_bytes()));
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MIN,
+                  MPI_COMM_WORLD);
 }
 
 void Processes::max(std::span<int> values) const {
     if (count_ == 1) return;
     const Meter meter(traffic_.seconds, traffic_.bytes,
                       double(count_ - 1) * double(values.size_bytes()));
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, values.data(), int(values.size()), MPI_INT, MPI_MAX,
+                  MPI_COMM_WORLD);
 }
 
 bool Processes::all(bool value) const {
@@ -204,6 +206,41 @@ void Processes::broadcast(std::vector<char>& bytes) const {
     MPI_Bcast(&size, 1, MPI_UNSIGNED_LONG_LONG, 0, MPI_COMM_WORLD);
     bytes.resize(size_t(size));
     MPI_Bcast(bytes.data(), int(size), MPI_CHAR, 0, MPI_COMM_WORLD);
+}
+
+void Processes::broadcast(std::span<int> values) const {
+    if (count_ == 1) return;
+    const Meter meter(traffic_.seconds, traffic_.bytes, rank_ ? double(values.size_bytes()) : 0.0);
+    MPI_Bcast(values.data(), int(values.size()), MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+void Processes::streamSlabs(size_t slabBytes, const std::vector<SlabRange>& ranges, int runSlabs,
+                            const SlabSource& mine, const SlabSink& take) const {
+    constexpr int kTag = 42;
+    std::vector<char> run;  // process 0's, for another's slabs
+    for (int p = 0; p < int(ranges.size()); ++p) {
+        if (rank_ != 0 && p != rank_) continue;
+        for (int begin = ranges[size_t(p)].begin; begin < ranges[size_t(p)].end;
+             begin += runSlabs) {
+            const int end = std::min(begin + runSlabs, ranges[size_t(p)].end);
+            const size_t bytes = size_t(end - begin) * slabBytes;
+            if (p == rank_ && rank_ == 0) {
+                take(begin, end, mine(begin, end));
+            } else if (p == rank_) {
+                const void* values = mine(begin, end);
+                const Meter meter(traffic_.seconds, traffic_.bytes, 0.0);
+                MPI_Send(values, int(bytes), MPI_BYTE, 0, kTag, MPI_COMM_WORLD);
+            } else {
+                run.resize(std::max(run.size(), bytes));
+                {
+                    const Meter meter(traffic_.seconds, traffic_.bytes, double(bytes));
+                    MPI_Recv(run.data(), int(bytes), MPI_BYTE, p, kTag, MPI_COMM_WORLD,
+                             MPI_STATUS_IGNORE);
+                }
+                take(begin, end, run.data());
+            }
+        }
+    }
 }
 
 void Processes::abort(int status) const {
@@ -254,6 +291,14 @@ void Processes::min(std::span<int>) const {}
 void Processes::max(std::span<int>) const {}
 bool Processes::all(bool value) const { return value; }
 void Processes::broadcast(std::vector<char>&) const {}
+void Processes::broadcast(std::span<int>) const {}
+void Processes::streamSlabs(size_t, const std::vector<SlabRange>& ranges, int runSlabs,
+                            const SlabSource& mine, const SlabSink& take) const {
+    for (int begin = ranges[0].begin; begin < ranges[0].end; begin += runSlabs) {
+        const int end = std::min(begin + runSlabs, ranges[0].end);
+        take(begin, end, mine(begin, end));
+    }
+}
 [[noreturn]] void Processes::abort(int status) const { std::exit(status); }
 
 #endif

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -85,6 +86,17 @@ class Processes {
     bool all(bool value) const;
     // Process 0's bytes on every process (`bytes` resized on the others).
     void broadcast(std::vector<char>& bytes) const;
+    // Process 0's values on every process.
+    void broadcast(std::span<int> values) const;
+    // Process 0 takes every process's owned slabs (ranges[p], slabBytes
+    // each) of a grid in slab order, a run of at most runSlabs at a time:
+    // its own from mine(begin, end), the others' as they arrive, which each
+    // sends from its own mine(). So process 0 holds one run of another's
+    // grid, never the whole of it. mine's pointer is read before its next call.
+    using SlabSource = std::function<const void*(int begin, int end)>;
+    using SlabSink = std::function<void(int begin, int end, const void* values)>;
+    void streamSlabs(size_t slabBytes, const std::vector<SlabRange>& ranges, int runSlabs,
+                     const SlabSource& mine, const SlabSink& take) const;
     // What this process received from the others and the wall time it spent
     // in the calls above (waiting for them included), since it started.
     struct Traffic {

@@ -196,15 +196,33 @@ void writeSolverState(const std::string& path, const Fields& f, int frame,
 void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts, int frame,
                       const std::string& sceneHash, const std::string& sceneName,
                       const SparkList* sparks) {
+    const Fields& f = *parts.front().fields;
+    std::vector<LocalFeed::Part> fed;
+    for (const SolverStatePart& part : parts) {
+        const Fields& p = *part.fields;
+        if (p.burns() != f.burns() || p.colored() != f.colored() ||
+            bool(part.pressure) != bool(parts.front().pressure))
+            throw RunError("cannot write '" + path + "': its parts differ");
+        if (part.pressure && part.pressure->size() != p.cellCount())
+            throw RunError("cannot write '" + path + "': the pressure is of another grid");
+        fed.push_back({part.fields, part.pressure});
+    }
+    writeSolverState(path, LocalFeed(std::move(fed)), bool(parts.front().pressure), frame,
+                     sceneHash, sceneName, sparks);
+}
+
+void writeSolverState(const std::string& path, const FrameFeed& feed, bool pressure, int frame,
+                      const std::string& sceneHash, const std::string& sceneName,
+                      const SparkList* sparks) {
     // One line each; a name cannot break the header.
     std::string name = sceneName;
     for (char& c : name)
         if (c == '\n' || c == '\r') c = ' ';
-    const Fields& f = *parts.front().fields;
-    const bool pressure = parts.front().pressure;
+    const Fields& f = feed.frame();
+    const std::vector<Box3i> boxes = feed.boxes();
     const Vec3i domain = f.domainSize();
     Box3i held;  // the box around every part
-    for (const SolverStatePart& part : parts) held = unite(held, part.fields->box());
+    for (const Box3i& box : boxes) held = unite(held, box);
     std::string header = std::string(kMagic) + "\n";
     header += "creator plume " PLUME_VERSION "\n";
     header += "scene " + name + "\n";
@@ -218,13 +236,11 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
     header += "box " + std::to_string(held.lo.x) + " " + std::to_string(held.lo.y) + " " +
               std::to_string(held.lo.z) + " " + std::to_string(heldSize.x) + " " +
               std::to_string(heldSize.y) + " " + std::to_string(heldSize.z) + "\n";
-    if (parts.size() > 1) {
-        header += "islands " + std::to_string(parts.size());
-        for (const SolverStatePart& part : parts) {
-            const Box3i b = part.fields->box();
+    if (boxes.size() > 1) {
+        header += "islands " + std::to_string(boxes.size());
+        for (const Box3i& b : boxes)
             for (int v : {b.lo.x, b.lo.y, b.lo.z, b.hi.x, b.hi.y, b.hi.z})
                 header += " " + std::to_string(v);
-        }
         header += "\n";
     }
     header += std::string("fire ") + (f.burns() ? "1" : "0") + "\n";
@@ -236,30 +252,26 @@ void writeSolverState(const std::string& path, const std::vector<SolverStatePart
     if (withSparks) header += "sparks " + std::to_string(sparks->size()) + "\n";
     header += "data\n";
 
-    // The grids go to the file straight from the solver, part after part:
-    // nothing is copied, so writing the state costs no memory beside the
-    // fields.
+    // The grids go to the file as the feed hands them out, island after
+    // island: nothing is copied, so writing the state costs no memory
+    // beside the fields.
+    std::vector<FeedGrid> grids = {FeedGrid::U, FeedGrid::V, FeedGrid::W, FeedGrid::Density,
+                                   FeedGrid::Temperature};
+    if (f.burns()) grids.insert(grids.end(), {FeedGrid::Fuel, FeedGrid::Flame});
+    if (f.colored()) grids.insert(grids.end(), {FeedGrid::Red, FeedGrid::Green, FeedGrid::Blue});
+    grids.push_back(FeedGrid::Solid);
+    if (pressure) grids.push_back(FeedGrid::Pressure);
     writeAtomically(path, [&](const std::string& tmp) {
         std::unique_ptr<std::FILE, FileCloser> out(std::fopen(tmp.c_str(), "wb"));
         if (!out) throw writeError(path);
         writeBytes(out.get(), header.data(), header.size(), path);
-        for (const SolverStatePart& part : parts) {
-            const Fields& p = *part.fields;
-            if (p.burns() != f.burns() || p.colored() != f.colored() ||
-                bool(part.pressure) != pressure)
-                throw RunError("cannot write '" + path + "': its parts differ");
-            for (int m = 0; m < scalarCount(p.burns(), p.colored()); ++m) {
-                const ScalarGrid& g = scalarField(p, m, p.burns());
-                writeBytes(out.get(), g.data(), g.size() * sizeof(float), path);
+        for (size_t island = 0; island < boxes.size(); ++island)
+            for (FeedGrid g : grids) {
+                const size_t slab = feedSlabValues(g, boxes[island].size()) * feedValueBytes(g);
+                feed.read(island, g, [&](int z0, int z1, const void* values) {
+                    writeBytes(out.get(), values, size_t(z1 - z0) * slab, path);
+                });
             }
-            writeBytes(out.get(), p.solid.data(), p.solid.size(), path);
-            if (part.pressure) {
-                if (part.pressure->size() != p.cellCount())
-                    throw RunError("cannot write '" + path + "': the pressure is of another grid");
-                writeBytes(out.get(), part.pressure->data(), part.pressure->size() * sizeof(double),
-                           path);
-            }
-        }
         if (withSparks) writeBytes(out.get(), sparks->data(), sparks->size() * sizeof(Spark), path);
         if (std::fflush(out.get()) != 0) throw writeError(path);
         if (std::fclose(out.release()) != 0) throw writeError(path);

@@ -13,6 +13,7 @@
 #include "core/box.h"
 #include "core/spark.h"
 #include "sim/fields.h"
+#include "sim/frame_feed.h"
 
 namespace plume {
 
@@ -40,23 +41,29 @@ struct SolverStatePart {
 void writeSolverState(const std::string& path, const std::vector<SolverStatePart>& parts, int frame,
                       const std::string& sceneHash, const std::string& sceneName = "",
                       const SparkList* sparks = nullptr);
+// The same from a frame fed a run of slabs at a time (sim/frame_feed.h),
+// its warm start with it when `pressure`: a bake split across processes
+// writes its state so.
+void writeSolverState(const std::string& path, const FrameFeed& feed, bool pressure, int frame,
+                      const std::string& sceneHash, const std::string& sceneName = "",
+                      const SparkList* sparks = nullptr);
 
 // What a state file says beside the fields.
 struct SolverState {
     int frame = 0;          // last complete frame
     std::string sceneHash;  // the caller refuses to resume when it differs
     std::string sceneName;
-    double time = 0;  // also stored in f.time
+    double time = 0;             // also stored in f.time
     std::vector<Box3i> islands;  // several, or none: the solve held f's box
     SparkList sparks;            // the sparks it held (sim/sparks.h)
 };
 
 // Fills f (already sized for the scene; reshaped to the file's box) from a
 // state file; a state of several islands fills each one's box of f (and of
-// the pressure) and lists them in SolverState::islands. Throws RunError for a missing, truncated or foreign file, or a
-// grid size, voxel size or fire that does not match f.
-// When `pressure` is given it is resized to the cells of f and filled with the
-// saved warm start (zero when the file has none).
+// the pressure) and lists them in SolverState::islands. Throws RunError for a missing, truncated or
+// foreign file, or a grid size, voxel size or fire that does not match f. When `pressure` is given
+// it is resized to the cells of f and filled with the saved warm start (zero when the file has
+// none).
 SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure = nullptr);
 
 }  // namespace plume

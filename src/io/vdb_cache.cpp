@@ -57,18 +57,35 @@ CoordBBox cellBox(Vec3i offset, int nx, int ny, int nz) {
                      Coord(offset.x + nx - 1, offset.y + ny - 1, offset.z + nz - 1));
 }
 
+// The voxels of slabs [z0, z1) of a box of the domain.
+CoordBBox slabBox(const Box3i& box, int z0, int z1) {
+    const Vec3i n = box.size();
+    return CoordBBox(Coord(box.lo.x, box.lo.y, box.lo.z + z0),
+                     Coord(box.lo.x + n.x - 1, box.lo.y + n.y - 1, box.lo.z + z1 - 1));
+}
+
+// Grid g of every island of a frame into `grid`, each run of slabs where it
+// lies in the domain (copyFromDense merges a run into the leaves the runs
+// before it began, so runs make the tree one copy of the whole would).
+template <typename GridT, typename DenseT>
+void addFed(GridT& grid, const FrameFeed& feed, FeedGrid g, float tolerance) {
+    using Value = typename GridT::ValueType;
+    const std::vector<Box3i> boxes = feed.boxes();
+    for (size_t island = 0; island < boxes.size(); ++island)
+        feed.read(island, g, [&](int z0, int z1, const void* values) {
+            // Dense only reads here; its constructor wants a mutable pointer.
+            DenseT dense(slabBox(boxes[island], z0, z1),
+                         const_cast<Value*>(static_cast<const Value*>(values)));
+            openvdb::tools::copyFromDense(dense, grid, Value(tolerance));
+        });
+}
+
 // A cell-centred field of boxes of the domain (a sparse solve's islands, or
 // one box), in the domain's voxel indices.
-openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const std::vector<const Fields*>& parts,
-                                ScalarGrid Fields::*field, openvdb::math::Transform::Ptr xform,
-                                float tolerance, bool half) {
+openvdb::FloatGrid::Ptr fogGrid(const std::string& name, const FrameFeed& feed, FeedGrid field,
+                                openvdb::math::Transform::Ptr xform, float tolerance, bool half) {
     auto grid = openvdb::FloatGrid::create(0.0f);
-    for (const Fields* f : parts) {
-        const ScalarGrid& g = f->*field;
-        // Dense only reads here; its constructor wants a mutable pointer.
-        DenseFloat dense(cellBox(f->offset, g.nx(), g.ny(), g.nz()), const_cast<float*>(g.data()));
-        openvdb::tools::copyFromDense(dense, *grid, tolerance);
-    }
+    addFed<openvdb::FloatGrid, DenseFloat>(*grid, feed, field, tolerance);
     openvdb::tools::prune(grid->tree());
     grid->setName(name);
     grid->setGridClass(openvdb::GRID_FOG_VOLUME);
@@ -112,18 +129,13 @@ openvdb::Vec3SGrid::Ptr finishVelocityGrid(openvdb::Vec3SGrid::Ptr grid, const s
     return grid;
 }
 
-openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name,
-                                     const std::vector<const Fields*>& parts,
+openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const FrameFeed& feed,
                                      openvdb::math::Transform::Ptr xform, float tolerance,
                                      bool half) {
     // Cell-centred average of the MAC faces: what Blender and Houdini expect of
     // a non-staggered vector grid.
     auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
-    for (const Fields* part : parts) {
-        const Fields& f = *part;
-        addCentred(*grid, f.offset, f.n, tolerance,
-                   [&f](int i, int j, int k) { return f.centredVelocity(i, j, k); });
-    }
+    addFed<openvdb::Vec3SGrid, DenseVec3>(*grid, feed, FeedGrid::Velocity, tolerance);
     return finishVelocityGrid(grid, name, xform, half);
 }
 
@@ -143,18 +155,10 @@ openvdb::Vec3SGrid::Ptr velocityGrid(const std::string& name, const UpresInput& 
 // colour itself, premultiplied over density, which Blender's Principled
 // Volume takes for its Color attribute as it is (Mantaflow holds color_r,
 // _g and _b premultiplied, and Blender divides by density before shading).
-openvdb::Vec3SGrid::Ptr colorGrid(const std::vector<const Fields*>& parts,
-                                  openvdb::math::Transform::Ptr xform, float tolerance, bool half) {
+openvdb::Vec3SGrid::Ptr colorGrid(const FrameFeed& feed, openvdb::math::Transform::Ptr xform,
+                                  float tolerance, bool half) {
     auto grid = openvdb::Vec3SGrid::create(openvdb::Vec3s(0.0f));
-    for (const Fields* part : parts) {
-        const Fields& f = *part;
-        if (!f.colored()) continue;
-        addCentred(*grid, f.offset, f.n, tolerance, [&f](int i, int j, int k) {
-            const float d = f.density(i, j, k);
-            return Vec3f(shownColor(f.color[0](i, j, k), d), shownColor(f.color[1](i, j, k), d),
-                         shownColor(f.color[2](i, j, k), d));
-        });
-    }
+    addFed<openvdb::Vec3SGrid, DenseVec3>(*grid, feed, FeedGrid::Color, tolerance);
     openvdb::tools::prune(grid->tree());
     grid->setName("color");
     grid->setGridClass(openvdb::GRID_UNKNOWN);
@@ -302,35 +306,35 @@ ForeignVelocity foreignVelocity(const openvdb::GridBase& velocity, float dx) {
 // Builds a frame's velocity grid, given its tolerance and precision.
 using VelocityBuilder = std::function<openvdb::Vec3SGrid::Ptr(float tolerance, bool half)>;
 
-// The scalars from `scalars` (the solver's parts, or upres's fine grid) on
-// their voxels, the velocity from `velocity` on its own; flowCells: the
+// The scalars from `scalars` (the solver's islands, or upres's fine grid)
+// on their voxels, the velocity from `velocity` on its own; flowCells: the
 // velocity's domain cells along x when they are coarser than the scalars'
 // (upres), else 0.
 void writeFrame(const std::string& path, const VelocityBuilder& velocity, int flowCells,
-                const std::vector<const Fields*>& scalars, int frame, const std::string& sceneName,
+                const FrameFeed& scalars, int frame, const std::string& sceneName,
                 const CacheOptions& opt) {
+    const Fields& f = scalars.frame();
     const auto build = [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
-        const Fields& f = *scalars.front();
         // The domain's voxels, wherever a sparse solve's boxes lie in it, so
         // every frame of a sequence shares one transform.
         auto xform = cellCentredTransform(f.dx, f.domainOrigin(), opt.worldOrigin);
         const float tol = opt.tolerance;
         const bool half = opt.halfFloats;
-        grids.push_back(fogGrid("density", scalars, &Fields::density, xform, tol, half));
-        grids.push_back(fogGrid("temperature", scalars, &Fields::temperature, xform, tol, half));
+        grids.push_back(fogGrid("density", scalars, FeedGrid::Density, xform, tol, half));
+        grids.push_back(fogGrid("temperature", scalars, FeedGrid::Temperature, xform, tol, half));
         grids.push_back(velocity(tol, half));
         // Fire: named as Blender's Mantaflow names them, so Blender's fire
         // shading (a Principled Volume's flame and blackbody) finds them.
         if (f.burns()) {
-            grids.push_back(fogGrid("flame", scalars, &Fields::flame, xform, tol, half));
-            grids.push_back(fogGrid("fuel", scalars, &Fields::fuel, xform, tol, half));
+            grids.push_back(fogGrid("flame", scalars, FeedGrid::Flame, xform, tol, half));
+            grids.push_back(fogGrid("fuel", scalars, FeedGrid::Fuel, xform, tol, half));
         }
         if (f.colored()) grids.push_back(colorGrid(scalars, xform, tol, half));
         if (opt.sparks)
             grids.push_back(sparksGrid(*opt.sparks, opt.worldOrigin + f.domainOrigin(), f.dx));
         // The box around every part: what plume render drew.
         Box3i held;
-        for (const Fields* p : scalars) held = unite(held, p->box());
+        for (const Box3i& box : scalars.boxes()) held = unite(held, box);
         vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
         if (flowCells > 0)
             meta.insertMeta(vdb::kMetaUpresFactor,
@@ -371,16 +375,14 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
     if (!opt.sparks && !opt.carryFrom.empty())
         carrySparkPly(sparkPlyPath(opt.carryFrom), sparkPlyPath(path));
     else
-        syncSparkPly(sparkPlyPath(path), opt.sparks,
-                     opt.worldOrigin + scalars.front()->domainOrigin());
+        syncSparkPly(sparkPlyPath(path), opt.sparks, opt.worldOrigin + f.domainOrigin());
 }
 
-// writeFrame with the velocity of the solver's parts.
-void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
-                const std::vector<const Fields*>& scalars, int frame, const std::string& sceneName,
-                const CacheOptions& opt) {
-    const Fields& base = *flow.front();
-    const bool upres = &base != scalars.front();
+// writeFrame with the velocity of the frame `flow` feeds.
+void writeFrame(const std::string& path, const FrameFeed& flow, const FrameFeed& scalars, int frame,
+                const std::string& sceneName, const CacheOptions& opt) {
+    const Fields& base = flow.frame();
+    const bool upres = &base != &scalars.frame();
     writeFrame(
         path,
         [&](float tol, bool half) {
@@ -389,6 +391,12 @@ void writeFrame(const std::string& path, const std::vector<const Fields*>& flow,
                                 tol, half);
         },
         upres ? base.domainSize().x : 0, scalars, frame, sceneName, opt);
+}
+
+LocalFeed feedOf(const std::vector<const Fields*>& parts) {
+    std::vector<LocalFeed::Part> fed;
+    for (const Fields* p : parts) fed.push_back({p, nullptr});
+    return LocalFeed(std::move(fed));
 }
 
 }  // namespace
@@ -400,13 +408,18 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
 
 void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts, int frame,
                    const std::string& sceneName, const CacheOptions& opt) {
-    writeFrame(path, parts, parts, frame, sceneName, opt);
+    writeVdbFrame(path, feedOf(parts), frame, sceneName, opt);
+}
+
+void writeVdbFrame(const std::string& path, const FrameFeed& feed, int frame,
+                   const std::string& sceneName, const CacheOptions& opt) {
+    writeFrame(path, feed, feed, frame, sceneName, opt);
 }
 
 void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts,
                    const Fields& fine, int frame, const std::string& sceneName,
                    const CacheOptions& opt) {
-    writeFrame(path, parts, {&fine}, frame, sceneName, opt);
+    writeFrame(path, feedOf(parts), feedOf({&fine}), frame, sceneName, opt);
 }
 
 void writeVdbFrame(const std::string& path, const UpresInput& base, const Fields& fine, int frame,
@@ -418,7 +431,7 @@ void writeVdbFrame(const std::string& path, const UpresInput& base, const Fields
                                 cellCentredTransform(base.dx, base.domainOrigin, opt.worldOrigin),
                                 tol, half);
         },
-        base.domainCells.x, {&fine}, frame, sceneName, opt);
+        base.domainCells.x, feedOf({&fine}), frame, sceneName, opt);
 }
 
 std::vector<std::string> listGrids(const std::string& path) { return vdb::Reader(path).names(); }

@@ -14,6 +14,7 @@
 #include "core/volume.h"
 #include "io/nvdb_cache.h"
 #include "sim/fields.h"
+#include "sim/frame_feed.h"
 
 namespace plume {
 
@@ -56,6 +57,10 @@ void writeVdbFrame(const std::string& path, const Fields& f, int frame,
 // box around them all recorded as what the frame held.
 void writeVdbFrame(const std::string& path, const std::vector<const Fields*>& parts, int frame,
                    const std::string& sceneName, const CacheOptions& opt = {});
+// The same from a frame fed a run of slabs at a time (sim/frame_feed.h): a
+// bake split across processes writes its frame so, never holding it whole.
+void writeVdbFrame(const std::string& path, const FrameFeed& feed, int frame,
+                   const std::string& sceneName, const CacheOptions& opt = {});
 
 // The same with upres (sim/upres): the scalars from `fine`, at its finer
 // voxel size, the velocity from the solver's parts at theirs, so Blender
@@ -80,7 +85,7 @@ struct LoadedVolume {
     std::string temperatureName;  // the grid it came from ("temperature", "heat", "flame", ...)
     ScalarGrid flame;             // a fire's flame ("flame"), when it has its own temperature
     bool hasFlame = false;
-    ScalarGrid velocity[3];       // m/s on the density's voxels, when hasVelocity
+    ScalarGrid velocity[3];  // m/s on the density's voxels, when hasVelocity
     bool hasVelocity = false;
     // The smoke's colour on the density's voxels, when hasColor: from a
     // `color` vector grid (the colour itself, as plume writes it), or from
@@ -88,8 +93,8 @@ struct LoadedVolume {
     ScalarGrid color[3];
     bool hasColor = false;
     bool colorPremultiplied = false;
-    Vec3f origin;                 // min corner of cell (0, 0, 0), from the sceneOrigin read with
-    float dx = 1;                 // voxel size, metres
+    Vec3f origin;  // min corner of cell (0, 0, 0), from the sceneOrigin read with
+    float dx = 1;  // voxel size, metres
     std::vector<std::string> gridNames;  // every grid in the file, sorted by name
 
     VolumeView view() const {
@@ -173,7 +178,7 @@ struct CacheFrame {
     // Cell-centred, m/s; with upres on the base grid: n / upresFactor cells.
     Grid3<Vec3f> velocity;
     bool hasVelocity = false;  // the file had the velocity grid asked for
-    int upresFactor = 1;  // fine scalar voxels per velocity voxel along an axis
+    int upresFactor = 1;       // fine scalar voxels per velocity voxel along an axis
     // The box of the domain the frame held (a sparse solve's boxes around
     // them all), in the scalars' cells: nothing is stored outside it.
     Box3i held;

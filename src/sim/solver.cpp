@@ -3,6 +3,8 @@
 // solver_islands.cpp, what a solve holds in solver_memory.cpp.
 #include "sim/solver.h"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -92,6 +94,10 @@ float Solver::maxSpeed() const {
 
 FrameStats Solver::advanceFrame(int frame) {
     auto start = Clock::now();
+    // What the last frame's writers freed (VDB trees: many small blocks)
+    // goes back to the system before the scratch is touched again; glibc
+    // keeps it otherwise, and the two would add up in the bake's peak.
+    malloc_trim(0);
     frame_ = frame;
     FrameStats stats;
     stats.frame = frame;
@@ -132,7 +138,7 @@ FrameStats Solver::advanceFrame(int frame) {
     // The scratch is idle until the next frame: while this one is written
     // (its VDB trees are the bake's largest transient) it holds no pages.
     scratch_->returnPages();
-    if (split()) gatherIslands();
+    serving_ = split() && processes_->rank() == 0;
     stats.simSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     return stats;
 }

@@ -13,6 +13,7 @@
 #include "sim/advection.h"
 #include "sim/fields.h"
 #include "sim/forces.h"
+#include "sim/frame_feed.h"
 #include "sim/pressure/projection.h"
 #include "sim/pressure/slab_part.h"
 #include "sim/sparks.h"
@@ -134,6 +135,16 @@ class Solver {
     std::vector<const Projection*> islandProjections() const;
     // Each island's pressure, the next projection's start (Projection::warmStart).
     std::vector<Grid3<double>> islandWarmStarts() const;
+    // The frame just made, for its writers (sim/frame_feed.h): each island
+    // and its warm start. Split across processes, only process 0 reads it,
+    // every process's slabs in turn, while the others serve it in endFrame.
+    std::unique_ptr<FrameFeed> feed() const;
+    // Ends the frame on every process at once: process 0 says it is done
+    // with it, the others serve its reads until then. Returns the interrupt
+    // signal every process stops on after this frame (0: go on), the
+    // largest of theirs (`signal`: this one's), so an interrupt that
+    // reached any stops all after the same frame. One process: `signal`.
+    int endFrame(int signal);
     // The sparks (sim/sparks.h), null when the scene has none.
     const SparkList* sparks() const { return sparks_ ? &sparks_->all() : nullptr; }
     const StageTimes& stageTimes() const { return times_; }
@@ -177,8 +188,15 @@ class Solver {
     void exchangeScalars(Island& island) const;
     template <typename T>
     void exchange(const Island& island, Grid3<T>& g) const;
-    // Every island whole on process 0 (gathered_), after a frame.
-    void gatherIslands();
+    // Every island whole on process 0 (gathered_), after a frame: what
+    // upres, --stats and the report read. gatherOnce asks the others
+    // (process 0, once a frame, when something reads the whole frame).
+    void gatherIslands() const;
+    void gatherOnce() const;
+    // Grid g of island i, every process's owned slabs to process 0's `take`
+    // (solver_feed.cpp).
+    void streamGrid(size_t i, FeedGrid g, const SlabRun& take) const;
+    friend class SolverFeed;
     // Refuses a substep whose traces (`metres`: the fastest speed times the
     // substep) reach further than the halo holds.
     void checkSplitReach(float metres, int frame) const;
@@ -276,7 +294,11 @@ class Solver {
     const Processes* processes_ = nullptr;
     std::vector<SlabRange> owned_;
     int halo_ = 0;
-    std::vector<GatheredIsland> gathered_;  // process 0's, after each frame
+    // Process 0's: the frame whole when something asked (gatherOnce), and
+    // whether the others serve its reads (from the end of a frame to endFrame).
+    mutable std::vector<GatheredIsland> gathered_;
+    mutable bool gatheredFrame_ = false;
+    bool serving_ = false;
 };
 
 }  // namespace plume

@@ -157,6 +157,7 @@ const Projection& Solver::projection() const {
 
 Grid3<double> Solver::warmStart() const {
     if (split()) {  // process 0's, gathered after the frame
+        gatherOnce();
         if (gathered_.size() == 1) return gathered_.front().pressure;
         const Box3i box = activeBox();
         Grid3<double> all(box.size().x, box.size().y, box.size().z);
@@ -191,6 +192,7 @@ std::vector<Box3i> Solver::islandBoxes() const {
 std::vector<const Fields*> Solver::islandFields() const {
     std::vector<const Fields*> fields;
     if (split()) {  // process 0's, gathered after the frame
+        gatherOnce();
         for (const GatheredIsland& g : gathered_) fields.push_back(&g.f);
         return fields;
     }
@@ -207,6 +209,7 @@ std::vector<const Projection*> Solver::islandProjections() const {
 std::vector<Grid3<double>> Solver::islandWarmStarts() const {
     std::vector<Grid3<double>> pressures;
     if (split()) {  // process 0's, gathered after the frame
+        gatherOnce();
         for (const GatheredIsland& g : gathered_) pressures.push_back(g.pressure);
         return pressures;
     }

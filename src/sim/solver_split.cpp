@@ -151,10 +151,10 @@ Box3i Solver::unitedOverProcesses(const Box3i& box) const {
     return {{lo[0], lo[1], lo[2]}, {hi[0], hi[1], hi[2]}};
 }
 
-void Solver::gatherIslands() {
+void Solver::gatherIslands() const {
     gathered_.clear();
     const bool root = processes_->rank() == 0;
-    for (Island& island : islands_) {
+    for (const Island& island : islands_) {
         GatheredIsland g{island.box, root ? stillAir(island.box, Vec3f(0.0f)) : Fields(), {}};
         Fields& to = g.f;
         const Fields& from = island.f;

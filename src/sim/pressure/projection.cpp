@@ -56,8 +56,7 @@ std::uint64_t Projection::bytesFor(Vec3i cells, PressureMethod method, bool soli
     const std::uint64_t cellCount = std::uint64_t(cells.x) * cells.y * cells.z;
     // PressureSolverImpl: the pressure (float for SOR, double for CG), the
     // solid mask it compares against, the Poisson grid.
-    std::uint64_t bytes =
-        padded * (method == PressureMethod::SOR ? sizeof(float) : sizeof(double));
+    std::uint64_t bytes = padded * (method == PressureMethod::SOR ? sizeof(float) : sizeof(double));
     if (solids) bytes += cellCount * sizeof(uint8_t);
     bytes += PoissonGrid::bytesFor(cells);
     switch (method) {
@@ -170,12 +169,12 @@ SolveStats Projection::project(Fields& f, float /*dt: absorbed into p, see top*/
             stats = s.sor.solve(g, s.p.data(), b, bMax, tolerance, maxIterations);
             break;
         case PressureMethod::PCG:
-            stats = s.pcg.solve(g, *s.sgs, s.pcgPressure.data(), b, bMax, tolerance,
-                                maxIterations, scratch);
+            stats = s.pcg.solve(g, *s.sgs, s.pcgPressure.data(), b, bMax, tolerance, maxIterations,
+                                scratch);
             break;
         case PressureMethod::MGPCG:
-            stats = s.pcg.solve(g, s.mg, s.pcgPressure.data(), b, bMax, tolerance,
-                                maxIterations, scratch);
+            stats = s.pcg.solve(g, s.mg, s.pcgPressure.data(), b, bMax, tolerance, maxIterations,
+                                scratch);
             break;
     }
     if (!std::isfinite(stats.residual)) {  // never keep a poisoned warm start
@@ -240,6 +239,16 @@ Grid3<double> Projection::warmStart() const {
         out(i, j, k) = method_ == PressureMethod::SOR ? double(s.p[n]) : s.pcgPressure[n];
     });
     return out;
+}
+
+void Projection::warmStartSlabs(int z0, int z1, double* out) const {
+    const PressureSolverImpl& s = *impl_;
+    std::fill(out, out + size_t(z1 - z0) * size_t(n_.x) * size_t(n_.y), 0.0);
+    forPressureCells(n_, s.fieldK0, s.slabs(), [&](int i, int j, int k, size_t n) {
+        if (k < z0 || k >= z1) return;
+        out[(size_t(k - z0) * size_t(n_.y) + size_t(j)) * size_t(n_.x) + size_t(i)] =
+            method_ == PressureMethod::SOR ? double(s.p[n]) : s.pcgPressure[n];
+    });
 }
 
 void Projection::setWarmStart(const Grid3<double>& pressure) {

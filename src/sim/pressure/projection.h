@@ -67,6 +67,10 @@ class Projection {
     // m/s). Part of the solver's state: a resumed bake must start its next
     // solve from the same guess to reproduce an uninterrupted one bit for bit.
     Grid3<double> warmStart() const;
+    // The same for slabs [z0, z1) of the fields' grid only, into `out`
+    // (slab-major; 0 where no pressure is held): a split bake's writer
+    // reads it a run of slabs at a time.
+    void warmStartSlabs(int z0, int z1, double* out) const;
     void setWarmStart(const Grid3<double>& pressure);
 
     // The pressure view's: from now on, sums the pressure (p * dt / dx, m/s,
