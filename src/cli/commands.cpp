@@ -91,7 +91,7 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     if (opt.processes != nullptr && opt.processes->count() > 1)
         if (const std::string why = Solver::splitRefusal(scene); !why.empty())
             throw InputError(why);  // before any folder is made
-    checkMemory(scene);
+    checkMemory(scene, opt.processes != nullptr ? opt.processes->count() : 1);
     // A bake split across processes: the first writes every file and shows
     // the progress; the others simulate their parts beside it.
     const bool writes = opt.processes == nullptr || opt.processes->rank() == 0;

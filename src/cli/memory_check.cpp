@@ -49,7 +49,8 @@ std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n, const std::vector
     };
     for (const ShapeSettings& s : scene.emitters) add(s);
     for (const ShapeSettings& s : scene.obstacles) add(s);
-    const std::uint64_t solver = islands ? Solver::bytesFor(scene, *islands) : Solver::bytesFor(scene, n);
+    const std::uint64_t solver =
+        islands ? Solver::bytesFor(scene, *islands) : Solver::bytesFor(scene, n);
     // With upres the renderer draws the fine grid.
     const Vec3i drawn = scene.upres.on() ? times(n, scene.upres.factor) : n;
     return solver + Upres::bytesFor(scene, n, true) + Renderer::bytesFor(scene, drawn) +
@@ -118,17 +119,21 @@ MemoryAllowance memoryAllowance() {
     return least;
 }
 
-void checkMemory(const Scene& scene) {
-    const std::uint64_t need = estimateMemoryBytes(scene);
+void checkMemory(const Scene& scene, int processes) {
+    const std::uint64_t need = estimateMemoryBytes(scene, Solver::splitPartCells(scene, processes));
     // The first bound exceeded is named, the most lasting first: a scene
     // larger than the machine is not helped by waiting for memory to be free.
     for (const MemoryAllowance& have : memoryBounds()) {
         if (need <= have.bytes) continue;
-        const Vec3i n = scene.domain.cells();
-        throw InputError(scene.path + ": error: scene needs about " + formatGiB(need) + " GiB (" +
-                         std::to_string(n.x) + "x" + std::to_string(n.y) + "x" +
+        const Vec3i n = Solver::splitPartCells(scene, processes);
+        const std::string each =
+            processes > 1 ? " a process (each of " + std::to_string(processes) + " holding " : " (";
+        throw InputError(scene.path + ": error: scene needs about " + formatGiB(need) + " GiB" +
+                         each + std::to_string(n.x) + "x" + std::to_string(n.y) + "x" +
                          std::to_string(n.z) + " cells) but " + have.what +
-                         "; lower domain.resolution");
+                         (processes > 1 ? "; split it across more processes, or lower "
+                                          "domain.resolution"
+                                        : "; lower domain.resolution"));
     }
 }
 

@@ -45,12 +45,13 @@ std::vector<MemoryAllowance> memoryBounds();
 // Throws InputError "PATH: error: scene needs about X GiB (NxNxN cells) but this
 // machine has Y GiB; lower domain.resolution" when the estimate exceeds what
 // this process may use, naming the first bound of memoryBounds it exceeds.
-void checkMemory(const Scene& scene);
+// Split across `processes` (a bake under mpirun), each process's part.
+void checkMemory(const Scene& scene, int processes = 1);
 
 // The RunError for a std::bad_alloc in frame `frame` (0: before the first)
-// while `stage` ("simulating", "rendering", "writing ..."), in one line: what plume check estimates the
-// scene needs, what this process may use, and what is kept (`kept`, e.g.
-// "cache/x.resume holds frame 6; bake --resume goes on from there").
+// while `stage` ("simulating", "rendering", "writing ..."), in one line: what plume check estimates
+// the scene needs, what this process may use, and what is kept (`kept`, e.g. "cache/x.resume holds
+// frame 6; bake --resume goes on from there").
 RunError outOfMemory(const Scene& scene, int frame, const std::string& stage,
                      const std::string& kept);
 

@@ -73,9 +73,7 @@ Solver::Solver(const Scene& scene, const Processes* processes)
         if (const std::string why = splitRefusal(scene); !why.empty()) throw InputError(why);
         processes_ = processes;
         owned_ = splitSlabs(scene.domain.cells().z, processes->count(), 1);
-        // A stage reads at most this far: MacCormack's two traces of up to
-        // cfl cells and their blends, then vorticity confinement's gradient.
-        halo_ = 2 * int(std::ceil(scene.time.cfl)) + 8;
+        halo_ = splitHalo(scene);
     }
     for (const Box3i& box : initialBoxes(scene)) islands_.push_back(makeIsland(box, Vec3f(0.0f)));
     if (obstaclesMove_) moveSolidsAndEmitters();

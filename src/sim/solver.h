@@ -97,6 +97,9 @@ class Solver {
     static std::vector<Vec3i> startCells(const Scene& scene);
     // The size of the box around them all.
     static Vec3i startBounds(const Scene& scene);
+    // The most cells one of `processes` holds of the domain in a split
+    // bake: its slabs and the halo either side.
+    static Vec3i splitPartCells(const Scene& scene, int processes);
     // Bytes a sparse solve holding boxes of these sizes takes: each box's
     // own, and one scratch arena, the largest box's.
     static std::uint64_t bytesFor(const Scene& scene, const std::vector<Vec3i>& boxes);
@@ -177,6 +180,8 @@ class Solver {
   private:
     // A split solve (solver_split.cpp).
     bool split() const { return processes_ != nullptr && processes_->count() > 1; }
+    // Slabs of halo either side of a process's own.
+    static int splitHalo(const Scene& scene);
     // The part of `box` this process holds: its slabs and the halo, in z.
     Box3i heldBox(const Box3i& box) const;
     // Each process's slabs of `box` (domain z), held or owned; for face grids

@@ -26,6 +26,21 @@ SlabRange clampTo(SlabRange r, int lo, int hi) {
 
 }  // namespace
 
+int Solver::splitHalo(const Scene& scene) {
+    // A stage reads at most this far: MacCormack's two traces of up to cfl
+    // cells and their blends, then vorticity confinement's gradient.
+    return 2 * int(std::ceil(scene.time.cfl)) + 8;
+}
+
+Vec3i Solver::splitPartCells(const Scene& scene, int processes) {
+    Vec3i n = scene.domain.cells();
+    if (processes <= 1) return n;
+    int most = 0;
+    for (const SlabRange& r : splitSlabs(n.z, processes, 1)) most = std::max(most, r.size());
+    n.z = std::min(n.z, most + 2 * splitHalo(scene));
+    return n;
+}
+
 std::string Solver::splitRefusal(const Scene& scene) {
     std::string what;
     auto refuse = [&](bool when, const char* name) {

@@ -2,7 +2,8 @@
 # plume started as several processes by a real mpirun: only bake splits; any
 # other command, and a bake of what does not split yet (diffusion), is refused
 # in one line, from one of them, exit status 2, with nothing written; a split
-# bake whose substeps outrun its halo stops in one line.
+# bake whose substeps outrun its halo stops in one line; the memory check
+# counts each process's part.
 # Usage: refusal_test.sh PLUME SOURCE_DIR WORK_DIR
 set -euo pipefail
 plume=$1 source=$2 work=$3
@@ -50,6 +51,25 @@ if [ "$(grep -c '^plume: error: ' err.txt)" -ne 1 ]; then echo "FAIL: reach:"; c
 grep "^plume: error: " err.txt
 grep -q "^plume: error: frame [0-9]*: a substep of this split bake moves the smoke .* cells, more than the [0-9]* its halo holds" err.txt ||
   { echo "FAIL: reach: the error does not say how far"; exit 1; }
+# The memory check counts a process's part: a domain too large for this
+# machine is refused by each process for its slabs and halo, a smaller
+# figure than one process's, and nothing is made.
+status=0
+"$plume" bake tiny.toml --vdb big --set domain.resolution=1024 2>alone.txt || status=$?
+[ "$status" -eq 2 ] || { echo "FAIL: memory alone: status $status"; cat alone.txt; exit 1; }
+status=0
+mpirun -np 2 --oversubscribe "$plume" bake tiny.toml --vdb big --set domain.resolution=1024 \
+  >out.txt 2>err.txt || status=$?
+[ "$status" -eq 2 ] || { echo "FAIL: memory split: status $status"; cat err.txt; exit 1; }
+[ "$(grep -c 'error: scene needs' err.txt)" -eq 1 ] || { echo "FAIL: memory split:"; cat err.txt; exit 1; }
+grep "error: scene needs" err.txt
+grep -q "a process (each of 2 holding 1024x1024x5[0-9][0-9] cells)" err.txt ||
+  { echo "FAIL: memory split: the error does not say a process's part"; exit 1; }
+alone=$(sed -n 's/.*needs about \([0-9.]*\) GiB.*/\1/p' alone.txt)
+each=$(sed -n 's/.*needs about \([0-9.]*\) GiB.*/\1/p' err.txt)
+awk -v a="$alone" -v e="$each" 'BEGIN { exit !(e < 0.6 * a) }' ||
+  { echo "FAIL: memory split: $each GiB a process against $alone GiB alone"; exit 1; }
+[ ! -e big ] || { echo "FAIL: memory split: the refused bake made big/"; exit 1; }
 # Alone, under mpirun -np 1, it bakes as always.
 mpirun -np 1 "$plume" bake tiny.toml --vdb cache >/dev/null
 if [ ! -f cache/tiny_0002.vdb ]; then echo "FAIL: one process did not bake"; ls cache; exit 1; fi
