@@ -14,8 +14,7 @@ using namespace simd;
 // twice (the AVX2 clone keeps the operations, on wider registers).
 template <bool kWide>
 [[gnu::always_inline]] inline float updateSlab(const PoissonGrid& g, double* p, float* r,
-                                               const float* d, const float* q, float alpha,
-                                               int k) {
+                                               const float* d, const float* q, float alpha, int k) {
     typedef double D4 __attribute__((vector_size(32)));
     const int nx = g.nx(), ny = g.ny();
     const F4 a4 = splat(alpha);
@@ -76,9 +75,21 @@ double SymmetricGaussSeidel::apply(const float* r, float* z) {
     return sum;
 }
 
+double PcgComm::sum(std::span<const double> partial) {
+    double sum = 0.0;
+    for (double s : partial) sum += s;
+    return sum;
+}
+
+void PcgComm::firstThenSecond(const PoissonGrid& g, FunctionRef<void(int)> first, float*,
+                              FunctionRef<void(int)> second) {
+    const FunctionRef<void(int)> stages[] = {first, second};
+    pipelineSlabs(g, stages, 2);
+}
+
 SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b,
                             float bMax, float tolerance, int maxIterations,
-                            ScratchArena::Lease& scratch) {
+                            ScratchArena::Lease& scratch, PcgComm& comm) {
     using namespace simd;
     partial_.resize(size_t(g.nz()));
     // The kernels write every interior cell of what they compute but read
@@ -91,23 +102,31 @@ SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, 
     for (float* v : {r, z, d, q}) clear(g, v);
     const float target = tolerance * bMax;
     const int nx = g.nx(), ny = g.ny();
+    // A split grid's closed regions may have no cell in this part, but every
+    // process takes part in their sums.
+    const bool closed = g.regionCount() > 0;
 
+    auto trueResidual = [&] {
+        comm.exchangeGhosts(g, p);  // A p reads the neighbours' pressure at a cut
+        return comm.max(residual(g, p, b, r));
+    };
     // Warm start, unless the guess is worse than starting from zero.
-    float rMax = residual(g, p, b, r);
+    float rMax = trueResidual();
     if (!(rMax <= bMax)) {
         clear(g, p);
-        rMax = residual(g, p, b, r);
+        rMax = trueResidual();
     }
     SolveStats stats;
     auto precondition = [&] {
         double rz = m.apply(r, z);
-        if (g.singular()) {  // stay in the range of A on closed regions
-            g.removeSingularMean(z);
-            rz = dot(g, r, z);
+        if (closed) {  // stay in the range of A on closed regions
+            comm.removeSingularMean(g, z);
+            g.forSlabs([&](int k) { partial_[size_t(k)] = dotSlab(g, r, z, k); });
+            rz = comm.sum(partial_);
         }
         return rz;
     };
-    // d = z + beta d and q = A d, d . q in one pass (d = z on a restart).
+    // d = z + beta d (d = z on a restart), then q = A d and d . q.
     float beta = 0.0f;
     auto direction = [&](int k) {
         const F4 b4 = splat(beta);
@@ -119,8 +138,7 @@ SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, 
             for (; i < nx; ++i) d[row + i] = z[row + i] + beta * d[row + i];
         }
     };
-    auto product = [&](int k) { partial_[k] = applyAndDotSlab(g, d, q, k); };
-    const FunctionRef<void(int)> directionAndProduct[] = {direction, product};
+    auto product = [&](int k) { partial_[size_t(k)] = applyAndDotSlab(g, d, q, k); };
 
     double rho = 0.0;
     bool restart = true;
@@ -131,16 +149,15 @@ SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, 
             beta = 0.0f;
             restart = false;
         }
-        pipelineSlabs(g, directionAndProduct, 2);
-        double sigma = 0.0;
-        for (double s : partial_) sigma += s;
+        comm.firstThenSecond(g, direction, d, product);
+        const double sigma = comm.sum(partial_);
         if (!(sigma > 0.0) || !(rho > 0.0)) break;  // converged to rounding, or breakdown
         const float alpha = float(rho / sigma);
-        rMax = updateSolution(g, p, r, d, q, alpha);
+        rMax = comm.max(updateSolution(g, p, r, d, q, alpha));
         ++stats.iterations;
         if (rMax <= target) {
             // Confirm with the true residual; float drift can hide a bit.
-            rMax = residual(g, p, b, r);
+            rMax = trueResidual();
             restart = true;
             // Float directions cannot always reach a tolerance near rounding:
             // stop when a restart no longer halves the true residual.
@@ -152,8 +169,14 @@ SolveStats PcgSolver::solve(const PoissonGrid& g, Preconditioner& m, double* p, 
         beta = float(rhoNew / rho);
         rho = rhoNew;
     }
-    if (!restart) rMax = residual(g, p, b, r);  // report the true residual
-    g.removeSingularMean(p);                    // pressure mean 0 on closed regions
+    // On a split grid every way out of the loop leaves p's ghosts exchanged
+    // since p last changed, as the gradient's faces at a cut need; only the
+    // mean's removal changes p after it.
+    if (!restart) rMax = trueResidual();  // report the true residual
+    if (closed) {                         // pressure mean 0 on closed regions
+        comm.removeSingularMean(g, p);
+        comm.exchangeGhosts(g, p);
+    }
     stats.residual = rMax / bMax;
     return stats;
 }

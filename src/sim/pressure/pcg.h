@@ -6,6 +6,7 @@
 // drift left it above the tolerance, so the reported residual is honest.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/scratch_arena.h"
@@ -39,6 +40,30 @@ class SymmetricGaussSeidel final : public Preconditioner {
 float updateSolution(const PoissonGrid& g, double* p, float* r, const float* d, const float* q,
                      float alpha);
 
+// The steps of the CG loop that differ when the grid's slabs are split among
+// processes (split_solve.h): sums and maxima over every process, and ghost
+// slabs filled from the neighbours before a kernel reads them. This base is
+// one process holding the whole grid, where they are the local values.
+class PcgComm {
+  public:
+    virtual ~PcgComm() = default;
+    // The largest of every process's value.
+    virtual float max(float value) { return value; }
+    // The per-slab partials of the local grid added with every other
+    // process's, in slab order: the same sum for any split.
+    virtual double sum(std::span<const double> partial);
+    // Fills p's ghost slabs at a cut with the neighbours' pressure.
+    virtual void exchangeGhosts(const PoissonGrid& /*g*/, double* /*p*/) {}
+    // PoissonGrid::removeSingularMean with each region's mean over the whole grid.
+    virtual void removeSingularMean(const PoissonGrid& g, float* x) { g.removeSingularMean(x); }
+    virtual void removeSingularMean(const PoissonGrid& g, double* x) { g.removeSingularMean(x); }
+    // Runs `first` on every slab, then `second`, which reads what `first`
+    // wrote to x on slabs k-1..k+1. One process streams both through memory
+    // in one pipelined pass; a split grid must exchange x between them.
+    virtual void firstThenSecond(const PoissonGrid& g, FunctionRef<void(int)> first, float* x,
+                                 FunctionRef<void(int)> second);
+};
+
 class PcgSolver {
   public:
     // Bytes of the four scratch vectors solve() takes for a grid of `cells`.
@@ -51,10 +76,18 @@ class PcgSolver {
     // The four scratch vectors (residual, preconditioned residual, direction,
     // its product with A) come from `scratch`.
     SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b, float bMax,
-                     float tolerance, int maxIterations, ScratchArena::Lease& scratch);
+                     float tolerance, int maxIterations, ScratchArena::Lease& scratch) {
+        PcgComm whole;
+        return solve(g, m, p, b, bMax, tolerance, maxIterations, scratch, whole);
+    }
+    // The same on a grid whose slabs may be split among processes: every
+    // process calls it, with `comm` for its part (split_solve.h).
+    SolveStats solve(const PoissonGrid& g, Preconditioner& m, double* p, const float* b, float bMax,
+                     float tolerance, int maxIterations, ScratchArena::Lease& scratch,
+                     PcgComm& comm);
 
   private:
-    std::vector<double> partial_;  // d . q per slab
+    std::vector<double> partial_;  // d . q, or r . z, per slab
 };
 
 }  // namespace plume

@@ -1,11 +1,10 @@
 #include "sim/pressure/split_solve.h"
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 namespace plume {
-
-using namespace simd;
 
 double SplitSymmetricGaussSeidel::apply(const float* r, float* z) {
     const PoissonGrid& g = *g_;
@@ -48,88 +47,42 @@ void removeSingularMeanSplit(const PoissonGrid& g, double* x, SlabComm& comm) {
     removeMean(g, x, comm);
 }
 
+namespace {
+// PcgSolver's steps that talk to the other processes, through SlabComm.
+class SplitPcgComm final : public PcgComm {
+  public:
+    explicit SplitPcgComm(SlabComm& comm) : comm_(comm) {}
+    float max(float value) override { return comm_.max(value); }
+    double sum(std::span<const double> partial) override { return comm_.sum(partial.data()); }
+    void exchangeGhosts(const PoissonGrid& g, double* p) override {
+        comm_.exchangeGhosts(p, g.strideZ() * sizeof(double));
+    }
+    void removeSingularMean(const PoissonGrid& g, float* x) override {
+        removeSingularMeanSplit(g, x, comm_);
+    }
+    void removeSingularMean(const PoissonGrid& g, double* x) override {
+        removeSingularMeanSplit(g, x, comm_);
+    }
+    // Not pipelined: the neighbour's first stage must be done before the
+    // exchange that `second` reads.
+    void firstThenSecond(const PoissonGrid& g, FunctionRef<void(int)> first, float* x,
+                         FunctionRef<void(int)> second) override {
+        g.forSlabs(first);
+        comm_.exchangeGhosts(x, g.strideZ() * sizeof(float));
+        g.forSlabs(second);
+    }
+
+  private:
+    SlabComm& comm_;
+};
+}  // namespace
+
 SolveStats solveSplit(const PoissonGrid& g, SlabComm& comm, Preconditioner& m, double* p,
                       const float* b, float bMax, float tolerance, int maxIterations,
                       ScratchArena::Lease& scratch) {
-    std::vector<double> partial(size_t(g.nz()));
-    float* r = scratch.take<float>(g.paddedSize());
-    float* z = scratch.take<float>(g.paddedSize());
-    float* d = scratch.take<float>(g.paddedSize());
-    float* q = scratch.take<float>(g.paddedSize());
-    for (float* v : {r, z, d, q}) clear(g, v);
-    const float target = tolerance * bMax;
-    const int nx = g.nx(), ny = g.ny();
-    const size_t floatSlab = g.strideZ() * sizeof(float), doubleSlab = g.strideZ() * sizeof(double);
-
-    auto trueResidual = [&] {
-        comm.exchangeGhosts(p, doubleSlab);
-        return comm.max(residual(g, p, b, r));
-    };
-    float rMax = trueResidual();
-    if (!(rMax <= bMax)) {
-        clear(g, p);
-        rMax = trueResidual();
-    }
-    SolveStats stats;
-    const bool closed = g.regionCount() > 0;
-    auto precondition = [&] {
-        double rz = m.apply(r, z);
-        if (closed) {  // stay in the range of A on closed regions
-            removeSingularMeanSplit(g, z, comm);
-            g.forSlabs([&](int k) { partial[size_t(k)] = dotSlab(g, r, z, k); });
-            rz = comm.sum(partial.data());
-        }
-        return rz;
-    };
-    auto direction = [&](int k, float beta) {
-        const F4 b4 = splat(beta);
-        for (int j = 0; j < ny; ++j) {
-            const size_t row = g.index(0, j, k);
-            int i = 0;
-            for (; i + 4 <= nx; i += 4)
-                store(d + row + i, load(z + row + i) + b4 * load(d + row + i));
-            for (; i < nx; ++i) d[row + i] = z[row + i] + beta * d[row + i];
-        }
-    };
-
-    double rho = 0.0;
-    float beta = 0.0f;
-    bool restart = true;
-    float lastTrue = rMax;
-    while (rMax > target && stats.iterations < maxIterations) {
-        if (restart) {
-            rho = precondition();
-            beta = 0.0f;
-            restart = false;
-        }
-        g.forSlabs([&](int k) { direction(k, beta); });
-        comm.exchangeGhosts(d, floatSlab);
-        g.forSlabs([&](int k) { partial[size_t(k)] = applyAndDotSlab(g, d, q, k); });
-        const double sigma = comm.sum(partial.data());
-        if (!(sigma > 0.0) || !(rho > 0.0)) break;
-        const float alpha = float(rho / sigma);
-        rMax = comm.max(updateSolution(g, p, r, d, q, alpha));
-        ++stats.iterations;
-        if (rMax <= target) {
-            rMax = trueResidual();
-            restart = true;
-            if (rMax > target && rMax > 0.5f * lastTrue) break;
-            lastTrue = rMax;
-            continue;
-        }
-        const double rhoNew = precondition();
-        beta = float(rhoNew / rho);
-        rho = rhoNew;
-    }
-    // (Every way out of the loop leaves p's ghosts exchanged since its last
-    // change: the gradient's faces at a cut read the neighbour's pressure.)
-    if (!restart) rMax = trueResidual();
-    if (closed) {  // pressure mean 0 on closed regions
-        removeSingularMeanSplit(g, p, comm);
-        comm.exchangeGhosts(p, doubleSlab);
-    }
-    stats.residual = rMax / bMax;
-    return stats;
+    SplitPcgComm split(comm);
+    PcgSolver pcg;
+    return pcg.solve(g, m, p, b, bMax, tolerance, maxIterations, scratch, split);
 }
 
 }  // namespace plume

@@ -1,8 +1,8 @@
 // Preconditioned CG over a finest level split among processes (slab_part.h):
-// PcgSolver::solve's arithmetic stage by stage over the owned slabs, with
-// ghost slabs exchanged before each kernel that reads a neighbour slab and
-// every sum added over all slabs in slab order, so it takes the iterations
-// and gives the bits one process's solve does.
+// PcgSolver::solve's own loop over the owned slabs, with ghost slabs
+// exchanged before each kernel that reads a neighbour slab and every sum
+// added over all slabs in slab order, so it takes the iterations and gives
+// the bits one process's solve does.
 #pragma once
 
 #include "sim/pressure/pcg.h"
