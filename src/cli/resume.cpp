@@ -73,8 +73,11 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
                       std::to_string(scene.time.startFrame));
         return 0;
     }
-    SolverSnapshot state = solver.snapshot();  // shaped for the scene; the file fills it
-    const SolverState saved = readSolverState(path, state.fields, &state.pressure);
+    // Shaped by the file; a split bake's process reads only its slabs.
+    SolverSnapshot state{solver.stateFields(), {}, {}, {}, {}};
+    const SolverState saved =
+        readSolverState(path, state.fields, &state.pressure, solver.heldWindow());
+    state.box = saved.box;
     state.islands = saved.islands;
     state.sparks = saved.sparks;
     if (saved.sceneHash != sceneHash(scene))

@@ -174,10 +174,26 @@ std::uint64_t payloadBytes(Vec3i n, bool burns, bool colored, bool pressure) {
            (pressure ? c * sizeof(double) : 0);
 }
 
+// Slabs [keep.begin, keep.end) of a grid of `slabs` slabs in the file into
+// g (which holds those), the others passed over.
 template <typename T>
-void readValues(std::istream& in, Grid3<T>& g, const std::string& path) {
+void readValues(std::istream& in, Grid3<T>& g, int slabs, SlabRange keep, const std::string& path) {
+    const auto slab = std::streamoff(g.strideZ() * sizeof(T));
+    if (keep.begin > 0) in.seekg(keep.begin * slab, std::ios::cur);
     in.read(reinterpret_cast<char*>(g.data()), std::streamsize(g.size() * sizeof(T)));
+    if (slabs > keep.end) in.seekg((slabs - keep.end) * slab, std::ios::cur);
     if (!in) throw RunError("'" + path + "' is truncated; bake without --resume to start over");
+}
+
+// A box's slabs inside `window` (domain z), from the box's first.
+SlabRange slabsIn(const Box3i& box, SlabRange window) {
+    const int begin = std::clamp(window.begin, box.lo.z, box.hi.z);
+    return {begin - box.lo.z, std::clamp(window.end, begin, box.hi.z) - box.lo.z};
+}
+
+// The slabs a grid keeps of a box's `cells`: one more face for w.
+SlabRange slabsOf(const ScalarGrid& g, const Fields& f, SlabRange cells) {
+    return &g == &f.w ? SlabRange{cells.begin, cells.end + 1} : cells;
 }
 
 }  // namespace
@@ -278,7 +294,8 @@ void writeSolverState(const std::string& path, const FrameFeed& feed, bool press
     });
 }
 
-SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure) {
+SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure,
+                            SlabRange window) {
     std::error_code ec;
     if (!fs::exists(path, ec)) throw RunError("'" + path + "': no such file");
     checkRegularFile(path, "resume state");
@@ -314,12 +331,17 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     if (size > want)
         throw RunError("'" + path + "' is not a plume resume state (it runs on past its grids)");
 
-    // A sparse solve's state holds its box: the fields take its shape.
-    if (!(h.boxMin == f.offset) || !(h.box == f.n)) {
-        Fields box(h.box, f.dx,
-                   f.domainOrigin() +
-                       Vec3f(float(h.boxMin.x), float(h.boxMin.y), float(h.boxMin.z)) * f.dx);
-        box.offset = h.boxMin;
+    // A sparse solve's state holds its box: the fields take its shape (its
+    // slabs inside the window).
+    const Box3i whole = Box3i::at(h.boxMin, h.box);
+    const SlabRange kept = slabsIn(whole, window);
+    const Vec3i keptMin{h.boxMin.x, h.boxMin.y, h.boxMin.z + kept.begin};
+    const Vec3i keptSize{h.box.x, h.box.y, kept.size()};
+    if (!(keptMin == f.offset) || !(keptSize == f.n)) {
+        Fields box(
+            keptSize, f.dx,
+            f.domainOrigin() + Vec3f(float(keptMin.x), float(keptMin.y), float(keptMin.z)) * f.dx);
+        box.offset = keptMin;
         box.domainCells = f.domainCells;
         if (f.burns()) box.enableFire();
         if (f.colored()) box.enableColor();
@@ -329,29 +351,38 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     // Grids, bit for bit
     if (pressure) *pressure = Grid3<double>(f.n.x, f.n.y, f.n.z);
     if (h.islands.empty()) {
-        for (int m = 0; m < scalarCount(h.burns, h.colored); ++m)
-            readValues(in, scalarField(f, m, h.burns), path);
-        readValues(in, f.solid, path);
-        if (pressure && h.pressure) readValues(in, *pressure, path);
+        for (int m = 0; m < scalarCount(h.burns, h.colored); ++m) {
+            ScalarGrid& g = scalarField(f, m, h.burns);
+            readValues(in, g, &g == &f.w ? h.box.z + 1 : h.box.z, slabsOf(g, f, kept), path);
+        }
+        readValues(in, f.solid, h.box.z, kept, path);
+        if (h.pressure) {
+            // Read past when not asked for: the sparks follow it.
+            Grid3<double> skipped(pressure ? 0 : f.n.x, f.n.y, f.n.z);
+            readValues(in, pressure ? *pressure : skipped, h.box.z, kept, path);
+        }
     } else {
-        // Each island's grids, into its place in the box around them all
-        // (what lies between the islands is never read).
+        // Each island's grids (its slabs inside the window), into its place
+        // in the box around them all (what lies between is never read).
         for (const Box3i& b : h.islands) {
-            Fields island(b.size(), f.dx);
+            const SlabRange own = slabsIn(b, window);
+            const Vec3i lo{b.lo.x, b.lo.y, b.lo.z + own.begin};
+            Fields island({b.size().x, b.size().y, own.size()}, f.dx);
             if (h.burns) island.enableFire();
             if (h.colored) island.enableColor();
             for (int m = 0; m < scalarCount(h.burns, h.colored); ++m) {
                 ScalarGrid& g = scalarField(island, m, h.burns);
-                readValues(in, g, path);
-                copyOverlap(g, b.lo, scalarField(f, m, h.burns), f.offset);
+                const bool w = &g == &island.w;
+                readValues(in, g, b.size().z + (w ? 1 : 0), slabsOf(g, island, own), path);
+                copyOverlap(g, lo, scalarField(f, m, h.burns), f.offset);
                 g = ScalarGrid();
             }
-            readValues(in, island.solid, path);
-            copyOverlap(island.solid, b.lo, f.solid, f.offset);
+            readValues(in, island.solid, b.size().z, own, path);
+            copyOverlap(island.solid, lo, f.solid, f.offset);
             if (h.pressure) {
                 Grid3<double> p(island.n.x, island.n.y, island.n.z);
-                readValues(in, p, path);
-                if (pressure) copyOverlap(p, b.lo, *pressure, f.offset);
+                readValues(in, p, b.size().z, own, path);
+                if (pressure) copyOverlap(p, lo, *pressure, f.offset);
             }
         }
     }
@@ -366,6 +397,7 @@ SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* p
     state.sceneName = h.scene;
     state.time = h.time;
     state.islands = h.islands;
+    state.box = whole;
     f.time = state.time;
     return state;
 }

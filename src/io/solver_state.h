@@ -7,10 +7,12 @@
 // peak memory each frame, and nothing but plume reads this file.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "core/box.h"
+#include "core/slab_split.h"
 #include "core/spark.h"
 #include "sim/fields.h"
 #include "sim/frame_feed.h"
@@ -56,6 +58,7 @@ struct SolverState {
     double time = 0;             // also stored in f.time
     std::vector<Box3i> islands;  // several, or none: the solve held f's box
     SparkList sparks;            // the sparks it held (sim/sparks.h)
+    Box3i box;                   // the box the file holds (f's, but for a window)
 };
 
 // Fills f (already sized for the scene; reshaped to the file's box) from a
@@ -64,6 +67,9 @@ struct SolverState {
 // foreign file, or a grid size, voxel size or fire that does not match f. When `pressure` is given
 // it is resized to the cells of f and filled with the saved warm start (zero when the file has
 // none).
-SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure = nullptr);
+// `window` (domain z, [begin, end)) keeps only those slabs of the file's box
+// in f and the pressure: a process of a split bake reads its part.
+SolverState readSolverState(const std::string& path, Fields& f, Grid3<double>* pressure = nullptr,
+                            SlabRange window = {0, std::numeric_limits<int>::max()});
 
 }  // namespace plume

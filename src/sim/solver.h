@@ -50,6 +50,9 @@ struct SolverSnapshot {
     // and pressure then hold each island's values in its box.
     std::vector<Box3i> islands;
     SparkList sparks;  // sim/sparks.h
+    // The box of the state when fields hold only some slabs of it (a split
+    // bake's process: Solver::heldWindow); empty: the fields' own.
+    Box3i box;
 };
 
 // The tolerance advection-reflection's first projection stops at: 10 times
@@ -157,6 +160,12 @@ class Solver {
     // of another grid size.
     SolverSnapshot snapshot() const;
     void restore(const SolverSnapshot& snapshot);
+    // The domain slabs (z) this process needs of a saved state: its own and
+    // the halo, or all of them when the solve is not split.
+    SlabRange heldWindow() const;
+    // Fields of one cell with the domain, voxel size and fields of the
+    // scene: what a state file is read into, taking the file's shape.
+    Fields stateFields() const { return stillAir(Box3i::at({0, 0, 0}, {1, 1, 1}), Vec3f(0.0f)); }
 
     // For the pressure view: from the next substep on, each substep's
     // pressure is summed over its projections (Projection::startPressureSum).

@@ -232,7 +232,8 @@ SolverSnapshot Solver::snapshot() const {
 
 void Solver::restore(const SolverSnapshot& snapshot) {
     const Fields& from = snapshot.fields;
-    const Box3i box = from.box();
+    // A split bake's process reads only its slabs of the state's box.
+    const Box3i box = snapshot.box.empty() ? from.box() : snapshot.box;
     const Box3i domain{{0, 0, 0}, scene_.domain.cells()};
     assembledStale_ = true;
     assembled_ = Fields();
@@ -244,7 +245,7 @@ void Solver::restore(const SolverSnapshot& snapshot) {
                 throw RunError("solver: the snapshot's islands do not fit this solve");
         scratch_->release();
         islands_.clear();
-        const std::vector<StateOver> state{{box, &from, &snapshot.pressure, nullptr}};
+        const std::vector<StateOver> state{{from.box(), &from, &snapshot.pressure, nullptr}};
         const std::vector<Box3i> boxes =
             snapshot.islands.size() > 1 ? snapshot.islands
                                         : std::vector<Box3i>{scene_.solver.sparse ? box : domain};

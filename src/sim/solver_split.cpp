@@ -70,6 +70,12 @@ void Solver::checkSplitReach(float metres, int frame) const {
     throw InputError(line);
 }
 
+SlabRange Solver::heldWindow() const {
+    if (!split()) return {0, std::numeric_limits<int>::max()};
+    const SlabRange mine = owned_[size_t(processes_->rank())];
+    return {mine.begin - halo_, mine.end + halo_};
+}
+
 Box3i Solver::heldBox(const Box3i& box) const {
     const SlabRange mine = owned_[size_t(processes_->rank())];
     Box3i held = box;
