@@ -7,6 +7,7 @@
 # the process it started.
 # Usage: interrupt_test.sh PLUME VDB_SAME WORK_DIR
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/split_helpers.sh"
 plume=$1 same=$2 work=$3
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 launcher=""
@@ -18,30 +19,13 @@ cleanup() {
   exit "$status"
 }
 trap cleanup EXIT
-cat > long.toml <<'TOML'
-[domain]
-size = [1.0, 1.0, 4.0]
-resolution = 128
-boundary.all = "open"
-[time]
-frames = 40
-[[emitter]]
-shape = "sphere"
-center = [0.5, 0.5, 0.3]
-radius = 0.12
-temperature = 2.0
-velocity = [0.0, 0.0, 3.0]
-TOML
+tall_scene long.toml 1.0 128 40
 "$plume" bake long.toml --vdb one -q
 
 # A group of its own, as a terminal's foreground job is.
 setsid mpirun -np 2 --oversubscribe "$plume" bake long.toml --vdb split >out.txt 2>err.txt &
 launcher=$!
-for _ in $(seq 1 600); do
-  [[ -f split/long_0004.vdb ]] && break
-  sleep 0.05
-done
-[[ -f split/long_0004.vdb ]] || fail "the split bake wrote no frame 4 in 30 s"
+wait_for split/long_0004.vdb || fail "the split bake wrote no frame 4 in 30 s"
 start=$(date +%s)
 kill -INT -- "-$launcher"
 status=0
@@ -63,19 +47,8 @@ ls split | grep -q '\.tmp' && fail "temporaries left: $(ls split)"
 mpirun -np 2 --oversubscribe "$plume" bake long.toml --vdb split --resume >resumed.txt 2>&1 &
 launcher=$!
 first=$(printf %04d $((frames + 3)))
-for _ in $(seq 1 600); do
-  [[ -f split/long_$first.vdb ]] && break
-  sleep 0.05
-done
-[[ -f split/long_$first.vdb ]] || fail "the resumed bake wrote no frame $first in 30 s"
-victim=""
-for child in $(pgrep -P "$launcher" || true); do
-  for p in "$child" $(pgrep -P "$child" || true); do
-    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-      victim=$p
-    fi
-  done
-done
+wait_for "split/long_$first.vdb" || fail "the resumed bake wrote no frame $first in 30 s"
+victim=$(process_of "$launcher" 1)
 [[ -n $victim ]] || fail "no process 1 under mpirun $launcher"
 kill -INT "$victim"
 for _ in $(seq 1 300); do

@@ -6,40 +6,17 @@
 # kills only the process it started, by pid.
 # Usage: lost_process_test.sh PLUME VDB_SAME WORK_DIR
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/split_helpers.sh"
 plume=$1 same=$2 work=$3
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 fail() { echo "FAIL: $*"; exit 1; }
-cat > long.toml <<'TOML'
-[domain]
-size = [0.5, 0.5, 4.0]
-resolution = 96
-boundary.all = "open"
-[time]
-frames = 60
-[[emitter]]
-shape = "sphere"
-center = [0.25, 0.25, 0.3]
-radius = 0.12
-temperature = 2.0
-velocity = [0.0, 0.0, 3.0]
-TOML
+tall_scene long.toml 0.5 96 60
 "$plume" bake long.toml --vdb one -q
 
 mpirun -np 2 --oversubscribe "$plume" bake long.toml --vdb split -q >out.txt 2>err.txt &
 launcher=$!
-for _ in $(seq 1 600); do
-  [[ -f split/long_0005.vdb ]] && break
-  sleep 0.05
-done
-[[ -f split/long_0005.vdb ]] || fail "the split bake wrote no frame 5 in 30 s"
-victim=""
-for child in $(pgrep -P "$launcher" || true); do
-  for p in "$child" $(pgrep -P "$child" || true); do
-    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'OMPI_COMM_WORLD_RANK=1'; then
-      victim=$p
-    fi
-  done
-done
+wait_for split/long_0005.vdb || fail "the split bake wrote no frame 5 in 30 s"
+victim=$(process_of "$launcher" 1)
 [[ -n $victim ]] || fail "no process 1 under mpirun $launcher"
 start=$(date +%s)
 kill -KILL "$victim"
