@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <functional>
 #include <new>
+#include <optional>
 
 #include "core/atomic_file.h"
 #include "core/error.h"
@@ -17,6 +18,7 @@
 #include "io/nvdb_private.h"
 #include "io/spark_ply.h"
 #include "io/vdb_private.h"
+#include "io/vdb_sparks.h"
 #include "io/vdb_sparks_grid.h"
 #include "sim/smoke_color.h"
 #include "sim/upres/upres.h"
@@ -314,58 +316,66 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
                 const FrameFeed& scalars, int frame, const std::string& sceneName,
                 const CacheOptions& opt) {
     const Fields& f = scalars.frame();
-    const auto build = [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& meta) {
-        // The domain's voxels, wherever a sparse solve's boxes lie in it, so
-        // every frame of a sequence shares one transform.
-        auto xform = cellCentredTransform(f.dx, f.domainOrigin(), opt.worldOrigin);
-        const float tol = opt.tolerance;
-        const bool half = opt.halfFloats;
-        grids.push_back(fogGrid("density", scalars, FeedGrid::Density, xform, tol, half));
-        grids.push_back(fogGrid("temperature", scalars, FeedGrid::Temperature, xform, tol, half));
-        grids.push_back(velocity(tol, half));
-        // Fire: named as Blender's Mantaflow names them, so Blender's fire
-        // shading (a Principled Volume's flame and blackbody) finds them.
-        if (f.burns()) {
-            grids.push_back(fogGrid("flame", scalars, FeedGrid::Flame, xform, tol, half));
-            grids.push_back(fogGrid("fuel", scalars, FeedGrid::Fuel, xform, tol, half));
-        }
-        if (f.colored()) grids.push_back(colorGrid(scalars, xform, tol, half));
-        if (opt.sparks)
-            grids.push_back(sparksGrid(*opt.sparks, opt.worldOrigin + f.domainOrigin(), f.dx));
-        // The box around every part: what plume render drew.
-        Box3i held;
-        for (const Box3i& box : scalars.boxes()) held = unite(held, box);
-        vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
-        if (flowCells > 0)
-            meta.insertMeta(vdb::kMetaUpresFactor,
-                            openvdb::Int32Metadata(f.domainSize().x / flowCells));
-        if (!opt.halfFloats && opt.tolerance == 0.0f)
-            meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
-        if (opt.fps > 0) meta.insertMeta(vdb::kMetaFps, openvdb::FloatMetadata(float(opt.fps)));
-        if (opt.sootOnly) meta.insertMeta(vdb::kMetaSootOnly, openvdb::BoolMetadata(true));
-        if (opt.timeScale > 0)
-            meta.insertMeta(vdb::kMetaTimeScale, openvdb::FloatMetadata(float(opt.timeScale)));
-        if (!opt.carryFrom.empty()) {
-            vdb::Reader from(opt.carryFrom);
-            for (const std::string& name : from.names()) {
-                const bool written = std::any_of(grids.begin(), grids.end(), [&](const auto& g) {
-                    return g->getName() == name;
-                });
-                if (!written) grids.push_back(from.read(name));
-            }
-        }
+    // The domain's voxels, wherever a sparse solve's boxes lie in it, so
+    // every frame of a sequence shares one transform.
+    auto xform = cellCentredTransform(f.dx, f.domainOrigin(), opt.worldOrigin);
+    const float tol = opt.tolerance;
+    const bool half = opt.halfFloats;
+    // Made one at a time as the file takes them: a frame's writer holds one
+    // grid, the largest, not all of them.
+    std::vector<vdb::GridMaker> grids;
+    auto fog = [&](const char* name, FeedGrid field) {
+        grids.push_back({name, [&, name, field] {
+                             return fogGrid(name, scalars, field, xform, tol, half);
+                         }});
     };
-    // Built once for the VDB file, the NanoVDB file, or both.
-    openvdb::GridPtrVec built;
+    fog("density", FeedGrid::Density);
+    fog("temperature", FeedGrid::Temperature);
+    grids.push_back({opt.velocityName, [&] { return velocity(tol, half); }});
+    // Fire: named as Blender's Mantaflow names them, so Blender's fire
+    // shading (a Principled Volume's flame and blackbody) finds them.
+    if (f.burns()) {
+        fog("flame", FeedGrid::Flame);
+        fog("fuel", FeedGrid::Fuel);
+    }
+    if (f.colored())
+        grids.push_back({"color", [&] { return colorGrid(scalars, xform, tol, half); }});
+    if (opt.sparks)
+        grids.push_back({kSparksGrid, [&] {
+                             return sparksGrid(*opt.sparks, opt.worldOrigin + f.domainOrigin(),
+                                               f.dx);
+                         }});
+    std::optional<vdb::Reader> from;
+    if (!opt.carryFrom.empty()) {
+        from.emplace(opt.carryFrom);
+        for (const std::string& name : from->names()) {
+            const bool written = std::any_of(grids.begin(), grids.end(),
+                                             [&](const auto& g) { return g.name == name; });
+            if (!written) grids.push_back({name, [&from, name] { return from->read(name); }});
+        }
+    }
     openvdb::MetaMap meta;
-    if (!path.empty())
-        vdb::writeFile(path, [&](openvdb::GridPtrVec& grids, openvdb::MetaMap& m) {
-            build(grids, m);
-            built = grids;
-        });
-    else {
+    // The box around every part: what plume render drew.
+    Box3i held;
+    for (const Box3i& box : scalars.boxes()) held = unite(held, box);
+    vdb::insertFrameMetadata(meta, f, held, frame, sceneName);
+    if (flowCells > 0)
+        meta.insertMeta(vdb::kMetaUpresFactor,
+                        openvdb::Int32Metadata(f.domainSize().x / flowCells));
+    if (!opt.halfFloats && opt.tolerance == 0.0f)
+        meta.insertMeta(vdb::kMetaExact, openvdb::BoolMetadata(true));
+    if (opt.fps > 0) meta.insertMeta(vdb::kMetaFps, openvdb::FloatMetadata(float(opt.fps)));
+    if (opt.sootOnly) meta.insertMeta(vdb::kMetaSootOnly, openvdb::BoolMetadata(true));
+    if (opt.timeScale > 0)
+        meta.insertMeta(vdb::kMetaTimeScale, openvdb::FloatMetadata(float(opt.timeScale)));
+    // Made once for the VDB file, the NanoVDB file, or both.
+    openvdb::GridPtrVec built;
+    const bool nvdb = !opt.nvdbPath.empty();
+    if (!path.empty()) {
+        vdb::writeFile(path, meta, grids, nvdb ? &built : nullptr);
+    } else {
         vdb::initialize();
-        build(built, meta);
+        for (const vdb::GridMaker& g : grids) built.push_back(g.make());
     }
     if (!opt.nvdbPath.empty()) writeNvdbFile(opt.nvdbPath, built, opt.nvdb);
     // The sparks again beside a frame file, for Blender (io/spark_ply.h);

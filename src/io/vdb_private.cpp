@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <new>
 
@@ -119,24 +120,56 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, const Box3i& h
     }
 }
 
-void writeFile(
-    const std::string& path,
-    const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build) {
-    initialize();
-    openvdb::GridPtrVec grids;
-    openvdb::MetaMap meta;
-    try {
-        build(grids, meta);
-    } catch (const std::bad_alloc&) {
-        throw;  // out of memory is the run's: the frame loop names the frame and step
-    } catch (const std::exception& e) {
-        throw RunError("cannot write '" + path + "': " + e.what());
+namespace {
+
+// A VDB file written a grid at a time: Archive::write wants every grid at
+// once; its header and per-grid steps, which it keeps protected, do not.
+class GridByGrid : public openvdb::io::Archive {
+  public:
+    GridByGrid(std::ostream& os, const openvdb::MetaMap& meta, int32_t count) : os_(os) {
+        setCompression(compressionFlags());
+        openvdb::io::setDataCompression(os_, compression());
+        openvdb::io::setWriteGridStatsMetadata(os_, isGridStatsMetadataEnabled());
+        writeHeader(os_, /*seekable=*/true);
+        meta.writeMeta(os_);
+        os_.write(reinterpret_cast<const char*>(&count), sizeof count);
     }
+
+    void add(const openvdb::GridBase::ConstPtr& grid) {
+        openvdb::io::GridDescriptor gd(grid->getName(), grid->type(), grid->saveFloatAsHalf());
+        writeGrid(gd, grid, os_, /*seekable=*/true);
+        openvdb::io::setDataCompression(os_, compression());  // as Archive::write does
+    }
+
+  private:
+    std::ostream& os_;
+};
+
+}  // namespace
+
+void writeFile(const std::string& path, const openvdb::MetaMap& meta,
+               const std::vector<GridMaker>& grids, openvdb::GridPtrVec* keep) {
+    initialize();
     writeAtomically(path, "a VDB", [&](const std::string& tmp) {
-        openvdb::io::File file(tmp);
-        file.setCompression(compressionFlags());
-        file.write(grids, meta);
-        file.close();
+        {
+            std::ofstream os(tmp, std::ios_base::out | std::ios_base::binary |
+                                      std::ios_base::trunc);
+            if (!os) throw RunError("cannot write '" + path + "': cannot open it for writing");
+            GridByGrid file(os, meta, int32_t(grids.size()));
+            for (const GridMaker& maker : grids) {
+                openvdb::GridBase::Ptr grid;
+                try {
+                    grid = maker.make();
+                } catch (const std::bad_alloc&) {
+                    throw;  // out of memory is the run's: the frame loop names the frame and step
+                } catch (const std::exception& e) {
+                    throw RunError("cannot write '" + path + "': " + e.what());
+                }
+                grid->setName(maker.name);
+                file.add(grid);
+                if (keep) keep->push_back(grid);
+            }
+        }
         // OpenVDB does not report a failed write (a full disk leaves a short
         // file): check that every grid ends inside the file before it takes
         // the frame's name. A device written in place (/dev/null) has nothing

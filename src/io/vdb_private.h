@@ -54,12 +54,19 @@ void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, int frame,
 void insertFrameMetadata(openvdb::MetaMap& meta, const Fields& f, const Box3i& held, int frame,
                          const std::string& sceneName);
 
-// Writes the grids and file metadata that build() fills to path, through a
-// temporary and a rename (core/atomic_file.h), Blosc-compressed, and checks
-// the file came out whole. Any failure is a RunError naming path.
-void writeFile(
-    const std::string& path,
-    const std::function<void(openvdb::GridPtrVec& grids, openvdb::MetaMap& meta)>& build);
+// A grid of a file written a grid at a time: its name, and what makes it.
+struct GridMaker {
+    std::string name;
+    std::function<openvdb::GridBase::Ptr()> make;
+};
+
+// Writes meta and the grids `grids` make to path, through a temporary and a
+// rename (core/atomic_file.h), Blosc-compressed, and checks the file came out
+// whole. Each grid is made, written and let go before the next is made, so
+// the writer holds one grid of a frame at a time; `keep` (when not null)
+// keeps them all, for a second file. Any failure is a RunError naming path.
+void writeFile(const std::string& path, const openvdb::MetaMap& meta,
+               const std::vector<GridMaker>& grids, openvdb::GridPtrVec* keep = nullptr);
 
 // An open VDB file; every OpenVDB failure becomes a one-line RunError naming it.
 // Refuses a missing, cut-short or corrupt file before OpenVDB reads it.

@@ -15,7 +15,7 @@ namespace {
 enum Request : int { kEndFrame, kRead, kGatherWhole };
 
 // The bytes of another's slabs process 0 holds at once.
-constexpr size_t kRunBytes = size_t(4) << 20;
+constexpr size_t kRunBytes = size_t(1) << 20;
 
 }  // namespace
 
