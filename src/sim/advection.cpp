@@ -38,7 +38,8 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     AdvectionRegions& regions = *regions_;
     Box3i result{{0, 0, 0}, dims};
     Box3i first = result;
-    if (background) {
+    const bool byRegions = background && !exchangeSteps_;
+    if (byRegions) {
         // A trace moves at most maxComponent * |s| cells per axis, and a blend
         // reads one cell beyond; one more absorbs rounding.
         const int reach = int(std::ceil(maxComponent_ * std::fabs(s))) + 2;
@@ -51,7 +52,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // components share one trace per cell instead of one each). Cell-centred
     // fields with a background trace only the rows' spans that some field's
     // first pass covers (and a cell beyond).
-    if (background && dims == n_) {
+    if (byRegions && dims == n_) {
         const Region& traced = regions.tracedCells(count, n_);
         traceCells(s, traced.bounds, &traced);
     } else {
@@ -65,8 +66,9 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     AdvectionPasses passes(displacement, layout, mac, inPlace, limiter == Limiter::Revert, hat_,
                            rangeLo_, rangeHi_);
     if (background) passes.letStillAirIn(openSides);
-    const Region* firsts = background ? regions.firsts.data() : nullptr;
-    const Region* results = background ? regions.results.data() : nullptr;
+    if (exchangeSteps_) passes.exchangeStepsBy(&exchangeSteps_);
+    const Region* firsts = byRegions ? regions.firsts.data() : nullptr;
+    const Region* results = byRegions ? regions.results.data() : nullptr;
     if (inPlace) {
         for (int c = 0; c < count; ++c)
             passes.run({src + c, dst + c, 1, firsts ? firsts + c : nullptr,
@@ -80,7 +82,7 @@ void Advector::advect(AdvectionScheme scheme, const ScalarGrid* const* src, Scal
     // In place, a cell outside a field's result region already holds its
     // background (the region holds every cell that differs, and every cell a
     // trace from one can reach), so only separate outputs need the fill.
-    if (background && !inPlace)
+    if (byRegions && !inPlace)
         for (int c = 0; c < count; ++c) fillOutside(*dst[c], regions.results[c], background[c]);
 }
 

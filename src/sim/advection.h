@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -105,6 +106,15 @@ class Advector {
         return std::uint64_t(3 * fields + 2) * std::uint64_t(cells.y) * cells.z * 2 * sizeof(int);
     }
 
+    // A split solve's exchange of the halo of a forward step laid out as
+    // `field` (sim/solver_split.cpp), run between MacCormack's passes: the
+    // backward pass reads the forward step a trace away, so the halo holds
+    // one trace, not two. With it set, advect() works every cell of a call,
+    // not only where the fields differ from their backgrounds: where they do
+    // near a cut would need the neighbour's cells.
+    using StepExchange = std::function<void(const ScalarGrid& field, float* step)>;
+    void exchangeStepsBy(StepExchange exchange) { exchangeSteps_ = std::move(exchange); }
+
     // One field through `velocity`: a convenience for tests.
     void advect(AdvectionScheme scheme, const Fields& velocity, const ScalarGrid& src,
                 ScalarGrid& dst, float dt, Limiter limiter = Limiter::Clamp) {
@@ -165,6 +175,7 @@ class Advector {
     float* rangeHi_ = nullptr;
     size_t rangeSize_ = 0;
     std::unique_ptr<AdvectionRegions> regions_;  // the scalars' span lists, kept
+    StepExchange exchangeSteps_;
     // Without a lease from the caller: the Advector's own arena and lease.
     std::unique_ptr<ScratchArena> ownArena_;
     std::optional<ScratchArena::Lease> ownLease_;

@@ -22,8 +22,11 @@ void copyRow(const PassFields& f, const RowParts& part, int j, int k) {
 void AdvectionPasses::run(const Block& b) const {
     const PassFields f = fieldsOf(b);
     semiLagrangian(f, b);  // MacCormack's forward step
-    if (macCormack_)
+    if (macCormack_) {
+        if (exchange_)
+            for (int c = 0; c < b.count; ++c) (*exchange_)(*b.src[c], f.step[c]);
         correct(f, b);  // its backward step, correction and limiter
+    }
     else if (inPlace_)
         copyBack(f, b);
 }

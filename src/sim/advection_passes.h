@@ -46,6 +46,9 @@ class AdvectionPasses {
     // Still air beyond each side in `openSides`, holding each field's
     // background (Block::background; Advector::advect).
     void letStillAirIn(unsigned openSides) { openSides_ = openSides; }
+    // Each field's forward step through `exchange` before the second pass
+    // (Advector::exchangeStepsBy).
+    void exchangeStepsBy(const Advector::StepExchange* exchange) { exchange_ = exchange; }
 
   private:
     using RowPass = void (*)(const PassFields&, const RowParts&, int j, int k);
@@ -64,6 +67,7 @@ class AdvectionPasses {
     float* const* steps_;
     float *lo_, *hi_;
     unsigned openSides_ = 0;
+    const Advector::StepExchange* exchange_ = nullptr;
 };
 
 }  // namespace plume

@@ -181,7 +181,7 @@ SolveStats Solver::step(float dt) {
 }
 
 SolveStats Solver::advanceVelocity(Island& island, float dt) {
-    advectVelocity(island.f, dt);
+    advectVelocity(island, dt);
     addForces(island.f, dt);
     return project(island, dt, scene_.solver.tolerance);
 }
@@ -208,7 +208,7 @@ float firstReflectionTolerance(float tolerance) {
 // (1e-2: 2.6 iterations) what the advection keeps of it broke a mirror-
 // symmetric plume's symmetry by 5e-4 (Solver.MirrorSymmetricSceneStaysSymmetric).
 SolveStats Solver::advanceVelocityReflected(Island& island, float dt) {
-    advectVelocity(island.f, 0.5f * dt);  // u~ = A(u; u, dt / 2)
+    advectVelocity(island, 0.5f * dt);  // u~ = A(u; u, dt / 2)
     addForces(island.f, dt);
     const SolveStats first =
         project(island, dt, firstReflectionTolerance(scene_.solver.tolerance));  // u^1/2 = P u~
@@ -270,16 +270,21 @@ void Solver::burnFuel(Fields& f, float dt) {
     burn(f, scene_.physics, dt);
 }
 
-void Solver::advectVelocity(Fields& f, float dt) {
+void Solver::advectVelocity(Island& island, float dt) {
     ScopedTimer t(times_.advectVelocity);
+    Fields& f = island.f;
     // Every component is traced through the same, old velocity field, sampled
     // before any moves; each then advects in place.
     ScratchArena::Lease scratch(*scratch_);
     advector_.setVelocity(f, f.dx, &scratch, f.partZ);
+    exchangeStepsOf(island);
     for (int axis = 0; axis < 3; ++axis) {
         ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(scene_.solver.advection, field, field, 1, dt, Advector::Limiter::Revert);
     }
+    // Advected right on the owned faces and a trace's blend from the halo's
+    // ends; the forces read farther.
+    if (split()) exchangeVelocity(island);
 }
 
 void Solver::advectReflected(Island& island, float dt) {
@@ -290,6 +295,7 @@ void Solver::advectReflected(Island& island, float dt) {
     // 2 u^1/2 - u~: its gradient subtracted once more.
     island.projection.reflect(f);
     if (split()) exchangeVelocity(island);  // reflected on the owned faces
+    exchangeStepsOf(island);
     for (int axis = 0; axis < 3; ++axis) {
         ScalarGrid* field[] = {&f.component(axis)};
         advector_.advect(AdvectionScheme::MacCormack, field, field, 1, dt,
@@ -355,6 +361,7 @@ void Solver::advectScalars(Island& island, float dt) {
     {
         ScratchArena::Lease scratch(*scratch_);
         advector_.setVelocity(f, f.dx, &scratch, f.partZ);
+        exchangeStepsOf(island);
         if (f.colored()) densityBefore_ = f.density;
         advector_.advect(scene_.solver.advection, fields, fields, count, dt,
                          Advector::Limiter::Clamp, background, sides);

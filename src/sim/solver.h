@@ -202,6 +202,12 @@ class Solver {
     void exchangeScalars(Island& island) const;
     template <typename T>
     void exchange(const Island& island, Grid3<T>& g) const;
+    // The halo slabs of `values`, laid out as g (a part of `box`).
+    template <typename T>
+    void exchangeLike(const Box3i& box, const Grid3<T>& g, T* values) const;
+    // The advector's forward steps exchanged between its passes, over the
+    // slabs of `island` (Advector::exchangeStepsBy); nothing in one process.
+    void exchangeStepsOf(const Island& island);
     // Every island whole on process 0 (gathered_), after a frame: what
     // upres, --stats and the report read. gatherOnce asks the others
     // (process 0, once a frame, when something reads the whole frame).
@@ -256,7 +262,7 @@ class Solver {
     // The stages, each on one island's fields.
     void applyEmitters(Fields& f, float dt);
     void burnFuel(Fields& f, float dt);
-    void advectVelocity(Fields& f, float dt);
+    void advectVelocity(Island& island, float dt);
     // The reflection's second half: the projected velocity reflected, then
     // advected through itself as it was before the reflection.
     void advectReflected(Island& island, float dt);

@@ -27,9 +27,12 @@ SlabRange clampTo(SlabRange r, int lo, int hi) {
 }  // namespace
 
 int Solver::splitHalo(const Scene& scene) {
-    // A stage reads at most this far: MacCormack's two traces of up to cfl
-    // cells and their blends, then vorticity confinement's gradient.
-    return 2 * int(std::ceil(scene.time.cfl)) + 8;
+    // A stage reads at most this far: a trace of up to ceil(cfl) + 1 cells
+    // and its blend (MacCormack's forward steps are exchanged between its
+    // passes, the advected velocity before the forces), or the forces one
+    // after another: vorticity confinement's gradient of the curl, then the
+    // flame's shredding, eight at most.
+    return std::max(int(std::ceil(scene.time.cfl)) + 4, 8);
 }
 
 Vec3i Solver::splitPartCells(const Scene& scene, int processes) {
@@ -56,7 +59,7 @@ std::string Solver::splitRefusal(const Scene& scene) {
 }
 
 void Solver::checkSplitReach(float metres, int frame) const {
-    // The halo holds MacCormack's two traces of up to ceil(cfl) + 1 cells;
+    // The halo holds a trace of up to ceil(cfl) + 1 cells and its blend;
     // time.max_substeps can make a substep longer than time.cfl allows.
     const float cells = metres / scene_.domain.dx();
     const float most = std::ceil(scene_.time.cfl) + 1.0f;
@@ -107,11 +110,23 @@ std::vector<SlabRange> Solver::heldSlabs(const Box3i& box, bool zFaces) const {
 }
 
 template <typename T>
-void Solver::exchange(const Island& island, Grid3<T>& g) const {
+void Solver::exchangeLike(const Box3i& box, const Grid3<T>& g, T* values) const {
     if (g.size() == 0) return;  // no part of this box here
     const bool zFaces = g.offset().z == 0.0f;
-    processes_->exchangeSlabs(&g(0, 0, 0), g.strideZ() * sizeof(T), ownedSlabs(island.box, zFaces),
-                              heldSlabs(island.box, zFaces));
+    processes_->exchangeSlabs(values, g.strideZ() * sizeof(T), ownedSlabs(box, zFaces),
+                              heldSlabs(box, zFaces));
+}
+
+template <typename T>
+void Solver::exchange(const Island& island, Grid3<T>& g) const {
+    exchangeLike(island.box, g, g.size() ? &g(0, 0, 0) : nullptr);
+}
+
+void Solver::exchangeStepsOf(const Island& island) {
+    if (!split()) return;
+    advector_.exchangeStepsBy([this, box = island.box](const ScalarGrid& g, float* step) {
+        exchangeLike(box, g, step);
+    });
 }
 
 void Solver::exchangeVelocity(Island& island) const {

@@ -3,8 +3,8 @@
 # process writes: every grid of every frame the same, bit for bit, as
 # OpenVDB reads them (vdb_same), and the same resume state, byte for byte.
 # Scenes: sparse smoke (advection-reflection), dense smoke (MacCormack), a
-# fire, a moving solid, coloured smoke, upres; a split bake resumed with
-# another number of processes and threads.
+# fire, a moving solid, coloured smoke, upres, a fast jet; a split bake
+# resumed with another number of processes and threads.
 # Usage: split_bake_test.sh PLUME VDB_SAME SOURCE_DIR WORK_DIR
 set -euo pipefail
 plume=$1 same=$2 source=$3 work=$4
@@ -104,6 +104,11 @@ check solid solid.toml $full --frames 8-12
 } > color.toml
 check color color.toml $full
 check upres smoke.toml $full --set time.frames=6 --set upres.factor=2
+# A jet across the cuts at one substep a frame: its traces near the longest a
+# split bake takes (ceil(cfl) + 1 cells), which the halo must hold.
+{ cat tall.toml; echo '[solver]'; echo 'sparse = false'; source_at 1.5
+} | sed 's/^velocity = .*/velocity = [1.0, 0.0, 10.0]/; s/^max_substeps = .*/max_substeps = 1/' > jet.toml
+check jet jet.toml $full --set time.frames=8
 
 # Resumed: frames 1-5 split in two, then on to 10 in three with one thread.
 bake 2 resumed smoke.toml $full --frames 1-5

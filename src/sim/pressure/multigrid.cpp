@@ -60,7 +60,7 @@ void MultigridPreconditioner::build(const PoissonGrid& fine) {
     buildLevels(fine);
 }
 
-void MultigridPreconditioner::buildLevels(const PoissonGrid& fine) {
+void MultigridPreconditioner::buildLevels(const PoissonGrid& fine, bool finestScratch) {
     fine_ = &fine;
     levels_.clear();
     levels_.emplace_back();
@@ -79,9 +79,11 @@ void MultigridPreconditioner::buildLevels(const PoissonGrid& fine) {
         f.toCoarse[0] = makeAxis(g.nx(), c.nx(), open[kXMin], open[kXMax]);
         f.toCoarse[1] = makeAxis(g.ny(), c.ny(), open[kYMin], open[kYMax]);
         f.toCoarse[2] = makeAxis(g.nz(), c.nz(), open[kZMin], open[kZMax]);
-        f.stage.assign(size_t(c.nx()) * c.ny() * g.nz(), 0.0f);
         f.rowStride = size_t(g.nx() + c.nx());
-        f.rows.assign(f.rowStride * g.nz(), 0.0f);
+        if (levels_.size() > 1 || finestScratch) {
+            f.stage.assign(size_t(c.nx()) * c.ny() * g.nz(), 0.0f);
+            f.rows.assign(f.rowStride * g.nz(), 0.0f);
+        }
         levels_.push_back(std::move(coarse));
     }
     partial_.assign(size_t(fine.nz()), 0.0);

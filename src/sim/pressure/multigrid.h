@@ -79,7 +79,9 @@ class MultigridPreconditioner final : public Preconditioner {
         size_t rowStride = 0;
     };
 
-    void buildLevels(const PoissonGrid& fine);
+    // finestScratch: the finest level's stage and rows for all of `fine`
+    // (a split solve sizes them to its own slabs instead).
+    void buildLevels(const PoissonGrid& fine, bool finestScratch = true);
     // The V-cycle from level `top` down and back up to it (top > 0: level
     // top's right-hand side is already in place).
     void cycle(int top, const float* r, float* z);

@@ -15,7 +15,7 @@ namespace plume {
 
 void MultigridPreconditioner::buildSplit(const PoissonGrid& local, const PoissonGrid& whole,
                                          SlabComm& comm) {
-    buildLevels(whole);
+    buildLevels(whole, /*finestScratch=*/false);
     comm_ = &comm;
     firstSlab_ = comm.mine().begin;
     fine_ = &local;
@@ -30,7 +30,6 @@ void MultigridPreconditioner::buildSplit(const PoissonGrid& local, const Poisson
     L.rows.assign(L.rowStride * size_t(local.nz()), 0.0f);
     stageFirst_ = firstSlab_ - 1;
     L.stage.assign(size_t(grid(1).nx()) * size_t(grid(1).ny()) * size_t(local.nz() + 3), 0.0f);
-    L.stage.shrink_to_fit();
     for (const SlabRange& r : comm.owned())
         coarseOwned_.push_back({(r.begin + 1) / 2, (r.end + 1) / 2});
 }
