@@ -71,8 +71,6 @@ void MultigridPreconditioner::buildLevels(const PoissonGrid& fine, bool finestSc
         if (g.nx() == 1 && g.ny() == 1 && g.nz() == 1) break;
         Level coarse;
         coarse.grid.buildCoarse(g);
-        coarse.x.assign(coarse.grid.paddedSize(), 0.0f);
-        coarse.b.assign(coarse.grid.paddedSize(), 0.0f);
         Level& f = levels_.back();
         const PoissonGrid& c = coarse.grid;
         const auto& open = g.openSide();
@@ -86,10 +84,19 @@ void MultigridPreconditioner::buildLevels(const PoissonGrid& fine, bool finestSc
         }
         levels_.push_back(std::move(coarse));
     }
+    if (finestScratch) takeCoarseUnknowns();
     partial_.assign(size_t(fine.nz()), 0.0);
     const PoissonGrid& coarsest = grid(levelCount() - 1);
     // Enough sweeps for information to cross the coarsest grid a few times.
     coarseSweeps_ = std::max({8, coarsest.nx(), coarsest.ny(), coarsest.nz()});
+}
+
+void MultigridPreconditioner::takeCoarseUnknowns() {
+    for (size_t l = 1; l < levels_.size(); ++l) {
+        Level& c = levels_[l];
+        c.x.assign(c.grid.paddedSize(), 0.0f);
+        c.b.assign(c.grid.paddedSize(), 0.0f);
+    }
 }
 
 double MultigridPreconditioner::apply(const float* r, float* z) {

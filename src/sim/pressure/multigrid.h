@@ -42,7 +42,7 @@ class MultigridPreconditioner final : public Preconditioner {
     // object (or the next build). apply() then runs the finest level over
     // the owned slabs, exchanging ghost slabs, gathers the restricted
     // residual and runs the coarse levels redundantly on every process.
-    void buildSplit(const PoissonGrid& local, const PoissonGrid& whole, SlabComm& comm);
+    void buildSplit(const PoissonGrid& local, PoissonGrid whole, SlabComm& comm);
     // Bytes build() allocates for a finest grid of `cells`: each coarse
     // level's grid, iterate and right-hand side, and each level's restriction
     // stage and row scratch.
@@ -79,9 +79,11 @@ class MultigridPreconditioner final : public Preconditioner {
         size_t rowStride = 0;
     };
 
-    // finestScratch: the finest level's stage and rows for all of `fine`
-    // (a split solve sizes them to its own slabs instead).
+    // finestScratch: the finest level's stage and rows for all of `fine`,
+    // and the coarse levels' unknowns (a split solve sizes the first to its
+    // own slabs, and takes the others once the whole grid is let go).
     void buildLevels(const PoissonGrid& fine, bool finestScratch = true);
+    void takeCoarseUnknowns();
     // The V-cycle from level `top` down and back up to it (top > 0: level
     // top's right-hand side is already in place).
     void cycle(int top, const float* r, float* z);

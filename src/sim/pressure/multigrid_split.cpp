@@ -13,9 +13,13 @@
 
 namespace plume {
 
-void MultigridPreconditioner::buildSplit(const PoissonGrid& local, const PoissonGrid& whole,
+void MultigridPreconditioner::buildSplit(const PoissonGrid& local, PoissonGrid whole,
                                          SlabComm& comm) {
     buildLevels(whole, /*finestScratch=*/false);
+    // The whole grid let go before the coarse levels take their unknowns:
+    // the two are not held at once.
+    whole = PoissonGrid();
+    takeCoarseUnknowns();
     comm_ = &comm;
     firstSlab_ = comm.mine().begin;
     fine_ = &local;

@@ -3,6 +3,7 @@
 // owned slabs, with the solve of split_solve.h.
 #include <cmath>
 #include <cstring>
+#include <utility>
 
 #include "sim/pressure/projection.h"
 #include "sim/pressure/projection_impl.h"
@@ -50,7 +51,7 @@ void PressureSolverImpl::prepareSplit(const Fields& f) {
     if (method_ == PressureMethod::PCG)
         splitSgs = std::make_unique<SplitSymmetricGaussSeidel>(grid, c);
     else
-        mg.buildSplit(grid, whole, c);
+        mg.buildSplit(grid, std::move(whole), c);
     built_ = true;
 }
 
