@@ -148,10 +148,7 @@ void FrameSinks::writePictures(Frame& frame) {
 }
 
 void FrameSinks::frameDone(Frame& frame) {
-    if (totals_ && frame.source) {
-        const std::vector<const Fields*> parts = frame.source->fields();
-        if (!parts.empty()) frame.totals = fieldTotals(parts);
-    }
+    if (totals_ && frame.source) frame.source->totals(frame.totals);
     feed(FrameSink::Takes::EveryFrame, frame);
     std::string did = frame.source ? frame.source->describe(frame) : std::string();
     if (frame.written && renderer_) {

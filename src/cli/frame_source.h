@@ -10,6 +10,7 @@
 
 #include "core/volume.h"
 #include "io/vdb_cache.h"
+#include "sim/field_totals.h"
 
 namespace plume {
 
@@ -40,6 +41,14 @@ class FrameSource {
     // The fields the frame holds, for the statistics' totals and the
     // report's thumbnails (none for a cache read to render).
     virtual std::vector<const Fields*> fields() const { return {}; }
+    // What the frame's fields hold in all (--stats, --report); false for a
+    // source with no fields.
+    virtual bool totals(FieldTotals& out) const {
+        const std::vector<const Fields*> parts = fields();
+        if (parts.empty()) return false;
+        out = fieldTotals(parts);
+        return true;
+    }
     // What the per-frame progress line says the source did ("12 substeps,
     // 40 pressure iterations, sim 0.50 s").
     virtual std::string describe(const Frame& frame) const = 0;

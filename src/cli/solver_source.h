@@ -31,6 +31,12 @@ class SolverSource : public FrameSource {
     void writeVdb(const std::string& path, const Frame& frame, const std::string& sceneName,
                   const CacheOptions& options) const override;
     std::vector<const Fields*> fields() const override { return solver_.islandFields(); }
+    // Read through the solver's feed: a split bake's process 0 sums the
+    // others' slabs as they arrive, without gathering the frame whole.
+    bool totals(FieldTotals& out) const override {
+        out = fieldTotals(*solver_.feed());
+        return true;
+    }
     int endFrame(int signal) override { return solver_.endFrame(signal); }
     std::string describe(const Frame& frame) const override;
 

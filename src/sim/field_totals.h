@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "sim/fields.h"
+#include "sim/frame_feed.h"
 
 namespace plume {
 
@@ -19,8 +20,12 @@ struct FieldTotals {
     float peakSpeed = 0;  // the largest face speed, m/s (what the CFL rule counts)
 };
 
-// Over a solve's islands (Solver::islandFields), added in a fixed order so
-// the totals are the same bits for any thread count.
+// Over a frame's islands, a run of slabs at a time as the feed hands them
+// out (a split bake's process 0 never holds the frame whole for them), each
+// slab's sum added in slab order, so the totals are the same bits for any
+// thread count and any number of processes.
+FieldTotals fieldTotals(const FrameFeed& feed);
+// The same over islands one process holds (Solver::islandFields).
 FieldTotals fieldTotals(const std::vector<const Fields*>& islands);
 
 }  // namespace plume

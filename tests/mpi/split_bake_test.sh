@@ -86,6 +86,14 @@ check smoke smoke.toml $full
 check dense dense.toml $full
 { cat tall.toml; source_at 1.2 'fuel = 1.0'; } > fire.toml
 check fire fire.toml $full --set physics.ignition_temperature=0.3 --set physics.flame_heat=2.0
+# --stats: the same totals (summed by process 0 as the slabs arrive).
+burn="--set physics.ignition_temperature=0.3 --set physics.flame_heat=2.0"
+bake 1 stats.1 fire.toml $burn --stats stats.1.csv
+bake 3 stats.3 fire.toml $burn --stats stats.3.csv
+# frame, substeps, iterations, residual, cells, smoke, fuel, peak speed: not the times
+cut -d, -f1-4,8-11 stats.1.csv > totals.1 && cut -d, -f1-4,8-11 stats.3.csv > totals.3
+diff totals.1 totals.3 || { echo "FAIL: --stats: 3 processes' totals differ"; exit 1; }
+echo "stats, 3 processes: the same totals"
 { cat tall.toml; source_at 0.6; cat <<'TOML'
 [[obstacle]]
 shape = "sphere"
