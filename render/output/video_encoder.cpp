@@ -5,17 +5,13 @@
 #include <optional>
 
 extern "C" {
-#include <libavcodec/avcodec.h>
-#include <libavformat/avformat.h>
-#include <libavutil/error.h>
 #include <libavutil/imgutils.h>
-#include <libavutil/opt.h>
-#include <libswscale/swscale.h>
 }
 
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/report.h"
+#include "render/output/libav.h"
 
 namespace plume {
 
@@ -23,7 +19,7 @@ namespace {
 
 std::string avError(int code) {
     char text[AV_ERROR_MAX_STRING_SIZE] = {0};
-    av_strerror(code, text, sizeof text);
+    libav().av_strerror(code, text, sizeof text);
     return text;
 }
 
@@ -34,7 +30,7 @@ AVRational frameRate(double fps) {
     if (std::fabs(fps - whole) < 1e-9) return {int(whole), 1};
     double ntsc = std::round(fps * 1.001);
     if (std::fabs(fps - ntsc * 1000.0 / 1001.0) < 2e-3) return {int(ntsc) * 1000, 1001};
-    return av_d2q(fps, 65535);
+    return libav().av_d2q(fps, 65535);
 }
 
 // MPEG-4 part 2 has no CRF; map it onto the fixed quantiser scale (2 best .. 31).
@@ -59,13 +55,13 @@ struct VideoEncoder::Impl {
     SwsContext* sws = nullptr;
 
     ~Impl() {
-        sws_freeContext(sws);
-        av_packet_free(&packet);
-        av_frame_free(&frame);
-        avcodec_free_context(&codec);
+        libav().sws_freeContext(sws);
+        libav().av_packet_free(&packet);
+        libav().av_frame_free(&frame);
+        libav().avcodec_free_context(&codec);
         if (format) {
-            if (format->pb) avio_closep(&format->pb);
-            avformat_free_context(format);
+            if (format->pb) libav().avio_closep(&format->pb);
+            libav().avformat_free_context(format);
         }
     }
 
@@ -76,13 +72,13 @@ struct VideoEncoder::Impl {
     // Moves every packet the encoder has ready into the file.
     void drain() {
         for (;;) {
-            int r = avcodec_receive_packet(codec, packet);
+            int r = libav().avcodec_receive_packet(codec, packet);
             if (r == AVERROR(EAGAIN) || r == AVERROR_EOF) return;
             check(r, "encoding failed");
             if (packet->duration <= 0) packet->duration = 1;  // one frame in the codec time base
-            av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
+            libav().av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
             packet->stream_index = stream->index;
-            check(av_interleaved_write_frame(format, packet), "writing a packet failed");
+            check(libav().av_interleaved_write_frame(format, packet), "writing a packet failed");
         }
     }
 };
@@ -105,15 +101,15 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     m.height = height;
 
     // libx264 prints its settings and statistics at the default level.
-    if (av_log_get_level() == AV_LOG_INFO) av_log_set_level(AV_LOG_ERROR);
+    if (libav().av_log_get_level() == AV_LOG_INFO) libav().av_log_set_level(AV_LOG_ERROR);
 
     // Pick the codec.
     const AVCodec* codec = nullptr;
     if (out.codec == Codec::H264) {
-        codec = avcodec_find_encoder_by_name("libx264");
+        codec = libav().avcodec_find_encoder_by_name("libx264");
         if (!codec) warn("libx264 is not available; writing MPEG-4 part 2 video instead of H.264");
     }
-    if (!codec) codec = avcodec_find_encoder(AV_CODEC_ID_MPEG4);
+    if (!codec) codec = libav().avcodec_find_encoder(AV_CODEC_ID_MPEG4);
     if (!codec)
         throw RunError("video " + path + ": neither libx264 nor an MPEG-4 encoder is available");
     m.codecName = codec->name;
@@ -121,12 +117,12 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     m.partial.emplace(path, ".partial", "an MP4");
     const std::string& partialPath = m.partial->tempPath();
     // The muxer cannot guess "mp4" from the temporary name.
-    m.check(avformat_alloc_output_context2(&m.format, nullptr, "mp4", partialPath.c_str()),
+    m.check(libav().avformat_alloc_output_context2(&m.format, nullptr, "mp4", partialPath.c_str()),
             "cannot create the MP4 muxer");
-    m.stream = avformat_new_stream(m.format, nullptr);
-    m.codec = avcodec_alloc_context3(codec);
-    m.frame = av_frame_alloc();
-    m.packet = av_packet_alloc();
+    m.stream = libav().avformat_new_stream(m.format, nullptr);
+    m.codec = libav().avcodec_alloc_context3(codec);
+    m.frame = libav().av_frame_alloc();
+    m.packet = libav().av_packet_alloc();
     if (!m.stream || !m.codec || !m.frame || !m.packet)
         throw RunError("video " + path + ": out of memory");
 
@@ -147,29 +143,29 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     c->color_range = AVCOL_RANGE_MPEG;
     if (m.format->oformat->flags & AVFMT_GLOBALHEADER) c->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (m.codecName == "libx264") {
-        m.check(av_opt_set(c->priv_data, "preset", out.preset.c_str(), 0), "unknown output.preset");
-        m.check(av_opt_set_double(c->priv_data, "crf", out.crf, 0), "invalid output.crf");
+        m.check(libav().av_opt_set(c->priv_data, "preset", out.preset.c_str(), 0), "unknown output.preset");
+        m.check(libav().av_opt_set_double(c->priv_data, "crf", out.crf, 0), "invalid output.crf");
     } else {
         c->flags |= AV_CODEC_FLAG_QSCALE;
         c->global_quality = FF_QP2LAMBDA * mpeg4Quantiser(out.crf);
         c->gop_size = std::max(1, int(std::lround(2 * fps)));
     }
-    int r = avcodec_open2(c, codec, nullptr);
+    int r = libav().avcodec_open2(c, codec, nullptr);
     if (r < 0)
         throw RunError("video " + path + ": cannot open the " + m.codecName +
                        " encoder (preset \"" + out.preset + "\", crf " + std::to_string(out.crf) +
                        "): " + avError(r));
-    m.check(avcodec_parameters_from_context(m.stream->codecpar, c), "cannot copy codec parameters");
+    m.check(libav().avcodec_parameters_from_context(m.stream->codecpar, c), "cannot copy codec parameters");
     m.stream->time_base = c->time_base;
     m.stream->avg_frame_rate = rate;
 
     // RGB -> BT.709 limited-range YUV 4:2:0.
-    m.sws = sws_getContext(width, height, AV_PIX_FMT_RGB24, width, height, AV_PIX_FMT_YUV420P,
+    m.sws = libav().sws_getContext(width, height, AV_PIX_FMT_RGB24, width, height, AV_PIX_FMT_YUV420P,
                            SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INP, nullptr, nullptr,
                            nullptr);
     if (!m.sws) throw RunError("video " + path + ": cannot create the colour converter");
-    const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
-    if (sws_setColorspaceDetails(m.sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
+    const int* bt709 = libav().sws_getCoefficients(SWS_CS_ITU709);
+    if (libav().sws_setColorspaceDetails(m.sws, bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16) < 0)
         throw RunError("video " + path + ": the colour converter does not support BT.709");
     m.frame->format = AV_PIX_FMT_YUV420P;
     m.frame->width = width;
@@ -178,22 +174,22 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
     m.frame->color_trc = AVCOL_TRC_IEC61966_2_1;
     m.frame->colorspace = AVCOL_SPC_BT709;
     m.frame->color_range = AVCOL_RANGE_MPEG;
-    m.check(av_frame_get_buffer(m.frame, 0), "cannot allocate a frame");
+    m.check(libav().av_frame_get_buffer(m.frame, 0), "cannot allocate a frame");
 
     // Open the temporary file and write the header; from here on a failure
     // must not leave the partial file behind.
     try {
-        m.check(avio_open(&m.format->pb, partialPath.c_str(), AVIO_FLAG_WRITE),
+        m.check(libav().avio_open(&m.format->pb, partialPath.c_str(), AVIO_FLAG_WRITE),
                 ("cannot open " + partialPath + " for writing").c_str());
         AVDictionary* options = nullptr;
         // faststart moves the index to the front by reading the file back,
         // which a device written in place (/dev/null) cannot give.
-        if (!m.partial->inPlace()) av_dict_set(&options, "movflags", "+faststart", 0);
-        r = avformat_write_header(m.format, &options);
-        av_dict_free(&options);
+        if (!m.partial->inPlace()) libav().av_dict_set(&options, "movflags", "+faststart", 0);
+        r = libav().avformat_write_header(m.format, &options);
+        libav().av_dict_free(&options);
         m.check(r, "cannot write the MP4 header");
     } catch (...) {
-        if (m.format->pb) avio_closep(&m.format->pb);
+        if (m.format->pb) libav().avio_closep(&m.format->pb);
         m.partial->discard();
         throw;
     }
@@ -216,12 +212,12 @@ void VideoEncoder::add(const Image& image) {
                        std::to_string(image.height) + ", the video " + std::to_string(m.width) +
                        "x" + std::to_string(m.height));
     if (image.channels != 3) throw RunError("video " + m.path + ": frames must be RGB");
-    m.check(av_frame_make_writable(m.frame), "cannot write to the frame");
+    m.check(libav().av_frame_make_writable(m.frame), "cannot write to the frame");
     const uint8_t* src[1] = {image.pixels.data()};
     const int srcStride[1] = {3 * image.width};
-    sws_scale(m.sws, src, srcStride, 0, m.height, m.frame->data, m.frame->linesize);
+    libav().sws_scale(m.sws, src, srcStride, 0, m.height, m.frame->data, m.frame->linesize);
     m.frame->pts = m.frames;
-    m.check(avcodec_send_frame(m.codec, m.frame), "encoding failed");
+    m.check(libav().avcodec_send_frame(m.codec, m.frame), "encoding failed");
     m.drain();
     ++m.frames;
 }
@@ -231,12 +227,12 @@ void VideoEncoder::finish() {
     if (m.finished) return;
     m.finished = true;
     try {
-        m.check(avcodec_send_frame(m.codec, nullptr), "flushing the encoder failed");
+        m.check(libav().avcodec_send_frame(m.codec, nullptr), "flushing the encoder failed");
         m.drain();
-        m.check(av_write_trailer(m.format), "cannot write the MP4 trailer");
-        m.check(avio_closep(&m.format->pb), "cannot close the file");
+        m.check(libav().av_write_trailer(m.format), "cannot write the MP4 trailer");
+        m.check(libav().avio_closep(&m.format->pb), "cannot close the file");
     } catch (...) {
-        if (m.format->pb) avio_closep(&m.format->pb);
+        if (m.format->pb) libav().avio_closep(&m.format->pb);
         m.partial->discard();
         throw;
     }
