@@ -41,17 +41,19 @@ void ScratchArena::release() {
     peak_ = 0;
 }
 
+void returnPagesOf(void* data, size_t bytes) {
+    // Whole pages inside the range only: the allocator's own bookkeeping
+    // sits just before its first byte.
+    const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
+    const auto start = reinterpret_cast<std::uintptr_t>(data);
+    const std::uintptr_t lo = (start + page - 1) / page * page;
+    const std::uintptr_t hi = (start + bytes) / page * page;
+    if (data && hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
+}
+
 void ScratchArena::returnPages() {
     if (leased_) throw std::logic_error("ScratchArena: returnPages() inside a lease");
-    const auto page = std::uintptr_t(sysconf(_SC_PAGESIZE));
-    for (Block& b : blocks_) {
-        // Whole pages inside the block only: the allocator's own bookkeeping
-        // sits just before its first byte.
-        const auto start = reinterpret_cast<std::uintptr_t>(b.bytes.get());
-        const std::uintptr_t lo = (start + page - 1) / page * page;
-        const std::uintptr_t hi = (start + b.size + kAlignment) / page * page;
-        if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_DONTNEED);
-    }
+    for (Block& b : blocks_) returnPagesOf(b.bytes.get(), b.size + kAlignment);
 }
 
 void ScratchArena::open() {

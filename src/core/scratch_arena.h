@@ -25,6 +25,11 @@
 
 namespace plume {
 
+// Hands back to the system the whole pages inside [data, data + bytes) of
+// memory this process allocated, which it keeps: the next touch of each finds
+// it zeroed. For scratch that is idle between frames.
+void returnPagesOf(void* data, size_t bytes);
+
 class ScratchArena {
   public:
     ScratchArena() = default;

@@ -136,6 +136,7 @@ FrameStats Solver::advanceFrame(int frame) {
     // The scratch is idle until the next frame: while this one is written
     // (its VDB trees are the bake's largest transient) it holds no pages.
     scratch_->returnPages();
+    for (Island& island : islands_) island.projection.returnScratchPages();
     serving_ = split() && processes_->rank() == 0;
     stats.simSeconds = std::chrono::duration<double>(Clock::now() - start).count();
     return stats;

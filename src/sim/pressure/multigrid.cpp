@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/scratch_arena.h"
+
 namespace plume {
 
 MultigridPreconditioner::AxisTransfer MultigridPreconditioner::makeAxis(int nFine, int nCoarse,
@@ -89,6 +91,16 @@ void MultigridPreconditioner::buildLevels(const PoissonGrid& fine, bool finestSc
     const PoissonGrid& coarsest = grid(levelCount() - 1);
     // Enough sweeps for information to cross the coarsest grid a few times.
     coarseSweeps_ = std::max({8, coarsest.nx(), coarsest.ny(), coarsest.nz()});
+}
+
+void MultigridPreconditioner::returnPages() {
+    auto give = [](std::vector<float>& v) { returnPagesOf(v.data(), v.size() * sizeof(float)); };
+    for (Level& level : levels_) {
+        give(level.x);
+        give(level.b);
+        give(level.stage);
+        give(level.rows);
+    }
 }
 
 void MultigridPreconditioner::takeCoarseUnknowns() {

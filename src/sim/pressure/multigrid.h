@@ -35,6 +35,10 @@ class MultigridPreconditioner final : public Preconditioner {
     // Builds the hierarchy under the finest grid `fine`, which must outlive
     // this object (or the next build). Allocates every level's scratch.
     void build(const PoissonGrid& fine);
+    // The levels' scratch (coarse iterates and right-hand sides, restriction
+    // stages and rows) handed back to the system between frames: a cycle
+    // writes each before it reads it, and the pages read as zeros, as built.
+    void returnPages();
     // The same for a finest level split among processes: `local` is this
     // process's owned slabs (PoissonGrid::slabsOf), `whole` the whole finest
     // grid, needed only during the call (every coarse level is built from it

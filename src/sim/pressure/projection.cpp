@@ -232,6 +232,8 @@ Grid3<double> Projection::pressureSum() const {
 
 void Projection::resetWarmStart() { impl_->resetPressure(); }
 
+void Projection::returnScratchPages() { impl_->mg.returnPages(); }
+
 Grid3<double> Projection::warmStart() const {
     const PressureSolverImpl& s = *impl_;
     Grid3<double> out(n_.x, n_.y, n_.z);

@@ -59,6 +59,10 @@ class Projection {
     // gradient the next solve removes, saved 1% of bench.toml's iterations).
     void reflect(Fields& f);
 
+    // Hands the pages of the solver's own scratch back between frames
+    // (MultigridPreconditioner::returnPages).
+    void returnScratchPages();
+
     // Forgets the pressure kept as the next solve's initial guess (benchmarks
     // and tests that want a cold start).
     void resetWarmStart();
