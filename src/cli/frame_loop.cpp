@@ -6,6 +6,7 @@
 #include "cli/interrupt.h"
 #include "cli/memory_check.h"
 #include "cli/resume.h"
+#include "core/loader_pages.h"
 
 namespace plume {
 
@@ -17,6 +18,8 @@ int runFrameLoop(const Scene& scene, FrameSinks& sinks, int lastIndex, const Mak
         std::unique_ptr<FrameSource> source = make(sinks, stage);
         stage = "opening the outputs";
         sinks.open(scene);
+        // Every library is loaded and bound by now: the bake's memory is its fields.
+        releaseLoaderPages();
         for (index = source->firstIndex(); index <= lastIndex; ++index) {
             Frame f = sinks.frame(index);
             f.source = source.get();
