@@ -5,9 +5,12 @@
 # Scenes: sparse smoke (advection-reflection), dense smoke (MacCormack), a
 # fire, a moving solid, coloured smoke, upres, a fast jet; a split bake
 # resumed with another number of processes and threads.
-# Usage: split_bake_test.sh PLUME VDB_SAME SOURCE_DIR WORK_DIR
+# Usage: split_bake_test.sh PLUME VDB_SAME SOURCE_DIR WORK_DIR [COUNTS...]
+# COUNTS: the numbers of processes each scene is split in (2 and 3 unless given).
 set -euo pipefail
 plume=$1 same=$2 source=$3 work=$4
+shift 4
+[ $# -gt 0 ] && counts=("$@") || counts=(2 3)
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 scenes=$source/scenes
 
@@ -39,14 +42,14 @@ same_bakes() {
   echo "$name: $n frames the same"
 }
 
-# check NAME SCENE ARGS...: one process against 2 and 3.
+# check NAME SCENE ARGS...: one process against each of the counts.
 check() {
-  local name=$1 scene=$2; shift 2
+  local name=$1 scene=$2 np; shift 2
   bake 1 "$name.1" "$scene" "$@"
-  bake 2 "$name.2" "$scene" "$@"
-  same_bakes "$name, 2 processes" "$name.1" "$name.2"
-  bake 3 "$name.3" "$scene" "$@"
-  same_bakes "$name, 3 processes" "$name.1" "$name.3"
+  for np in "${counts[@]}"; do
+    bake "$np" "$name.$np" "$scene" "$@"
+    same_bakes "$name, $np processes" "$name.1" "$name.$np"
+  done
 }
 
 # A tall domain, so each process holds a part of it, halo and all, and a
