@@ -171,7 +171,7 @@ SolveStats Solver::step(float dt) {
         const SolveStats s =
             reflects ? advanceVelocityReflected(island, dt) : advanceVelocity(island, dt);
         advectScalars(island, dt);
-        diffuseScalars(f, dt);
+        diffuseScalars(island, dt);
         dissipate(f, dt);
         if (split()) exchangeScalars(island);
         stats.iterations = std::max(stats.iterations, s.iterations);
@@ -183,7 +183,7 @@ SolveStats Solver::step(float dt) {
 
 SolveStats Solver::advanceVelocity(Island& island, float dt) {
     advectVelocity(island, dt);
-    addForces(island.f, dt);
+    addForces(island, dt);
     return project(island, dt, scene_.solver.tolerance);
 }
 
@@ -210,7 +210,7 @@ float firstReflectionTolerance(float tolerance) {
 // symmetric plume's symmetry by 5e-4 (Solver.MirrorSymmetricSceneStaysSymmetric).
 SolveStats Solver::advanceVelocityReflected(Island& island, float dt) {
     advectVelocity(island, 0.5f * dt);  // u~ = A(u; u, dt / 2)
-    addForces(island.f, dt);
+    addForces(island, dt);
     const SolveStats first =
         project(island, dt, firstReflectionTolerance(scene_.solver.tolerance));  // u^1/2 = P u~
     advectReflected(island, 0.5f * dt);  // A(2 u^1/2 - u~; u^1/2, dt / 2)
@@ -219,13 +219,14 @@ SolveStats Solver::advanceVelocityReflected(Island& island, float dt) {
     return {first.iterations + second.iterations, second.residual};
 }
 
-void Solver::addForces(Fields& f, float dt) {
+void Solver::addForces(Island& island, float dt) {
+    Fields& f = island.f;
     addBuoyancy(f, dt);
     addWind(f, dt);
     addTurbulence(f, dt);
     addVorticityConfinement(f, dt);
     addFlameForces(f, dt);
-    diffuseVelocity(f, dt);
+    diffuseVelocity(island, dt);
 }
 
 void Solver::moveSolidsAndEmitters() {
@@ -334,10 +335,13 @@ void Solver::addFlameForces(Fields& f, float dt) {
     plume::addFlameShredding(f, p.flameShredding, dt, *scratch_);
 }
 
-void Solver::diffuseVelocity(Fields& f, float dt) {
+void Solver::diffuseVelocity(Island& island, float dt) {
     ScopedTimer t(times_.viscosity);
+    Fields& f = island.f;
+    const std::optional<DiffusionSplit> part = diffusionSplit(island);
     for (int axis = 0; axis < 3; ++axis)
-        diffuseImplicit(f.component(axis), scene_.physics.viscosity, dt, f.dx);
+        diffuseImplicit(f.component(axis), scene_.physics.viscosity, dt, f.dx, kDiffusionSweeps,
+                        part ? &*part : nullptr);
 }
 
 SolveStats Solver::project(Island& island, float dt, float tolerance) {
@@ -372,12 +376,16 @@ void Solver::advectScalars(Island& island, float dt) {
     clearSolidScalars(f, ambient);
 }
 
-void Solver::diffuseScalars(Fields& f, float dt) {
+void Solver::diffuseScalars(Island& island, float dt) {
     ScopedTimer t(times_.diffuseScalars);
-    diffuseImplicit(f.density, scene_.physics.diffusion, dt, f.dx);
-    diffuseImplicit(f.temperature, scene_.physics.diffusion, dt, f.dx);
+    Fields& f = island.f;
+    const std::optional<DiffusionSplit> part = diffusionSplit(island);
+    const float nu = scene_.physics.diffusion;
+    diffuseImplicit(f.density, nu, dt, f.dx, kDiffusionSweeps, part ? &*part : nullptr);
+    diffuseImplicit(f.temperature, nu, dt, f.dx, kDiffusionSweeps, part ? &*part : nullptr);
     if (f.colored())
-        for (ScalarGrid& c : f.color) diffuseImplicit(c, scene_.physics.diffusion, dt, f.dx);
+        for (ScalarGrid& c : f.color)
+            diffuseImplicit(c, nu, dt, f.dx, kDiffusionSweeps, part ? &*part : nullptr);
 }
 
 void Solver::dissipate(Fields& f, float dt) {

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "scene/scene.h"
 #include "scene/shot_clock.h"
 #include "sim/advection.h"
+#include "sim/diffusion.h"
 #include "sim/fields.h"
 #include "sim/forces.h"
 #include "sim/frame_feed.h"
@@ -208,6 +210,8 @@ class Solver {
     // The advector's forward steps exchanged between its passes, over the
     // slabs of `island` (Advector::exchangeStepsBy); nothing in one process.
     void exchangeStepsOf(const Island& island);
+    // How implicit diffusion sweeps the island's part (nothing in one process).
+    std::optional<DiffusionSplit> diffusionSplit(const Island& island) const;
     // Every island whole on process 0 (gathered_), after a frame: what
     // upres, --stats and the report read. gatherOnce asks the others
     // (process 0, once a frame, when something reads the whole frame).
@@ -258,7 +262,7 @@ class Solver {
     // advection-reflection's two halves (solver.advection = "reflection").
     SolveStats advanceVelocity(Island& island, float dt);
     SolveStats advanceVelocityReflected(Island& island, float dt);
-    void addForces(Fields& f, float dt);
+    void addForces(Island& island, float dt);
     // The stages, each on one island's fields.
     void applyEmitters(Fields& f, float dt);
     void burnFuel(Fields& f, float dt);
@@ -271,10 +275,10 @@ class Solver {
     void addTurbulence(Fields& f, float dt);
     void addVorticityConfinement(Fields& f, float dt);
     void addFlameForces(Fields& f, float dt);   // disturbance and shredding
-    void diffuseVelocity(Fields& f, float dt);  // viscosity
+    void diffuseVelocity(Island& island, float dt);  // viscosity
     SolveStats project(Island& island, float dt, float tolerance);
     void advectScalars(Island& island, float dt);
-    void diffuseScalars(Fields& f, float dt);
+    void diffuseScalars(Island& island, float dt);
     void dissipate(Fields& f, float dt);
     double time() const { return islands_.front().f.time; }
     // The shot's span of the substep under way.

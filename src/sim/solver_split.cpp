@@ -50,8 +50,6 @@ std::string Solver::splitRefusal(const Scene& scene) {
         if (when) what += std::string(what.empty() ? "" : ", ") + name;
     };
     refuse(scene.hasSparks(), "sparks");
-    refuse(scene.physics.diffusion > 0.0f, "physics.diffusion");
-    refuse(scene.physics.viscosity > 0.0f, "physics.viscosity");
     refuse(scene.solver.pressure == PressureMethod::SOR, "solver.pressure = \"sor\"");
     if (what.empty()) return {};
     return "a bake split across processes does not take " + what +
@@ -127,6 +125,12 @@ void Solver::exchangeStepsOf(const Island& island) {
     advector_.exchangeStepsBy([this, box = island.box](const ScalarGrid& g, float* step) {
         exchangeLike(box, g, step);
     });
+}
+
+std::optional<DiffusionSplit> Solver::diffusionSplit(const Island& island) const {
+    if (!split()) return std::nullopt;
+    return DiffusionSplit{island.f.partZ, halo_,
+                          [this, &island](ScalarGrid& g) { exchange(island, g); }};
 }
 
 void Solver::exchangeVelocity(Island& island) const {

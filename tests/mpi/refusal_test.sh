@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # plume started as several processes by a real mpirun: only bake splits; any
-# other command, and a bake of what does not split yet (diffusion), is refused
+# other command, and a bake of what does not split yet (sparks), is refused
 # in one line, from one of them, exit status 2, with nothing written; a split
 # bake whose substeps outrun its halo stops in one line; the memory check
 # counts each process's part.
@@ -37,8 +37,8 @@ refused() {
   done
 }
 refused render "only plume bake splits across processes, and 2 were started" render tiny.toml
-refused diffusion "does not take physics.diffusion yet" bake tiny.toml --vdb cache \
-  --set physics.diffusion=0.01
+{ cat tiny.toml; echo 'sparks = 100.0'; } > sparks.toml  # the emitter throws sparks
+refused sparks "does not take sparks yet" bake sparks.toml --vdb cache
 # Substeps longer than the halo holds (time.max_substeps caps them) stop the
 # split bake rather than let it differ from one process's.
 # (The frames before it are written, whole.)

@@ -3,7 +3,8 @@
 # process writes: every grid of every frame the same, bit for bit, as
 # OpenVDB reads them (vdb_same), and the same resume state, byte for byte.
 # Scenes: sparse smoke (advection-reflection), dense smoke (MacCormack), a
-# fire, a moving solid, coloured smoke, upres, a fast jet; a split bake
+# fire, a moving solid, coloured smoke, diffusion and viscosity, upres, a fast
+# jet; a split bake
 # resumed with another number of processes and threads.
 # Usage: split_bake_test.sh PLUME VDB_SAME SOURCE_DIR WORK_DIR [COUNTS...]
 # COUNTS: the numbers of processes each scene is split in (2 and 3 unless given).
@@ -114,6 +115,10 @@ check solid solid.toml $full --frames 8-12
 { cat tall.toml; source_at 1.2 'color = [0.9, 0.2, 0.1]'; source_at 1.5 'color = [0.1, 0.3, 0.9]'
 } > color.toml
 check color color.toml $full
+# Implicit diffusion and viscosity: their sweeps exchange the halo as often as
+# their error can cross it (sim/diffusion.h), colours and all.
+check diffuse color.toml $full --set solver.sparse=false --set physics.diffusion=0.01 \
+  --set physics.viscosity=0.005
 check upres smoke.toml $full --set time.frames=6 --set upres.factor=2
 # A jet across the cuts at one substep a frame: its traces near the longest a
 # split bake takes (ceil(cfl) + 1 cells), which the halo must hold.
