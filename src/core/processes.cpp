@@ -200,6 +200,27 @@ bool Processes::all(bool value) const {
     return v != 0;
 }
 
+std::vector<std::vector<char>> Processes::allGatherBytes(std::span<const char> mine) const {
+    if (count_ == 1) return {std::vector<char>(mine.begin(), mine.end())};
+    const size_t n = static_cast<size_t>(count_);
+    std::vector<int> sizes(n), starts(n);
+    const int size = int(mine.size());
+    MPI_Allgather(&size, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    long total = 0;
+    for (int p = 0; p < count_; ++p) starts[size_t(p)] = int(total), total += sizes[size_t(p)];
+    std::vector<char> all(static_cast<size_t>(total));
+    {
+        const Meter meter(traffic_.seconds, traffic_.bytes, double(total - size));
+        MPI_Allgatherv(mine.data(), size, MPI_BYTE, all.data(), sizes.data(), starts.data(),
+                       MPI_BYTE, MPI_COMM_WORLD);
+    }
+    std::vector<std::vector<char>> out(n);
+    for (int p = 0; p < count_; ++p)
+        out[size_t(p)].assign(all.begin() + starts[size_t(p)],
+                              all.begin() + starts[size_t(p)] + sizes[size_t(p)]);
+    return out;
+}
+
 void Processes::broadcast(std::vector<char>& bytes) const {
     if (count_ == 1) return;
     unsigned long long size = bytes.size();
@@ -290,6 +311,9 @@ void Processes::gatherSlabsTo(const void* owned, size_t slabBytes,
 void Processes::min(std::span<int>) const {}
 void Processes::max(std::span<int>) const {}
 bool Processes::all(bool value) const { return value; }
+std::vector<std::vector<char>> Processes::allGatherBytes(std::span<const char> mine) const {
+    return {std::vector<char>(mine.begin(), mine.end())};
+}
 void Processes::broadcast(std::vector<char>&) const {}
 void Processes::broadcast(std::span<int>) const {}
 void Processes::streamSlabs(size_t, const std::vector<SlabRange>& ranges, int runSlabs,

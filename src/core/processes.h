@@ -84,6 +84,9 @@ class Processes {
     void min(std::span<int> values) const;
     void max(std::span<int> values) const;
     bool all(bool value) const;
+    // Every process's bytes, in process order, on every process (each
+    // process's may differ in length): what each found of a list all keep.
+    std::vector<std::vector<char>> allGatherBytes(std::span<const char> mine) const;
     // Process 0's bytes on every process (`bytes` resized on the others).
     void broadcast(std::vector<char>& bytes) const;
     // Process 0's values on every process.

@@ -177,7 +177,13 @@ SolveStats Solver::step(float dt) {
         stats.iterations = std::max(stats.iterations, s.iterations);
         stats.residual = std::max(stats.residual, s.residual);
     }
-    if (sparks_) sparks_->step(islandFields(), emitters_, frame_, dt);
+    if (sparks_) {
+        // Each island's fields here: a split solve's parts of them.
+        std::vector<const Fields*> flow;
+        for (const Island& island : islands_) flow.push_back(&island.f);
+        const std::optional<SparkSplit> part = sparkSplit();
+        sparks_->step(flow, emitters_, frame_, dt, part ? &*part : nullptr);
+    }
     return stats;
 }
 

@@ -212,6 +212,8 @@ class Solver {
     void exchangeStepsOf(const Island& island);
     // How implicit diffusion sweeps the island's part (nothing in one process).
     std::optional<DiffusionSplit> diffusionSplit(const Island& island) const;
+    // Which sparks this process moves and bears (nothing in one process).
+    std::optional<SparkSplit> sparkSplit() const;
     // Every island whole on process 0 (gathered_), after a frame: what
     // upres, --stats and the report read. gatherOnce asks the others
     // (process 0, once a frame, when something reads the whole frame).

@@ -49,7 +49,6 @@ std::string Solver::splitRefusal(const Scene& scene) {
     auto refuse = [&](bool when, const char* name) {
         if (when) what += std::string(what.empty() ? "" : ", ") + name;
     };
-    refuse(scene.hasSparks(), "sparks");
     refuse(scene.solver.pressure == PressureMethod::SOR, "solver.pressure = \"sor\"");
     if (what.empty()) return {};
     return "a bake split across processes does not take " + what +
@@ -131,6 +130,14 @@ std::optional<DiffusionSplit> Solver::diffusionSplit(const Island& island) const
     if (!split()) return std::nullopt;
     return DiffusionSplit{island.f.partZ, halo_,
                           [this, &island](ScalarGrid& g) { exchange(island, g); }};
+}
+
+std::optional<SparkSplit> Solver::sparkSplit() const {
+    if (!split()) return std::nullopt;
+    const int slabs = scene_.domain.cells().z;
+    const SlabRange held = heldWindow();
+    return SparkSplit{processes_, owned_,
+                      {std::max(held.begin, 0), std::min(held.end, slabs)}, slabs};
 }
 
 void Solver::exchangeVelocity(Island& island) const {

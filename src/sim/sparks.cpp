@@ -2,7 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
 
+#include "core/error.h"
 #include "core/parallel.h"
 #include "scene/shapes.h"
 
@@ -61,9 +65,21 @@ SparkMotion SparkMotion::of(const Scene& scene) {
     return m;
 }
 
+void SparkFlow::checkHeld(Vec3f p) const {
+    if (domainSlabs_ == 0) return;
+    // An interpolation reads the slab either side of the one holding p, and
+    // the face above the one above.
+    const float z = std::floor(p.z / dx_);
+    const bool low = held_.begin == 0 || z - 1.0f >= float(held_.begin);
+    const bool high = held_.end == domainSlabs_ || z + 2.0f <= float(held_.end);
+    if (!low || !high) ++beyond_;
+}
+
 const Fields* SparkFlow::islandAt(Vec3f p, Vec3f& grid) const {
+    checkHeld(p);
     for (const Fields* f : islands_) {
         grid = (p - f->origin) / f->dx;
+        grid.z = f->gridZ(grid.z);  // a split solve's part of the island
         if (grid.x >= 0 && grid.y >= 0 && grid.z >= 0 && grid.x < float(f->n.x) &&
             grid.y < float(f->n.y) && grid.z < float(f->n.z))
             return f;
@@ -190,17 +206,103 @@ Sparks::Sparks(const Scene& scene)
     : settings_(scene.sparks), motion_(SparkMotion::of(scene)), dx_(scene.domain.dx()) {}
 
 void Sparks::step(const std::vector<const Fields*>& islands,
-                  const std::vector<EmitterSettings>& emitters, int frame, float dt) {
+                  const std::vector<EmitterSettings>& emitters, int frame, float dt,
+                  const SparkSplit* split) {
     if (frame != frame_) frame_ = frame, substep_ = 0;
-    const SparkFlow flow(islands);
-    moveSparks(sparks_, flow, motion_, dt);
-    bear(islands, emitters, frame, substep_, dt);
+    const SparkFlow flow(islands, split ? split->held : SlabRange{0, 0},
+                         split ? split->domainSlabs : 0, dx_);
+    if (split)
+        moveSplit(flow, dt, frame, *split);
+    else
+        moveSparks(sparks_, flow, motion_, dt);
+    std::vector<SparkList> born = bear(flow, islands, emitters, frame, substep_, dt, split);
+    if (split) {
+        // Each source's births, process after process: slab order, as one
+        // process bears them.
+        std::vector<char> mine;
+        for (const SparkList& list : born) {
+            const std::uint64_t count = list.size();
+            mine.insert(mine.end(), reinterpret_cast<const char*>(&count),
+                        reinterpret_cast<const char*>(&count + 1));
+            mine.insert(mine.end(), reinterpret_cast<const char*>(list.data()),
+                        reinterpret_cast<const char*>(list.data() + list.size()));
+        }
+        const std::vector<std::vector<char>> all = split->processes->allGatherBytes(mine);
+        std::vector<size_t> at(all.size(), 0);
+        for (size_t source = 0; source < born.size(); ++source)
+            for (size_t p = 0; p < all.size(); ++p) {
+                std::uint64_t count = 0;
+                std::memcpy(&count, all[p].data() + at[p], sizeof count);
+                at[p] += sizeof count;
+                const size_t first = sparks_.size();
+                sparks_.resize(first + count);
+                std::memcpy(static_cast<void*>(sparks_.data() + first), all[p].data() + at[p],
+                            count * sizeof(Spark));
+                at[p] += count * sizeof(Spark);
+            }
+    } else {
+        for (const SparkList& list : born) sparks_.insert(sparks_.end(), list.begin(), list.end());
+    }
     ++substep_;
 }
 
-void Sparks::bear(const std::vector<const Fields*>& islands,
-                  const std::vector<EmitterSettings>& emitters, int frame, int substep, float dt) {
-    const SparkFlow flow(islands);
+void Sparks::moveSplit(const SparkFlow& flow, float dt, int frame, const SparkSplit& split) {
+    // This process's: the sparks over the slabs it owns (one below or above
+    // the domain goes with the first or last slab).
+    const SlabRange mine = split.owned[size_t(split.processes->rank())];
+    std::vector<std::uint32_t> index;
+    for (size_t i = 0; i < sparks_.size(); ++i) {
+        const int slab =
+            std::clamp(int(std::floor(sparks_[i].p.z / dx_)), 0, split.domainSlabs - 1);
+        if (slab >= mine.begin && slab < mine.end) index.push_back(std::uint32_t(i));
+    }
+    struct Moved {
+        std::uint32_t index;
+        std::uint32_t alive;
+        Spark spark;
+    };
+    std::vector<Moved> moved(index.size());
+    parallelForRange(int(index.size()), [&](int b, int e) {
+        for (int n = b; n < e; ++n) {
+            Moved& m = moved[size_t(n)];
+            m.index = index[size_t(n)];
+            m.spark = sparks_[m.index];
+            m.alive = moveSpark(m.spark, flow, motion_, dt) ? 1 : 0;
+        }
+    });
+    const std::vector<std::vector<char>> all = split.processes->allGatherBytes(
+        {reinterpret_cast<const char*>(moved.data()), moved.size() * sizeof(Moved)});
+    if (split.processes->max(float(flow.beyond())) > 0.0f) {
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "frame %d: a spark of this split bake moves farther in a substep than its "
+                      "halo holds; raise time.max_substeps, or bake it as one process",
+                      frame);
+        throw InputError(line);
+    }
+    std::vector<std::uint8_t> alive(sparks_.size(), 0);
+    for (const std::vector<char>& theirs : all)
+        for (size_t at = 0; at < theirs.size(); at += sizeof(Moved)) {
+            Moved m;
+            std::memcpy(static_cast<void*>(&m), theirs.data() + at, sizeof m);
+            sparks_[m.index] = m.spark;
+            alive[m.index] = std::uint8_t(m.alive);
+        }
+    size_t kept = 0;
+    for (size_t i = 0; i < sparks_.size(); ++i)
+        if (alive[i]) sparks_[kept++] = sparks_[i];
+    sparks_.resize(kept);
+}
+
+std::vector<SparkList> Sparks::bear(const SparkFlow& flow,
+                                    const std::vector<const Fields*>& islands,
+                                    const std::vector<EmitterSettings>& emitters, int frame,
+                                    int substep, float dt, const SparkSplit* split) {
+    std::vector<SparkList> sources(islands.size() + emitters.size());
+    // A split solve bears in the domain slabs this process owns.
+    const SlabRange mine = split ? split->owned[size_t(split->processes->rank())]
+                                 : SlabRange{std::numeric_limits<int>::min(),
+                                             std::numeric_limits<int>::max()};
     const float life = settings_.lifetime, radius = 0.5f * settings_.size;
     auto born = [&](std::uint64_t h, Vec3f p, SparkList& out) {
         Spark s;
@@ -219,10 +321,12 @@ void Sparks::bear(const std::vector<const Fields*>& islands,
     };
     // The flame: each cell hotter than the threshold by its volume and dt.
     const double expected = double(settings_.rate) * dx_ * dx_ * dx_ * dt;
-    for (const Fields* f : islands) {
+    for (size_t island = 0; island < islands.size(); ++island) {
+        const Fields* f = islands[island];
         if (expected <= 0.0 || !f->burns()) break;
         std::vector<SparkList> slabs(size_t(f->n.z));
         parallelForSlabs(f->n.z, [&](int k) {
+            if (f->offset.z + k < mine.begin || f->offset.z + k >= mine.end) return;
             for (int j = 0; j < f->n.y; ++j)
                 for (int i = 0; i < f->n.x; ++i) {
                     if (f->flame(i, j, k) <= settings_.flameThreshold || f->solid(i, j, k))
@@ -231,16 +335,18 @@ void Sparks::bear(const std::vector<const Fields*>& islands,
                     const int n = birthCount(expected, birthHash(0, cell, frame, substep, -1));
                     for (int m = 0; m < n; ++m) {
                         const std::uint64_t h = birthHash(0, cell, frame, substep, m);
-                        born(h,
-                             f->origin +
-                                 Vec3f(i + unit(h, 1), j + unit(h, 2), k + unit(h, 3)) * f->dx,
+                        born(h, f->point(i, j, k, Vec3f(unit(h, 1), unit(h, 2), unit(h, 3))),
                              slabs[size_t(k)]);
                     }
                 }
         });
-        for (const SparkList& s : slabs) sparks_.insert(sparks_.end(), s.begin(), s.end());
+        for (const SparkList& s : slabs)
+            sources[island].insert(sources[island].end(), s.begin(), s.end());
     }
-    // Emitters: emitter.sparks a second over the cells inside it.
+    // Emitters: emitter.sparks a second over the cells inside it (of the
+    // slabs this process owns, and counted over every process's).
+    std::vector<std::vector<Vec3i>> inside(emitters.size());
+    std::vector<std::int64_t> counts(emitters.size(), 0);
     for (size_t e = 0; e < emitters.size(); ++e) {
         const EmitterSettings& em = emitters[e];
         if (em.sparks <= 0.0f || em.shape == Shape::Points || frame < em.frames[0] ||
@@ -256,24 +362,39 @@ void Sparks::bear(const std::vector<const Fields*>& islands,
             (&a.x)[ax] = std::clamp(int(std::floor(lo[ax] / dx_)), 0, n);
             (&b.x)[ax] = std::clamp(int(std::ceil(hi[ax] / dx_)), 0, n);
         }
-        std::vector<Vec3i> inside;
-        for (int k = a.z; k < b.z; ++k)
+        for (int k = std::max(a.z, mine.begin); k < std::min(b.z, mine.end); ++k)
             for (int j = a.y; j < b.y; ++j)
                 for (int i = a.x; i < b.x; ++i) {
                     const Vec3f p = Vec3f(i + 0.5f, j + 0.5f, k + 0.5f) * dx_;
                     if (shape.signedDistance(p) <= 0.0f && !flow.solidAt(p))
-                        inside.push_back({i, j, k});
+                        inside[e].push_back({i, j, k});
                 }
-        if (inside.empty()) continue;
-        const double each = double(em.sparks) * dt / double(inside.size());
-        for (const Vec3i& c : inside) {
+        counts[e] = std::int64_t(inside[e].size());
+    }
+    if (split && !emitters.empty()) {
+        const std::vector<std::vector<char>> all = split->processes->allGatherBytes(
+            {reinterpret_cast<const char*>(counts.data()), counts.size() * sizeof(std::int64_t)});
+        std::fill(counts.begin(), counts.end(), 0);
+        for (const std::vector<char>& theirs : all)
+            for (size_t e = 0; e < emitters.size(); ++e) {
+                std::int64_t count = 0;
+                std::memcpy(&count, theirs.data() + e * sizeof count, sizeof count);
+                counts[e] += count;
+            }
+    }
+    for (size_t e = 0; e < emitters.size(); ++e) {
+        if (counts[e] == 0) continue;
+        const double each = double(emitters[e].sparks) * dt / double(counts[e]);
+        SparkList& out = sources[islands.size() + e];
+        for (const Vec3i& c : inside[e]) {
             const int n = birthCount(each, birthHash(int(e) + 1, c, frame, substep, -1));
             for (int m = 0; m < n; ++m) {
                 const std::uint64_t h = birthHash(int(e) + 1, c, frame, substep, m);
-                born(h, Vec3f(c.x + unit(h, 1), c.y + unit(h, 2), c.z + unit(h, 3)) * dx_, sparks_);
+                born(h, Vec3f(c.x + unit(h, 1), c.y + unit(h, 2), c.z + unit(h, 3)) * dx_, out);
             }
         }
     }
+    return sources;
 }
 
 }  // namespace plume

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # plume started as several processes by a real mpirun: only bake splits; any
-# other command, and a bake of what does not split yet (sparks), is refused
+# other command, and a bake of what does not split yet (the SOR pressure solve), is refused
 # in one line, from one of them, exit status 2, with nothing written; a split
 # bake whose substeps outrun its halo stops in one line; the memory check
 # counts each process's part.
@@ -37,8 +37,8 @@ refused() {
   done
 }
 refused render "only plume bake splits across processes, and 2 were started" render tiny.toml
-{ cat tiny.toml; echo 'sparks = 100.0'; } > sparks.toml  # the emitter throws sparks
-refused sparks "does not take sparks yet" bake sparks.toml --vdb cache
+refused sor 'does not take solver.pressure = "sor" yet' bake tiny.toml --vdb cache \
+  --set solver.pressure=sor
 # Substeps longer than the halo holds (time.max_substeps caps them) stop the
 # split bake rather than let it differ from one process's.
 # (The frames before it are written, whole.)
@@ -51,6 +51,16 @@ if [ "$(grep -c '^plume: error: ' err.txt)" -ne 1 ]; then echo "FAIL: reach:"; c
 grep "^plume: error: " err.txt
 grep -q "^plume: error: frame [0-9]*: a substep of this split bake moves the smoke .* cells, more than the [0-9]* its halo holds" err.txt ||
   { echo "FAIL: reach: the error does not say how far"; exit 1; }
+# So do sparks that outrun the halo: ballistic, and lifted at 150 g.
+{ cat tiny.toml; echo 'fuel = 1.0'; echo 'sparks = 2000.0'; } > embers.toml
+status=0
+mpirun -np 2 --oversubscribe "$plume" bake embers.toml --vdb embers --set domain.resolution=48 \
+  --set sparks.drag=0 --set sparks.buoyancy=100 --set time.frames=6 >out.txt 2>err.txt || status=$?
+if [ "$status" -ne 2 ]; then echo "FAIL: sparks' reach: status $status"; cat err.txt; exit 1; fi
+if [ "$(grep -c '^plume: error: ' err.txt)" -ne 1 ]; then echo "FAIL: sparks' reach:"; cat err.txt; exit 1; fi
+grep "^plume: error: " err.txt
+grep -q "^plume: error: frame [0-9]*: a spark of this split bake moves farther in a substep than its halo holds" err.txt ||
+  { echo "FAIL: sparks' reach: the error does not say why"; exit 1; }
 # The memory check counts a process's part: a domain too large for this
 # machine is refused by each process for its slabs and halo, a smaller
 # figure than one process's, and nothing is made.

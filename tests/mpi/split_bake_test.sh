@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A bake split across 2 and 3 processes by a real mpirun writes the files one
 # process writes: every grid of every frame the same, bit for bit, as
-# OpenVDB reads them (vdb_same), and the same resume state, byte for byte.
+# OpenVDB reads them (vdb_same), and the same resume state and sparks files,
+# byte for byte.
 # Scenes: sparse smoke (advection-reflection), dense smoke (MacCormack), a
-# fire, a moving solid, coloured smoke, diffusion and viscosity, upres, a fast
-# jet; a split bake
+# fire, a moving solid, coloured smoke, diffusion and viscosity, upres,
+# sparks, a fast jet; a split bake
 # resumed with another number of processes and threads.
 # Usage: split_bake_test.sh PLUME VDB_SAME SOURCE_DIR WORK_DIR [COUNTS...]
 # COUNTS: the numbers of processes each scene is split in (2 and 3 unless given).
@@ -37,7 +38,9 @@ same_bakes() {
   if [ "$(ls "$a" | wc -l)" -ne "$(ls "$b" | wc -l)" ]; then
     echo "FAIL: $name: $a and $b hold different files"; ls "$a" "$b"; exit 1
   fi
-  for s in "$a"/*.resume*; do
+  # The resume state, and the sparks beside each frame in the order they are kept.
+  for s in "$a"/*.resume* "$a"/*.ply; do
+    [ -e "$s" ] || continue
     cmp -s "$s" "$b/$(basename "$s")" || { echo "FAIL: $name: $(basename "$s") differs"; exit 1; }
   done
   echo "$name: $n frames the same"
@@ -120,6 +123,11 @@ check color color.toml $full
 check diffuse color.toml $full --set solver.sparse=false --set physics.diffusion=0.01 \
   --set physics.viscosity=0.005
 check upres smoke.toml $full --set time.frames=6 --set upres.factor=2
+# Sparks from the flame and from the emitter, crossing the cuts: every process
+# keeps them all, moves those over its slabs and bears those born there.
+{ cat tall.toml; echo '[sparks]'; echo 'rate = 2000.0'; source_at 1.2 $'fuel = 1.0\nsparks = 300.0'
+} > sparks.toml
+check sparks sparks.toml $full $burn
 # A jet across the cuts at one substep a frame: its traces near the longest a
 # split bake takes (ceil(cfl) + 1 cells), which the halo must hold.
 { cat tall.toml; echo '[solver]'; echo 'sparse = false'; source_at 1.5

@@ -3,7 +3,9 @@
 // the first difference per grid and exits 1. Read with OpenVDB's own API and
 // none of plume's code (the split bake's tests, tests/mpi/split_bake_test.sh).
 #include <openvdb/openvdb.h>
+#include <openvdb/points/PointDataGrid.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -37,8 +39,28 @@ std::map<std::string, std::string> voxels(const openvdb::GridBase::Ptr& grid) {
             it.getBoundingBox(box);
             for (auto c = box.begin(); c; ++c) out[key(*c)] = bytes(*it);
         }
+    } else if (auto points = openvdb::gridPtrCast<openvdb::points::PointDataGrid>(grid)) {
+        // Every attribute of every point, leaf by leaf, in the order stored.
+        for (auto leaf = points->tree().cbeginLeaf(); leaf; ++leaf) {
+            const auto& set = leaf->attributeSet();
+            for (const auto& [name, index] : set.descriptor().map()) {
+                const auto& array = *set.getConst(index);
+                const std::string type = array.valueType();
+                std::string values;
+                auto all = [&](auto zero) {
+                    openvdb::points::AttributeHandle<decltype(zero)> handle(array);
+                    for (openvdb::Index i = 0; i < handle.size(); ++i) values += bytes(handle.get(i));
+                };
+                if (type == "float") all(0.0f);
+                else if (type == "vec3s") all(openvdb::Vec3f());
+                else if (type == "int32") all(std::int32_t(0));
+                else if (type == "int64") all(std::int64_t(0));
+                else values = "type " + type;
+                out[key(leaf->origin()) + name] = values;
+            }
+        }
     } else {
-        out["type"] = grid->type();  // other grids (points): compared by their metadata only
+        out["type"] = grid->type();  // other grids: compared by their metadata only
         out["count"] = std::to_string(grid->activeVoxelCount());
     }
     return out;
