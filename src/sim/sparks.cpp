@@ -234,6 +234,7 @@ void Sparks::step(const std::vector<const Fields*>& islands,
                 std::uint64_t count = 0;
                 std::memcpy(&count, all[p].data() + at[p], sizeof count);
                 at[p] += sizeof count;
+                if (count == 0) continue;  // (an empty list may have no storage to copy into)
                 const size_t first = sparks_.size();
                 sparks_.resize(first + count);
                 std::memcpy(static_cast<void*>(sparks_.data() + first), all[p].data() + at[p],
