@@ -159,6 +159,10 @@ std::string describeScene(const Scene& domainScene, std::optional<MemoryEstimate
                    : "# memory estimate: about " + amount(memory->most) + " for bake and render\n";
     }
 
+    // No lights is said before any table (a key after one would be the
+    // table's): without it, reading this back would add the default key light.
+    if (scene.lights.empty()) out += "light = []  # no lights, not even the default key light\n";
+
     for (const SectionSpec& section : sceneSections()) {
         const std::string name(section.name);
         out += "\n";

@@ -131,7 +131,8 @@ Scene SceneReader::read(const toml::table& root) {
                 ? file
                 : SourceLocation{file, int(at.begin.line), int(at.begin.column)}.str();
     }
-    if (scene.lights.empty()) scene.lights.push_back(defaultKeyLight());
+    // No [[light]]: the default key light; `light = []`, given empty: none.
+    if (scene.lights.empty() && !root.contains("light")) scene.lights.push_back(defaultKeyLight());
     for (const auto& entry : given_) scene.given.insert(entry.first);
     fuelEmittersMakeNoSmoke(scene);
     emitterColors(scene);

@@ -681,7 +681,8 @@ const std::vector<SectionSpec>& sceneSections() {
         {"camera", false, "The view; without [camera] plume frames the whole domain automatically"},
         {"light", true,
          "Lights, one [[light]] table each; without any, one warm directional key light "
-         "(direction [-0.4, 0.5, -0.75], intensity 3) is added"},
+         "(direction [-0.4, 0.5, -0.75], intensity 3) is added; `light = []`, before any "
+         "table, for no light at all"},
         {"ground", false, "A ground plane under the smoke; off unless enabled"},
         {"render", false, "Image size and the look of the smoke"},
         {"output", false, "Video encoding and VDB cache format"},

@@ -43,6 +43,12 @@
 #            itself counts in the cache's `sparks` grid ($PLUME_VDB_POINT_COUNT,
 #            tests/blender/vdb_point_count.cpp), and glows warm in Cycles
 #            where the sparks are (addon_sparks.py).
+#        run_test.sh addon_world PLUME SOURCE_DIR WORK_DIR
+#            the add-on exports a night scene lit by its World alone: no light
+#            in plume either, the World's colour x strength as plume's
+#            background and sky light, Render with plume draws the night; the
+#            imported material's Interpolation is the one plume's
+#            render.filter takes (addon_world.py).
 #        run_test.sh addon_sequences PLUME SOURCE_DIR WORK_DIR
 #            the add-on exports a collider grown by a shape key and a bent one
 #            as mesh sequences, an emitter's particles as a points sequence
@@ -62,7 +68,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks|addon_world PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -272,7 +278,7 @@ addon)
   run_blender "$here/plume_addon.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
-addon_fire|addon_sequences)
+addon_fire|addon_sequences|addon_world)
   zip=$(dirname "$plume")/plume_blender.zip
   [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
   export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
@@ -314,5 +320,5 @@ PY
   say "PASS"
   ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks|addon_world)" >&2; exit 2 ;;
 esac

@@ -1,5 +1,6 @@
 """plume's VDB sequence back into Blender: one Volume object, '<domain>_plume',
 over the domain, with a Principled Volume material reading its grids."""
+import math
 import os
 
 import bpy
@@ -46,7 +47,45 @@ def grid_names(path):
         bpy.data.volumes.remove(vol)
 
 
-def material(name, ds, soot, colour=False):
+# render.filter "auto" reads cubic above this many pixels a voxel at the
+# volume's centre (render/march/filter.h, kCubicPixelsPerVoxel).
+CUBIC_PIXELS_PER_VOXEL = 2.0
+
+
+def pixels_per_voxel(scene, domain, voxel):
+    """How many pixels of plume's frame one voxel spans at the domain's
+    centre, from the scene's camera, or from the camera plume frames the
+    domain with when the file has none (render/march/filter.cpp,
+    pixelsPerVoxel; render/camera.cpp, frameBox)."""
+    lo, size = export.domain_box(domain)
+    centre = lo + 0.5 * size
+    width, height = export.frame_size(scene)
+    cam = scene.camera
+    if cam is not None and export.left_out_camera(scene) is None:
+        corners = cam.data.view_frame(scene=scene)  # camera space, at one depth
+        half = max(abs(c.y) for c in corners) / abs(corners[0].z)
+        distance = (centre - cam.matrix_world.translation).length
+    else:
+        half = math.tan(0.5 * math.radians(schema.load().default("camera.fov")))
+        aspect, margin, h = width / height, 1.08, 0.5 * size
+        distance = max([h.y + 1e-3] + [max(h.x * margin / (half * aspect), h.z * margin / half) - oy
+                                       for oy in (-h.y, h.y)])
+    return voxel / (max(distance, 1e-6) * 2.0 * half / height)
+
+
+def volume_interpolation(scene, domain, voxel):
+    """Cycles' Interpolation as plume's render.filter reads the density:
+    "cubic" Cubic (plume's B-spline is Cycles' Cubic); "auto" Cubic where plume
+    takes cubic, a voxel over two pixels from the camera, else Linear; "linear"
+    and "sharp" (through every voxel's value, which Linear is and Cubic is not)
+    Linear."""
+    f = domain.plume.render_filter
+    if f == "auto":
+        f = "cubic" if pixels_per_voxel(scene, domain, voxel) > CUBIC_PIXELS_PER_VOXEL else "linear"
+    return "CUBIC" if f == "cubic" else "LINEAR"
+
+
+def material(name, ds, soot, colour=False, interpolation="CUBIC"):
     """plume's look as a Principled Volume (README "Fire"): Density
     render.extinction x (density + flame_density x flame), Color the soot's
     (physics.flame_smoke_color) when all smoke is the fire's, else
@@ -54,11 +93,14 @@ def material(name, ds, soot, colour=False):
     or Mantaflow's), Color is that grid: the smoke's own albedo, which plume's
     renderer uses instead of render.albedo. Absorption Color black, Anisotropy render.phase,
     Blackbody Intensity cycles_blackbody_per_emission x render.emission x
-    flame, Temperature render.fire_temperature x temperature. The constants
-    are plume's own, from the schema the add-on carries."""
+    flame, Temperature render.fire_temperature x temperature; Cycles'
+    Interpolation `interpolation` (volume_interpolation). The constants are
+    plume's own, from the schema the add-on carries."""
     s = schema.load()
     mat = bpy.data.materials.get(name) or bpy.data.materials.new(name)
     mat.use_nodes = True
+    if hasattr(mat, "cycles"):  # with Cycles enabled (it is by default)
+        mat.cycles.volume_interpolation = interpolation
     nt = mat.node_tree
     nt.nodes.clear()
 
@@ -158,13 +200,19 @@ def import_sequence(context, domain, cache_dir, name, first, last):
     ds = domain.plume
     vol.materials.clear()
     colour = "color" in grid_names(os.path.join(cache_dir, files[-1]))
-    vol.materials.append(material(obj_name, ds, smoke_only_from_fire(scene), colour))
+    vol.materials.append(material(obj_name, ds, smoke_only_from_fire(scene), colour,
+                                  volume_interpolation(scene, domain, voxel or domain_dx(domain))))
     # The domain's box stays in the viewport as bounds, out of renders.
     domain.display_type = "BOUNDS"
     domain.hide_render = True
     # The sparks, when the cache has them, as points beside the volume.
     sparks_import.import_sparks(context, domain, cache_dir, name, first, last)
     return obj
+
+
+def domain_dx(domain):
+    """The voxel plume bakes at: the domain's longest side over its resolution."""
+    return max(export.domain_box(domain)[1]) / domain.plume.resolution
 
 
 class _null:

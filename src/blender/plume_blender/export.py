@@ -1,9 +1,10 @@
 """A Blender scene as a plume scene file: the domain, emitters and colliders
 (rigid meshes in object space, OBJ, with their keyframes; meshes that deform
 and emitters' particles as sequences a frame, sequences.py), the camera and
-lights, frames and fps. Anything plume cannot take is refused in one line naming the object,
-before anything is written; what a run leaves out or ignores is said in one
-line each (Exported.warnings)."""
+lights (none when Blender has none), the World as plume's background and sky
+light, frames and fps. Anything plume cannot take is refused in one line
+naming the object, before anything is written; what a run leaves out or
+ignores is said in one line each (Exported.warnings)."""
 import math
 import os
 import re
@@ -220,6 +221,66 @@ def view_notes(scene, purpose):
     return notes
 
 
+# --- The World: plume's background and sky light -----------------------------
+# Blender's World is the background the camera sees and the light from all
+# around: radiance colour x strength (a World strength of 0 is black; a scene
+# without a World renders black). plume's render.background is what the camera
+# sees, render.ambient the sky's light on the smoke: both that radiance.
+
+def world_output(world):
+    """The World's active output node (Cycles' or All), or None."""
+    outs = [n for n in world.node_tree.nodes if n.bl_idname == "ShaderNodeOutputWorld"]
+    active = [n for n in outs if n.is_active_output and n.target in ("ALL", "CYCLES")]
+    return (active or outs or [None])[0]
+
+
+def world_look(scene):
+    """({"background", "ambient"} in linear RGB, None), or (None, why) when
+    the World is more than one colour (a texture, a sky, mixed shaders):
+    then plume keeps its own sky and the render says so."""
+    world = scene.world
+    if world is None:
+        radiance = [0.0, 0.0, 0.0]
+    elif not world.use_nodes or world.node_tree is None:
+        radiance = [float(c) for c in world.color]
+    else:
+        out = world_output(world)
+        surface = out.inputs["Surface"] if out is not None else None
+        if surface is None or not surface.is_linked:
+            radiance = [0.0, 0.0, 0.0]  # Cycles draws a World with nothing to show black
+        else:
+            node = surface.links[0].from_node
+            if node.bl_idname != "ShaderNodeBackground":
+                return None, f"its {node.name} node ({node.bl_idname[len('ShaderNode'):]})"
+            color, strength = node.inputs["Color"], node.inputs["Strength"]
+            linked = [f"{i.name} from its {i.links[0].from_node.name} node"
+                      for i in (color, strength) if i.is_linked]
+            if linked:
+                return None, f"its Background's {' and '.join(linked)}"
+            radiance = [float(c) * float(strength.default_value) for c in color.default_value[:3]]
+    seen = world is None or getattr(world, "cycles_visibility", None) is None \
+        or world.cycles_visibility.camera
+    return {"background": radiance if seen else [0.0, 0.0, 0.0], "ambient": radiance}, None
+
+
+def world_notes(scene, purpose):
+    """What the render takes of the World, when not all of it."""
+    if purpose not in ("render", "export"):
+        return []
+    look, why = world_look(scene)
+    what = "the render" if purpose == "render" else "the scene file"
+    if look is None:
+        return [f"plume: {what} leaves out World '{scene.world.name}': {why}; plume's sky is one "
+                "colour (render.background, render.ambient), so its own default sky stands in"]
+    return []
+
+
+def light_objects(scene):
+    """The lights written as [[light]]: visible suns and points, by name."""
+    return sorted((o for o in scene.objects if o.type == "LIGHT" and not o.hide_render
+                   and o.data.type in LIGHT_TYPES), key=lambda o: o.name)
+
+
 # --- Meshes -----------------------------------------------------------------
 
 def write_obj(obj, depsgraph, path):
@@ -320,6 +381,13 @@ def degrees(e):
 
 
 # --- Camera and lights ------------------------------------------------------
+
+def frame_size(scene):
+    """plume's frame (width, height) in pixels: Blender's output size, even."""
+    pct = scene.render.resolution_percentage / 100.0
+    even = lambda n: max(16, int(round(n * pct / 2.0)) * 2)
+    return even(scene.render.resolution_x), even(scene.render.resolution_y)
+
 
 def camera_values(cam, scene):
     m = cam.matrix_world
@@ -492,7 +560,7 @@ def write_scene(context, toml_path, purpose="export"):
     set_frame(scene, first)
     depsgraph = context.evaluated_depsgraph_get()
     domain = check_scene(scene, depsgraph)
-    warnings = view_notes(scene, purpose)
+    warnings = view_notes(scene, purpose) + world_notes(scene, purpose)
     name = os.path.splitext(os.path.basename(toml_path))[0]
     out_dir = os.path.dirname(os.path.abspath(toml_path))
     mesh_dir_name = f"{name}_meshes"
@@ -537,11 +605,16 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
         lines = settings_lines(ds, "DOMAIN", section)
         if lines:
             w.raw(f"[{section}]", lines)
-    pct = scene.render.resolution_percentage / 100.0
-    even = lambda n: max(16, int(round(n * pct / 2.0)) * 2)
-    w.raw("[render]", [f"width = {even(scene.render.resolution_x)}",
-                       f"height = {even(scene.render.resolution_y)}"]
-          + settings_lines(ds, "DOMAIN", "render"))
+    width, height = frame_size(scene)
+    look, _ = world_look(scene)
+    sky = []
+    if look is not None:
+        what = (f"Blender World '{scene.world.name}': its colour x strength" if scene.world is not None
+                else "no Blender World: black, as Blender renders it")
+        sky = [f"# the background and the sky light: {what}",
+               f"background = {fmt(look['background'])}", f"ambient = {fmt(look['ambient'])}"]
+    w.raw("[render]", [f"width = {width}", f"height = {height}"]
+          + sky + settings_lines(ds, "DOMAIN", "render"))
     lines = settings_lines(ds, "DOMAIN", "output")
     if lines:
         w.raw("[output]", lines)
@@ -611,8 +684,12 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     for obj in left_out_lights(scene):
         w.lines += ["", f"# Blender {obj.data.type.lower()} light '{obj.name}' left out (plume's lights are "
                         "sun and point)"]
-    for obj in sorted((o for o in scene.objects if o.type == "LIGHT" and not o.hide_render
-                       and o.data.type in LIGHT_TYPES), key=lambda o: o.name):
+    if not light_objects(scene):
+        # Before any table, where a top-level key must be: without it plume
+        # would add its default key light to a scene Blender lights by its World alone.
+        w.lines[1:1] = ["# no sun or point light in the Blender scene: none in plume either",
+                        "light = []"]
+    for obj in light_objects(scene):
         vals = {"type": LIGHT_TYPES[obj.data.type]}
         vals.update(light_values(obj))
         w.table("[[light]]", vals)

@@ -9,11 +9,13 @@ SCHEMA_FILE = os.path.join(os.path.dirname(__file__), "plume_schema.json")
 
 # Keys the add-on takes from Blender rather than showing as properties: the
 # domain's box, the scene's frames and fps, shapes and their placement, the
-# frame size. (section, key)
+# frame size, the background and sky light (the World, export.world_look).
+# (section, key)
 FROM_BLENDER = {
     ("domain", "origin"), ("domain", "size"), ("domain", "boundary"), ("domain", "boundary.all"),
     ("time", "fps"), ("time", "frames"), ("time", "start_frame"),
     ("render", "width"), ("render", "height"), ("render", "background"),
+    ("render", "background_top"), ("render", "background_bottom"), ("render", "ambient"),
     ("output", "fps"),
 }
 SHAPE_KEYS = {"shape", "center", "radius", "size", "file", "rotation", "scale", "interpolation"}

@@ -132,6 +132,10 @@ class CachePanel(DomainSubPanel):
 class RendererPanel(DomainSubPanel):
     def draw_top(self, layout, settings):
         layout.operator("plume.render", text="Render with plume", icon="RENDER_ANIMATION")
+        # The background and sky light are the World's (export.world_look).
+        world = bpy.context.scene.world
+        layout.label(text=f"Background and sky light: World '{world.name}'" if world is not None
+                     else "Background and sky light: no World (black)", icon="WORLD")
 
 
 KINDS = {"cache": CachePanel, "renderer": RendererPanel}
