@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -185,6 +186,39 @@ TEST(Interrupt, SigintDuringRenderLeavesAPlayableVideo) {
     EXPECT_NE(report.find("alt=\"frame " + std::to_string(frames) + "\""), std::string::npos);
 }
 
+// Waits up to a minute for `path` to hold `text`.
+bool waitForText(const fs::path& path, const std::string& text) {
+    for (int i = 0; i < 6000; ++i) {
+        if (slurp(path).find(text) != std::string::npos) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+TEST(Interrupt, BeforeTheFirstFrameLeavesTheVideoThatWasThere) {
+    fs::path dir = test::scratchDir("sigint_before_first");
+    auto r = test::runPlume("render " + kGolden + "rising.toml -o good.mp4 --set time.frames=3 -q",
+                            dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const FileIdentity before = identify(dir / "good.mp4");
+    // Only the last of 200 frames is written: stopped while the ones before simulate.
+    pid_t pid = spawnPlume({"render", kGolden + "rising.toml", "-o", "good.mp4", "--set",
+                            "domain.resolution=48", "--set", "time.frames=200", "--frames",
+                            "200-200"},
+                           dir);
+    ASSERT_TRUE(waitForText(dir / "stderr.txt", "frame 3/"));
+    kill(pid, SIGINT);
+    EXPECT_EQ(waitStatus(pid), 130);
+    EXPECT_TRUE(identify(dir / "good.mp4") == before) << "the earlier video was replaced";
+    const std::string err = slurp(dir / "stderr.txt");
+    EXPECT_NE(err.find("; good.mp4 left as it was (no frame was finished)"), std::string::npos)
+        << err;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"good.mp4", "stderr.txt", "stdout.txt"}));
+}
+
 TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {
     fs::path dir = test::scratchDir("sigterm_render_vdb");
     auto r = test::runPlume("bake " + kGolden + "rising.toml --vdb cache --frames 1-3 -q", dir);
@@ -207,7 +241,7 @@ TEST(Interrupt, SigtermDuringRenderVdbLeavesAPlayableVideo) {
     // The same message as render's: how far it got and where the frames are.
     const std::string err = slurp(dir / "stderr.txt");
     EXPECT_NE(err.find("plume: interrupted after frame "), std::string::npos) << err;
-    EXPECT_NE(err.find("; out.mp4 holds the frames done"), std::string::npos) << err;
+    EXPECT_NE(err.find("; out.mp4 holds the "), std::string::npos) << err;
     int frames = 0;
     for (const auto& e : fs::directory_iterator(dir / "frames"))
         frames += e.path().extension() == ".png";

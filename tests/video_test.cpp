@@ -197,6 +197,27 @@ TEST(Video, DestructorFinishesTheFile) {
     EXPECT_EQ(jsonValue(json, "nb_frames"), "5") << json;
 }
 
+TEST(Video, NoFrameLeavesWhatWasAtThePath) {
+    // A run stopped (an error, Ctrl-C) before its first frame: the video the
+    // user had there stays as it was, and no temporary is left beside it.
+    fs::path dir = testDir("video_no_frame");
+    fs::path path = dir / "out.mp4";
+    { std::ofstream(path) << "the video of an earlier run"; }
+    {
+        VideoEncoder video(path.string(), kWidth, kHeight, 24.0, OutputSettings{});
+        video.finish();
+    }
+    {
+        VideoEncoder video(path.string(), kWidth, kHeight, 24.0, OutputSettings{});
+    }  // destroyed unfinished, as by an exception
+    std::ifstream in(path);
+    std::string text;
+    std::getline(in, text);
+    EXPECT_EQ(text, "the video of an earlier run");
+    for (const auto& e : fs::directory_iterator(dir))
+        EXPECT_EQ(e.path().filename(), "out.mp4") << "left behind: " << e.path();
+}
+
 TEST(Video, OddSizeIsRefused) {
     fs::path dir = testDir("video_odd");
     try {

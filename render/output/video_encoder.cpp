@@ -226,6 +226,12 @@ void VideoEncoder::finish() {
     Impl& m = *impl_;
     if (m.finished) return;
     m.finished = true;
+    // A video of no frame plays nothing: whatever was at the path stays.
+    if (m.frames == 0 && !m.partial->inPlace()) {
+        if (m.format->pb) libav().avio_closep(&m.format->pb);
+        m.partial->discard();
+        return;
+    }
     try {
         m.check(libav().avcodec_send_frame(m.codec, nullptr), "flushing the encoder failed");
         m.drain();

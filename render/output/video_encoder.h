@@ -27,7 +27,8 @@ class VideoEncoder {
     ~VideoEncoder();  // finishes if not finished; never throws
 
     void add(const Image& frame);
-    // Flushes the encoder, writes the trailer and renames the file into place.
+    // Flushes the encoder, writes the trailer and renames the file into place;
+    // with no frame added, removes the temporary and leaves the path as it was.
     // Calling it again does nothing.
     void finish();
 
