@@ -106,6 +106,33 @@ TEST(Encode, ExrFramesAreToneMappedLikeRender) {
     EXPECT_LT(sum / double(direct.size()), 0.5);
 }
 
+// The exposure travels with the frame: an EXR from a run at render.exposure
+// 0.6 encodes, without its scene, to that run's video (the header's
+// plume_exposure); a --set of its own still wins.
+TEST(Encode, AnExrFramesExposureTravelsInItsHeader) {
+    fs::path dir = scratchDir("encode_exr_exposure");
+    auto r = runPlume("render " + kScene +
+                          " -o direct.mp4 --exr exr --frames 1-4 --set render.exposure=0.6 -q",
+                      dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(test::capture("oiiotool --info -v '" + (dir / "exr/rising_0004.exr").string() + "' 2>&1").find("plume_exposure: 0.6"),
+              std::string::npos);
+    auto meanDifference = [&](const std::string& video) {
+        const std::string a = decoded(dir / "direct.mp4"), b = decoded(dir / video);
+        EXPECT_EQ(a.size(), b.size());
+        double sum = 0;
+        for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
+            sum += std::abs(int(uint8_t(a[i])) - int(uint8_t(b[i])));
+        return sum / double(std::max<size_t>(1, a.size()));
+    };
+    r = runPlume("encode 'exr/rising_####.exr' -o encoded.mp4 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_LT(meanDifference("encoded.mp4"), 0.5);
+    r = runPlume("encode 'exr/rising_####.exr' -o darker.mp4 --set render.exposure=0.2 -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_GT(meanDifference("darker.mp4"), 2.0);
+}
+
 TEST(Encode, MissingFramesAreNamedAndNothingIsWritten) {
     fs::path dir = scratchDir("encode_missing");
     auto r = runPlume("render " + kScene + " -o direct.mp4 --png frames --frames 1-8 -q", dir);
@@ -121,7 +148,7 @@ TEST(Encode, MissingFramesAreNamedAndNothingIsWritten) {
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err, "plume encode: error: 'frames/rising_####.png' lacks frames 9-10 (of 7-10)\n");
     r = runPlume("encode 'nowhere/x_####.png' -o out.mp4", dir);
-    EXPECT_EQ(r.status, 1);
+    EXPECT_EQ(r.status, 2);  // a pattern that matches nothing is a usage error
     EXPECT_NE(r.err.find("no PNG files match 'nowhere/x_####.png'"), std::string::npos) << r.err;
     r = runPlume("encode 'frames/rising_####.jpg' -o out.mp4", dir);
     EXPECT_EQ(r.status, 2);

@@ -257,7 +257,7 @@ TEST(FrameLines, EachCommandSaysWhatItDid) {
     test::TempDir dir("frame_loop");
     auto r = test::runPlume("bake '" + kBench + "'" + kSmall + " --vdb B --frames 1-2", dir.path());
     ASSERT_EQ(r.status, 0) << r.err;
-    EXPECT_NE(r.err.find("frame 1/2: "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("frame 1/6: "), std::string::npos) << r.err;  // of the shot's 6
     EXPECT_NE(r.err.find(" substeps, "), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("render "), std::string::npos) << r.err;  // a bake renders nothing
     r = test::runPlume(
@@ -272,6 +272,45 @@ TEST(FrameLines, EachCommandSaysWhatItDid) {
     r = test::runPlume("bake '" + kBench + "'" + kSmall + " --vdb B --frames 1", dir.path());
     ASSERT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.err.find("holds 1 frame (2-2) of an earlier bake"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// A cache's frame rate wins over its scene's, and the warning says how to
+// choose the scene's: --set time.fps. Done as it says, the video runs at
+// the scene's 24, with nothing to warn about; without the scene, --set
+// time.fps sets it too.
+TEST(CacheFacts, SetTimeFpsOverridesTheCachesFrameRateAsTheWarningSays) {
+    test::TempDir dir("frame_loop");
+    auto r = test::runPlume("bake '" + kBench + "'" + kSmall + " --set time.fps=30 --vdb B -q",
+                            dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string render =
+        "render-vdb 'B/bench_####.vdb' --set render.width=32 --set "
+        "render.height=18 --frames 1-3";
+    r = test::runPlume(render + " --scene '" + kBench + "'" + kSmall + " -o w.mp4", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const std::string advice = "(--set time.fps=24 to use the scene's)";
+    ASSERT_NE(r.err.find(advice), std::string::npos) << r.err;
+    auto rate = [&](const std::string& video) {
+        return test::capture(
+            "ffprobe -v error -select_streams v:0 -show_entries "
+            "stream=r_frame_rate -of csv=p=0 '" +
+            dir.file(video) + "'");
+    };
+    EXPECT_EQ(rate("w.mp4"), "30/1\n");
+    r = test::runPlume(
+        render + " --scene '" + kBench + "'" + kSmall + " --set time.fps=24 -o s.mp4", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.err.find("fps, the cache at"), std::string::npos) << r.err;
+    EXPECT_EQ(rate("s.mp4"), "24/1\n");
+    r = test::runPlume(render + " --set time.fps=25 -o alone.mp4 -q", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(rate("alone.mp4"), "25/1\n");
 }
 
 }  // namespace

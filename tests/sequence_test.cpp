@@ -90,13 +90,13 @@ TEST(Sequence, NothingMatchingNamesThePattern) {
         try {
             expandSequence(pattern);
             ADD_FAILURE() << "no error for " << pattern;
-        } catch (const RunError& e) {
+        } catch (const InputError& e) {  // a usage error: exit 2
             EXPECT_NE(std::string(e.what()).find("'" + pattern + "'"), std::string::npos)
                 << e.what();
         }
     }
     SequenceDir empty({"readme.txt"});
-    EXPECT_THROW(expandSequence(empty.str()), RunError);
+    EXPECT_THROW(expandSequence(empty.str()), InputError);
 }
 
 }  // namespace

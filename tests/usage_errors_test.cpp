@@ -36,6 +36,7 @@ fs::path refusalsFolder(const std::string& name) {
     for (const char* name : {"f_0001.png", "f_0002.png"}) std::ofstream(dir / "frames" / name);
     fs::create_directories(dir / "caches");
     for (const char* name : {"a_0001.vdb", "b_0001.vdb"}) std::ofstream(dir / "caches" / name);
+    std::ofstream(dir / "afile") << "a file, not a folder";
     std::ofstream(dir / "far.toml") << "[[emitter]]\ncenter = [5, 1, 1]\n";
     std::ofstream(dir / "filed.toml") << "[[emitter]]\nshape = \"box\"\nfile = \"torch.obj\"\n";
     return dir;
@@ -81,7 +82,14 @@ const std::vector<Refusal> kRefusals = {
      "shot.mp4"},
     {"farm " + kScene + " --slurm --dry-run -o shot",
      "-o shot: error: plume writes MP4 video (H.264), whatever the name says: name it shot.mp4"},
-    // Inputs: a glob, a folder of two sequences.
+    // Outputs under a file: the user's path, not the machine's refusal.
+    {"render " + kScene + " -o afile/out.mp4",
+     "plume: error: cannot make output folder 'afile': 'afile' is a file, not a folder"},
+    {"render " + kScene + " --png afile/frames",
+     "plume: error: cannot make output folder 'afile/frames': 'afile' is a file, not a folder"},
+    // Inputs: a pattern that matches nothing, a glob, a folder of two sequences.
+    {"render-vdb 'nothing/x_####.vdb'",
+     "plume: error: no VDB files match 'nothing/x_####.vdb' (No such file or directory)"},
     {"encode 'frames/*.png' -o x.mp4",
      "'frames/*.png': error: a glob is not a frame pattern: name the frames as "
      "'frames/f_####.png' (or pass the folder)"},
@@ -112,9 +120,25 @@ TEST(UsageErrors, EachRefusalIsOneLineInPlumesWords) {
     }
     // Nothing written: no video, no cache, no frames.
     EXPECT_EQ(test::listDir(dir),
-              (std::vector<std::string>{"caches", "far.toml", "filed.toml", "frames", "out",
-                                        "stderr.txt", "stdout.txt"}));
+              (std::vector<std::string>{"afile", "caches", "far.toml", "filed.toml", "frames",
+                                        "out", "stderr.txt", "stdout.txt"}));
     EXPECT_EQ(test::listDir(dir / "out"), std::vector<std::string>{});
+}
+
+// Every output is checked before any is made: a run refused for its last
+// output leaves no folder of its first.
+TEST(UsageErrors, ARefusedRunMakesNoFolder) {
+    const fs::path dir = refusalsFolder("usage_errors_folders");
+    for (const std::string& args : {
+             "bake " + kScene + " --vdb vc --nvdb afile",
+             "render " + kScene + " --vdb vc --png pngs --exr exrs -o afile/out.mp4",
+             "render " + kScene + " --png pngs --stats afile/s.csv",
+         }) {
+        const auto r = runPlume(args, dir);
+        EXPECT_EQ(r.status, 2) << "plume " << args << "\n" << r.err;
+        for (const char* made : {"vc", "pngs", "exrs"})
+            EXPECT_FALSE(fs::exists(dir / made)) << "plume " << args << " made " << made;
+    }
 }
 
 // Every refusal, whichever part of plume makes it, reads WHERE: error: WHAT

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "cli/interrupt.h"
@@ -46,10 +47,14 @@ FrameFormat formatOf(const std::string& pattern) {
 // sRGB, the same dither), over black where it is transparent. Its header's
 // chromaticities say its space: ACEScg (output.color_space) goes back to
 // linear Rec. 709 first, as render's own video does; an unknown space is
-// taken as Rec. 709.
-Image readFrame(const std::string& path, FrameFormat format, float exposure) {
+// taken as Rec. 709. The exposure is the one the user asked for (a scene,
+// --set render.exposure), else the one the render wrote in the EXR's header
+// (plume_exposure), else the default.
+Image readFrame(const std::string& path, FrameFormat format, std::optional<float> asked,
+                float fallback) {
     if (format == FrameFormat::Png) return readPng(path);
     const ExrImage exr = readExr(path);
+    const float exposure = asked ? *asked : exr.exposure.value_or(fallback);
     std::vector<float> rgb(size_t(exr.width) * exr.height * 3);
     for (size_t i = 0; i < size_t(exr.width) * exr.height; ++i)
         for (int c = 0; c < 3; ++c) rgb[i * 3 + c] = exr.rgba[i * 4 + c];
@@ -129,6 +134,12 @@ int runEncode(const RunOptions& opt) {
     const Scene scene = opt.scenePath.empty() ? parseScene("", "<defaults>", opt.overrides)
                                               : loadScene(opt.scenePath, opt.overrides);
     const double fps = opt.fps > 0 ? opt.fps : videoFps(scene);
+    const bool exposureSet =
+        !opt.scenePath.empty() ||
+        std::any_of(opt.overrides.begin(), opt.overrides.end(),
+                    [](const std::string& o) { return o.starts_with("render.exposure="); });
+    const std::optional<float> askedExposure =
+        exposureSet ? std::optional<float>(scene.render.exposure) : std::nullopt;
 
     // Which frames: --frames, or the first to the last of the first sequence;
     // every one must be there in every sequence.
@@ -161,6 +172,7 @@ int runEncode(const RunOptions& opt) {
     const std::string& output = opt.output;
     if (output.empty()) throw InputError("plume encode: error: -o OUT.mp4 is required");
     ensureWritableFile(output, "an MP4");
+    makeOutputDir(folderOfFile(output));
 
     // The encoder renames its ".partial" file into place even when stopped by
     // an error (so an interrupted render keeps a playable video); here the
@@ -174,7 +186,7 @@ int runEncode(const RunOptions& opt) {
         std::vector<Image> frames;
         for (size_t s = 0; s < sequences.size(); ++s) {
             const std::string& path = sequences[s][n].path;
-            frames.push_back(readFrame(path, formats[s], scene.render.exposure));
+            frames.push_back(readFrame(path, formats[s], askedExposure, scene.render.exposure));
             const Image& image = frames.back();
             if (firstPath.empty()) {
                 width = image.width;

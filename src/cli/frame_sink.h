@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/output_paths.h"
 #include "render/output/deep_image.h"
 #include "render/output/image.h"
 #include "render/output/render_passes.h"
@@ -55,7 +56,10 @@ class FrameSink {
 
     virtual ~FrameSink() = default;
     virtual Takes takes() const = 0;
-    // Creates what the sink writes into; called once every sink's path was checked.
+    // The folders it writes into, made (FrameSinks::open) once every sink's
+    // path was checked, so a refused run leaves none behind.
+    virtual std::vector<std::string> folders() const { return {}; }
+    // Creates what the sink writes into; called once its folders are made.
     virtual void open() {}
     virtual void consume(const Frame& frame) = 0;
     // Completes the output after the last frame or an interrupt (not after an error).

@@ -8,6 +8,7 @@
 #include "cli/frame_source.h"
 #include "cli/interrupt.h"
 #include "cli/nvdb_sink.h"
+#include "cli/output_paths.h"
 #include "cli/output_sinks.h"
 #include "cli/report_sink.h"
 #include "cli/resume.h"
@@ -27,12 +28,12 @@ double secondsSince(Clock::time_point t) {
 }  // namespace
 
 FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame, int lastFrame,
-                       bool quiet)
+                       bool quiet, int shotLast)
     : firstFrame_(firstFrame),
       numberOffset_(scene.time.frameNumber(0)),
       skipExisting_(out.skipExisting),
       quiet_(quiet),
-      progress_(firstFrame, lastFrame, quiet, scene.time.frameNumber(0)),
+      progress_(firstFrame, lastFrame, quiet, scene.time.frameNumber(0), shotLast),
       warnings_([this](const std::string& text) { progress_.warning(text); }) {
     // output.color_space's name first: a bad one is refused before any folder is made.
     workingSpace(scene);
@@ -68,6 +69,8 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
 FrameSinks::~FrameSinks() = default;
 
 void FrameSinks::open(const Scene& scene) {
+    for (const auto& sink : sinks_)
+        for (const std::string& folder : sink->folders()) makeOutputDir(folder);
     if (takes(FrameSink::Takes::Image) || takes(FrameSink::Takes::Rgba))
         renderer_ = std::make_unique<Renderer>(scene);
     // Render passes are layers of the EXR frames: traced only when written.

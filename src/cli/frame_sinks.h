@@ -25,11 +25,12 @@ class FrameSinks {
   public:
     // Checks every output path (RunError naming the first that cannot be
     // written) and creates nothing else. Frames before firstFrame are only
-    // simulated; progress counts to lastFrame. Frames here are indices from 1,
-    // as a loaded Scene counts them; files, progress and stats show their
-    // numbers (scene.time.frameNumber).
+    // simulated; progress counts to lastFrame, out of the shot's shotLast
+    // (the scene's or the cache's last; at least lastFrame). Frames here are
+    // indices from 1, as a loaded Scene counts them; files, progress and stats
+    // show their numbers (scene.time.frameNumber).
     FrameSinks(const Scene& scene, const RunOutputs& outputs, int firstFrame, int lastFrame,
-               bool quiet);
+               bool quiet, int shotLast = 0);
     ~FrameSinks();
 
     // A sink of the caller's own (plume preview's frames in memory), before open().

@@ -14,6 +14,7 @@ class NvdbCacheSink : public FrameSink {
   public:
     NvdbCacheSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Fields; }
+    std::vector<std::string> folders() const override { return {dir_}; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;
     std::string wrote() const override;

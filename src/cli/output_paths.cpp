@@ -16,25 +16,40 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Creates `dir` if needed and proves it writable.
+// Proves `dir` could be made and written without making it: the nearest part
+// of it that exists is a folder this process can write. A part that is a file
+// is the user's mistake (exit 2); a folder that refuses is the machine's.
 void checkWritableDir(const std::string& dir) {
     std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw RunError("cannot create output folder '" + dir + "' (" + ec.message() + ")");
-    const std::string probe = temporaryPath((fs::path(dir) / ".plume_write_test").string(), "");
-    std::FILE* f = std::fopen(probe.c_str(), "w");
-    if (!f)
+    fs::path existing = fs::path(dir).lexically_normal();
+    while (!existing.empty() && !fs::exists(fs::symlink_status(existing, ec)))
+        existing = existing.parent_path();
+    if (existing.empty()) existing = ".";
+    if (!fs::is_directory(existing, ec))
+        throw InputError("cannot make output folder '" + dir + "': '" + existing.string() +
+                         "' is a file, not a folder");
+    if (access(existing.c_str(), W_OK | X_OK) != 0)
         throw RunError("cannot write to output folder '" + dir + "' (" + std::strerror(errno) +
                        ")");
-    std::fclose(f);
-    fs::remove(probe, ec);
 }
 
 }  // namespace
 
 void ensureWritableDir(const std::string& dir) {
     checkWritableDir(dir);
-    removeStaleTemporaries(dir);
+    std::error_code ec;
+    if (fs::is_directory(dir, ec)) removeStaleTemporaries(dir);
+}
+
+void makeOutputDir(const std::string& dir) {
+    if (dir.empty()) return;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw RunError("cannot create output folder '" + dir + "' (" + ec.message() + ")");
+}
+
+std::string folderOfFile(const std::string& path) {
+    return outputTarget(path) == OutputTarget::File ? parentDir(path) : std::string();
 }
 
 void ensureWritableFile(const std::string& path, const char* seeking) {
@@ -57,7 +72,7 @@ void ensureWritableFile(const std::string& path, const char* seeking) {
     }
     const std::string dir = parentDir(path);
     checkWritableDir(dir);
-    removeStaleTemporaries(dir, fs::path(path).filename().string() + ".");
+    if (fs::is_directory(dir, ec)) removeStaleTemporaries(dir, fs::path(path).filename().string() + ".");
 }
 
 void refuseUnseekableFrames(const std::string& dir, const std::string& prefix,

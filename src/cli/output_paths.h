@@ -6,11 +6,20 @@
 
 namespace plume {
 
-// Creates `dir` if needed and proves it writable; throws RunError otherwise.
-// Removes the temporaries a killed run left in it (removeStaleTemporaries).
+// Proves `dir` can be made and written, making nothing (a refused run leaves
+// no folder behind): InputError when a part of it is a file, RunError when the
+// folder it would go in refuses. Removes the temporaries a killed run left in
+// it (removeStaleTemporaries).
 void ensureWritableDir(const std::string& dir);
-// Proves a file can be written at `path`: its folder is writable and the path
-// is not a folder; removes the temporaries of this path a killed run left.
+// Makes `dir` (and its parents) once every output was checked; throws
+// RunError when it cannot. "" makes nothing.
+void makeOutputDir(const std::string& dir);
+// The folder a file output is written in, to make before writing it; "" for a
+// device or a FIFO, written in place.
+std::string folderOfFile(const std::string& path);
+// Proves a file can be written at `path`, as ensureWritableDir its folder
+// (which it does not make: makeOutputDir(parentDir(path))), and the path is
+// not a folder; removes the temporaries of this path a killed run left.
 // A device or a FIFO is written in place (core/atomic_file.h): it must be
 // writable, and for a writer that seeks (`seeking` names its format, "an
 // MP4") seekable, or the InputError says why. Throws RunError naming the path

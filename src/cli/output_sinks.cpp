@@ -115,6 +115,7 @@ ExrSink::ExrSink(std::string dir, const Scene& scene)
       width_(scene.render.width),
       height_(scene.render.height),
       fps_(videoFps(scene)),
+      exposure_(scene.render.exposure),
       chromaticities_(workingSpace(scene)->chromaticities) {
     ensureWritableDir(dir_);
     refuseUnseekableFrames(dir_, sceneName_ + "_", ".exr", "an EXR");
@@ -132,7 +133,7 @@ void ExrSink::consume(const Frame& frame) {
             layers.push_back({"motion", {"u", "v"}, passes->motion, false});
     }
     writeExr(frameFileName(dir_, sceneName_, frame.number, ".exr"), width_, height_, *frame.rgba,
-             frame.number, fps_, layers, chromaticities_);
+             frame.number, fps_, layers, chromaticities_, exposure_);
     ++written_;
 }
 
@@ -149,9 +150,15 @@ VideoSink::VideoSink(std::string path, const Scene& scene)
       fps_(videoFps(scene)),
       settings_(scene.output) {
     ensureWritableFile(path_, "an MP4");
+    std::error_code ec;
+    hadFile_ = std::filesystem::is_regular_file(path_, ec);
 }
 
-VideoSink::~VideoSink() = default;
+VideoSink::~VideoSink() {
+    // After an error before the first frame: the encoder leaves the path alone; say so.
+    if (video_ && video_->frames() == 0 && hadFile_ && !finished_)
+        warn(path_ + " left as it was: no frame was finished");
+}
 
 void VideoSink::open() {
     video_ = std::make_unique<VideoEncoder>(path_, width_, height_, fps_, settings_);
@@ -159,9 +166,16 @@ void VideoSink::open() {
 
 void VideoSink::consume(const Frame& frame) { video_->add(*frame.image); }
 
-void VideoSink::finish() { video_->finish(); }
+void VideoSink::finish() {
+    finished_ = true;
+    video_->finish();
+}
 
-std::string VideoSink::keptOnInterrupt() const { return path_ + " holds the frames done"; }
+std::string VideoSink::keptOnInterrupt() const {
+    const int frames = video_ ? video_->frames() : 0;
+    if (frames > 0) return path_ + " holds the " + countOf(frames, "frame") + " done";
+    return path_ + (hadFile_ ? " left as it was" : " not written") + " (no frame was finished)";
+}
 
 std::string VideoSink::wrote() const {
     return videoWrote(path_, video_ ? video_->frames() : 0, width_, height_);

@@ -27,6 +27,7 @@ class VdbCacheSink : public FrameSink {
   public:
     VdbCacheSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Fields; }
+    std::vector<std::string> folders() const override { return {dir_}; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;
     std::string wrote() const override;
@@ -45,6 +46,7 @@ class PngSink : public FrameSink {
     PngSink(std::string dir, const Scene& scene);
     ~PngSink() override;
     Takes takes() const override { return transparent_ ? Takes::Rgba : Takes::Image; }
+    std::vector<std::string> folders() const override { return {dir_}; }
     // Compresses and writes the frame on a thread of its own, beside the
     // video's encoding and the next frame's rendering (libspng is serial);
     // a failed write is thrown by the next consume or by finish.
@@ -73,6 +75,7 @@ class ExrSink : public FrameSink {
   public:
     ExrSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Rgba; }
+    std::vector<std::string> folders() const override { return {dir_}; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;
     std::string wrote() const override;
@@ -81,6 +84,7 @@ class ExrSink : public FrameSink {
     std::string dir_, sceneName_;
     int width_, height_;
     double fps_;
+    float exposure_;  // render.exposure, in the header for plume encode
     std::array<float, 8> chromaticities_;  // output.color_space's, for the header
     int written_ = 0;
 };
@@ -91,6 +95,7 @@ class VideoSink : public FrameSink {
     VideoSink(std::string path, const Scene& scene);
     ~VideoSink() override;
     Takes takes() const override { return Takes::Image; }
+    std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
     void open() override;
     void consume(const Frame& frame) override;
     void finish() override;
@@ -102,6 +107,8 @@ class VideoSink : public FrameSink {
     int width_, height_;
     double fps_;
     OutputSettings settings_;
+    bool hadFile_ = false;   // a file was at the path before the run: kept unless frames replace it
+    bool finished_ = false;
     std::unique_ptr<VideoEncoder> video_;
 };
 
@@ -111,6 +118,7 @@ class StatsSink : public FrameSink {
   public:
     explicit StatsSink(std::string path);
     Takes takes() const override { return Takes::EveryFrame; }
+    std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
     void consume(const Frame& frame) override;
     void finish() override;
     std::string wrote() const override;

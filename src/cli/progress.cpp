@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/report.h"
@@ -22,10 +23,11 @@ std::string clock(double seconds) {
 
 }  // namespace
 
-Progress::Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset)
+Progress::Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset, int shotLast)
     : first_(firstFrame),
       last_(lastFrame),
       numberOffset_(numberOffset),
+      shotLast_(std::max(lastFrame, shotLast)),
       quiet_(quiet),
       terminal_(isatty(STDERR_FILENO) != 0),
       start_(std::chrono::steady_clock::now()) {}
@@ -47,13 +49,13 @@ void Progress::frameDone(int frame, const std::string& did, int substeps) {
         bar.resize(width, '.');
         const std::string steps = substeps > 0 ? "  substeps " + std::to_string(substeps) : "";
         std::snprintf(line, sizeof line, "[%s] frame %d/%d%s  elapsed %s  ETA %s", bar.c_str(),
-                      frame + numberOffset_, last_ + numberOffset_, steps.c_str(),
+                      frame + numberOffset_, shotLast_ + numberOffset_, steps.c_str(),
                       clock(elapsed).c_str(), clock(eta).c_str());
         drawStatus(line);
         barShown_ = true;
     } else {
         std::snprintf(line, sizeof line, "frame %d/%d: %s%s", frame + numberOffset_,
-                      last_ + numberOffset_, did.c_str(), frame < first_ ? " (not written)" : "");
+                      shotLast_ + numberOffset_, did.c_str(), frame < first_ ? " (not written)" : "");
         printMessage(line);
     }
 }

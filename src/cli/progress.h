@@ -10,8 +10,9 @@ namespace plume {
 class Progress {
   public:
     // Frames are indices from 1; lines show index + numberOffset (the scene's
-    // frame numbers).
-    Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset = 0);
+    // frame numbers) out of the shot's last (shotLast, at least lastFrame), so
+    // "--frames 30-30" of a 48-frame shot reads "frame 30/48".
+    Progress(int firstFrame, int lastFrame, bool quiet, int numberOffset = 0, int shotLast = 0);
     ~Progress();
 
     // Reports frame `frame` done (written, if outside [first, last] it was
@@ -30,7 +31,7 @@ class Progress {
   private:
     void clearBar();
 
-    int first_, last_, numberOffset_;
+    int first_, last_, numberOffset_, shotLast_;
     bool quiet_, terminal_;
     bool barShown_ = false;
     bool silent_ = false;

@@ -57,6 +57,7 @@ class ReportSink : public FrameSink {
     ReportSink(std::string path, const Scene& scene, std::string command,
                std::shared_ptr<ContactSheet> sheet, bool rendered);
     Takes takes() const override { return Takes::EveryFrame; }
+    std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
     void consume(const Frame& frame) override;
     void finish() override;
     std::string keptOnInterrupt() const override;

@@ -60,6 +60,19 @@ std::string ResumeStateSink::keptOnInterrupt() const {
     return saved_ ? resumeStateKept(path_, *saved_) : std::string();
 }
 
+std::string ResumeStateSink::wrote() const {
+    if (!saved_) return {};
+    std::error_code ec;
+    std::uintmax_t bytes = std::filesystem::file_size(path_, ec);
+    for (const int parity : {0, 1})  // upres's part, in a file of each frame's parity
+        if (const auto more = std::filesystem::file_size(upresStatePath(path_, parity), ec); !ec)
+            bytes += more;
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1f MB", double(bytes) / 1e6);
+    return "the resume state to " + path_ + " (" + size +
+           ": bake --resume goes on from it; delete it once the cache is final)";
+}
+
 std::string resumeStateKept(const std::string& path, int frame) {
     return path + " holds frame " + std::to_string(frame) + "; bake --resume goes on from there";
 }

@@ -24,8 +24,12 @@ class ResumeStateSink : public FrameSink {
   public:
     ResumeStateSink(std::string path, const Scene& scene);
     Takes takes() const override { return Takes::EveryFrame; }
+    std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
     void consume(const Frame& frame) override;
     std::string keptOnInterrupt() const override;
+    // "the resume state to DIR/NAME.resume (4.7 MB: ...)": what the file is
+    // for and how to drop it, since it is often larger than a frame.
+    std::string wrote() const override;
 
   private:
     UpresState upresState(const Frame& frame) const;

@@ -2,6 +2,7 @@
 
 #include <ImfChannelList.h>
 #include <ImfChromaticities.h>
+#include <ImfFloatAttribute.h>
 #include <ImfFrameBuffer.h>
 #include <ImfHeader.h>
 #include <ImfInputFile.h>
@@ -105,7 +106,7 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
 
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
               int frame, double fps, const std::vector<ExrLayer>& layers,
-              const ExrChromaticities& xy) {
+              const ExrChromaticities& xy, std::optional<float> exposure) {
     const size_t pixels = size_t(std::max(width, 0)) * size_t(std::max(height, 0));
     if (width <= 0 || height <= 0 || rgba.size() != pixels * 4)
         throw RunError("cannot write '" + path + "': the image is empty or malformed");
@@ -124,6 +125,7 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
                                                        Imath::V2f(xy[4], xy[5]),
                                                        Imath::V2f(xy[6], xy[7])));
     if (fps > 0) Imf::addFramesPerSecond(header, framesPerSecond(fps));
+    if (exposure) header.insert("plume_exposure", Imf::FloatAttribute(*exposure));
     Imf::FrameBuffer buffer;
     // OpenEXR writes slices of the channel's own type only: round to half here.
     std::vector<Imath::half> halves(rgba.begin(), rgba.end());
@@ -212,6 +214,8 @@ ExrImage readExr(const std::string& path) {
             image.software = s->value();
         if (auto* f = header.findTypedAttribute<Imf::IntAttribute>("frame"))
             image.frame = f->value();
+        if (auto* e = header.findTypedAttribute<Imf::FloatAttribute>("plume_exposure"))
+            image.exposure = e->value();
         if (Imf::hasChromaticities(header)) {
             const Imf::Chromaticities& c = Imf::chromaticities(header);
             image.chromaticities = {c.red.x,  c.red.y,  c.green.x, c.green.y,

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct ExrImage {
     // The "chromaticities" attribute: red, green, blue, white (x, y each);
     // Rec. 709's when absent, as OpenEXR takes it.
     std::array<float, 8> chromaticities{0.64f, 0.33f, 0.30f, 0.60f, 0.15f, 0.06f, 0.3127f, 0.3290f};
+    // The "plume_exposure" attribute: the render.exposure its run tone-mapped
+    // the same frame with, so plume encode gives the render's picture.
+    std::optional<float> exposure;
 };
 
 // Writes width x height premultiplied linear RGBA (row 0 at the top) as a
@@ -50,10 +54,12 @@ constexpr ExrChromaticities kRec709Chromaticities{0.64f, 0.33f, 0.30f, 0.60f,
                                                   0.15f, 0.06f, 0.3127f, 0.3290f};
 
 // writeExr with `layers` beside the RGBA, in one file (a single part), its
-// colour in the space `chromaticities` names (output.color_space).
+// colour in the space `chromaticities` names (output.color_space), and the
+// exposure the run's video and PNGs were tone-mapped with (plume_exposure).
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
               int frame, double fps, const std::vector<ExrLayer>& layers,
-              const ExrChromaticities& chromaticities = kRec709Chromaticities);
+              const ExrChromaticities& chromaticities = kRec709Chromaticities,
+              std::optional<float> exposure = std::nullopt);
 
 // Every channel of an EXR as floats by its full name ("R", "light_1.R"),
 // width * height each, row 0 at the top. Throws as readExr does.

@@ -103,7 +103,7 @@ std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameF
     fs::path dir = fs::path(pattern).parent_path();
     std::error_code ec;
     fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
-    if (ec) throw RunError("no " + kind + " files match '" + pattern + "' (" + ec.message() + ")");
+    if (ec) throw InputError("no " + kind + " files match '" + pattern + "' (" + ec.message() + ")");
 
     std::vector<SequenceFile> files;
     for (const fs::directory_entry& entry : it) {
@@ -122,7 +122,7 @@ std::vector<SequenceFile> expandPattern(const std::string& pattern, const FrameF
         }
         files.push_back({joinPath(dir, name), std::stoi(digits)});
     }
-    if (files.empty()) throw RunError("no " + kind + " files match '" + pattern + "'");
+    if (files.empty()) throw InputError("no " + kind + " files match '" + pattern + "'");
     sortByFrame(files);
     return files;
 }
@@ -204,7 +204,7 @@ std::vector<SequenceFile> expandFolder(const std::string& dir,
     if (unnumbered.size() == 1) return {{unnumbered.front(), 1}};
     std::string wanted;
     for (const std::string& ext : extensions) wanted += (wanted.empty() ? "*" : " or *") + ext;
-    throw RunError("no " + kind + " files match '" + dir + "' (no numbered " + wanted +
+    throw InputError("no " + kind + " files match '" + dir + "' (no numbered " + wanted +
                    " files in it)");
 }
 
@@ -242,7 +242,7 @@ std::vector<SequenceFile> expandSequence(const std::string& pattern, const std::
         refuseGlob(pattern, kind);
     FrameField field = findFrameField(fs::path(pattern).filename().string());
     if (!field.found)
-        throw RunError("no " + kind + " files match '" + pattern + "' (no such file)");
+        throw InputError("no " + kind + " files match '" + pattern + "' (no such file)");
     return expandPattern(pattern, field, kind);
 }
 
