@@ -66,6 +66,10 @@ float srgbDecode(float v) {
 
 Renderer::Renderer(const Scene& scene)
     : camera_(scene.camera),
+      // Without a camera from the scene: the whole domain from the front, held
+      // for the shot (framing the smoke would move the camera as it grows).
+      framed_(frameBox(scene.domain.origin, scene.domain.origin + scene.domain.size,
+                       float(scene.render.width) / float(std::max(1, scene.render.height)))),
       space_(workingSpace(scene)),
       settings_(scene.render),
       // Smoke made only by fire is drawn in its own colour (soot is dark);
@@ -403,12 +407,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const VolumeView volume = seenVolume(given, frame);
     placeSolids(obstacles_, given);  // placed by the volume as given, blurred or not
 
-    // The camera, framing the volume unless the scene placed it; its rays in
+    // The camera, the domain's framing unless the scene placed it; its rays in
     // grid units (voxels), whose axes agree with the world's.
-    const CameraSettings cameraSettings =
-        camera_.given
-            ? camera_
-            : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
+    const CameraSettings& cameraSettings = camera_.given ? camera_ : framed_;
     cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume,
                             float(width_) / float(height_));
     sharp_ = settings_.filter == RenderFilter::Sharp;
@@ -490,10 +491,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
 }
 
 void Renderer::traceSlice(const VolumeView& given) {
-    const CameraSettings cameraSettings =
-        camera_.given
-            ? camera_
-            : frameBox(given.worldMin(), given.worldMax(), float(width_) / float(height_));
+    const CameraSettings& cameraSettings = camera_.given ? camera_ : framed_;
     sliceImage_ = Image(width_, height_, 3);
     slice_->draw(given, cameraSettings, obstacles_, sliceImage_);
     // The same colours as linear light, for EXR frames (alpha 1: nothing of

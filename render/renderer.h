@@ -119,6 +119,7 @@ class Renderer {
 
     std::unique_ptr<Scene> keyed_;  // the scene, when its camera, a light or a solid has keys
     CameraSettings camera_;
+    CameraSettings framed_;  // the domain from the front, for a scene with no camera
     std::vector<ObstacleSettings> obstacles_;  // as the scene placed them (keys: per frame)
     GroundSettings ground_;
     std::unique_ptr<SolidScene> solids_;  // when something solid is drawn

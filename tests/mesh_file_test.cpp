@@ -15,6 +15,7 @@
 #include "core/parallel.h"
 #include "io/scene_geometry.h"
 #include "scene/loader.h"
+#include "scene/shapes.h"
 #include "sim/emitters.h"
 #include "sim/obstacles.h"
 #include "support/mesh_text.h"
@@ -65,11 +66,17 @@ std::string meshError(const fs::path& dir, const std::string& obstacle) {
 // Solid cells that differ between the scene's obstacles and an analytic sphere.
 // Tolerance: cells whose centre lies within the SDF's interpolation error of
 // the surface may flip; at 32^3 that is at most 2% of the sphere's solid cells.
+void expectMatchesSphereAt(const Scene& s, Vec3f center, float radius);
+
 void expectMatchesSphere(const Scene& s, float radius) {
+    expectMatchesSphereAt(s, s.obstacles[0].center, radius);
+}
+
+void expectMatchesSphereAt(const Scene& s, Vec3f center, float radius) {
     Fields mesh(s.domain.cells(), s.domain.dx()), sphere = mesh;
     rasterizeObstacles(mesh, s.obstacles);
     ObstacleSettings o;
-    o.center = s.obstacles[0].center;
+    o.center = center;
     o.radius = radius;
     rasterizeObstacles(sphere, {o});
     int differ = 0, solid = 0;
@@ -183,6 +190,42 @@ TEST(MeshFile, Errors) {
     EXPECT_EQ(meshError(dir, "shape = \"mesh\"\ncenter = [5, 1, 1]\nfile = \"ball.obj\"\n"),
               at("ball.obj") +
                   " lies outside the domain [0, 0, 0] to [2, 2, 2] (check center and scale)");
+}
+
+// A mesh file is in world metres, as Blender exports it: with no center it
+// stays where the file puts it; a center moves the file's origin there.
+TEST(MeshFile, WithoutACenterAMeshStaysWhereItsFilePutsIt) {
+    fs::path dir = test::scratchDir("mesh_world");
+    write(dir / "ball.obj", test::icosphereText(0.5f, 3, Vec3f(1.3f, 0.7f, 0.6f)));
+    Scene s = meshScene(dir, "shape = \"mesh\"\nfile = \"ball.obj\"\n");
+    EXPECT_EQ(s.obstacles[0].center, Vec3f(0.0f));
+    // The solver's cells are the ball's where the file has it.
+    expectMatchesSphereAt(s, {1.3f, 0.7f, 0.6f}, 0.5f);
+    // A center given: the file's origin goes there, the ball with it.
+    s = meshScene(dir, "shape = \"mesh\"\nfile = \"ball.obj\"\ncenter = [-0.2, 0.5, 0.4]\n");
+    expectMatchesSphereAt(s, {1.1f, 1.2f, 1.0f}, 0.5f);
+}
+
+// render-vdb with the scene draws its mesh obstacles as render does: the
+// same frame from an exact cache is the same picture.
+TEST(MeshFile, RenderVdbWithItsSceneDrawsTheMeshAsRenderDoes) {
+    fs::path dir = test::scratchDir("mesh_render_vdb");
+    write(dir / "ball.obj", test::icosphereText(0.25f, 2, Vec3f(1.0f, 1.0f, 1.1f)));
+    write(dir / "s.toml",
+          "[domain]\nresolution = 16\n[time]\nframes = 3\n[[obstacle]]\nshape = \"mesh\"\n"
+          "file = \"ball.obj\"\ncolor = [0.8, 0.2, 0.1]\n[[emitter]]\ncenter = [1, 1, 0.3]\n"
+          "radius = 0.2\n[render]\nwidth = 64\nheight = 36\n[output]\n"
+          "vdb_precision = \"exact\"\n");
+    auto r = test::runPlume("render s.toml --no-video --png direct --vdb cache -q", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = test::runPlume("render-vdb 'cache/s_####.vdb' --scene s.toml --no-video --png again -q",
+                       dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* frame : {"s_0001.png", "s_0003.png"})
+        EXPECT_EQ(test::capture("cmp '" + (dir / "direct" / frame).string() + "' '" +
+                                (dir / "again" / frame).string() + "' 2>&1"),
+                  "")
+            << frame;
 }
 
 TEST(MeshFile, BadMeshStopsRenderWithExitTwoAndNoOutput) {

@@ -163,6 +163,22 @@ TEST(RenderPasses, ACloseFireIsInGamutAndItsLayersSumToTheBeauty) {
     }
 }
 
+// Sparks over a close fire and its ground: where a spark's streak crosses a
+// pixel filled between traced ones, the beauty holds the spark once and the
+// other layers share only the rest of its light, so they still sum to it
+// (the spark's light shared into them too summed to twice it there).
+TEST(RenderPasses, SparksOverFilledPixelsSumToTheBeauty) {
+    const fs::path dir = scratchDir("passes_sparks");
+    const std::vector<std::string> keys = {
+        "domain.resolution=12", "render.width=192",        "render.height=108",
+        "render.passes=all",    "render.filter=cubic",     "sparks.rate=40000",
+        "sparks.flame_threshold=0.2", "emitter[1].sparks=400"};
+    const ExrChannels exr = renderFrame(dir, kScenes + "fire.toml", keys, "8", "fire_0008.exr");
+    ASSERT_FALSE(exr.channels.empty());
+    EXPECT_GT(layerPeak(exr, "sparks"), 0.1f) << "no spark in the frame";
+    expectLayersSumToBeauty(exr, "sparks over a close fire");
+}
+
 // Two lights on glowing smoke over a solid; opaque (the background in the
 // sky's layer) and transparent (no background).
 TEST(RenderPasses, TwoLightsLayersSumToTheBeauty) {

@@ -37,7 +37,7 @@ void withMarcher(bool cubic, const ShadingGrid& shading, const EmptySpace& empty
 // trace: still at least 0, each in proportion to its share of the light.
 // Traced pixels, where the sum holds to float rounding, are left as traced.
 void shareFilledPixels(const LinearImage& beauty, const std::vector<uint8_t>& filled,
-                       std::vector<PassLayer>& layers) {
+                       const std::vector<float>& apart, std::vector<PassLayer>& layers) {
     if (filled.size() != beauty.transmittance.size() || layers.empty()) return;
     parallelForRange(beauty.height, [&](int y0, int y1) {
         for (size_t i = size_t(y0) * beauty.width, end = size_t(y1) * beauty.width; i < end; ++i) {
@@ -45,7 +45,9 @@ void shareFilledPixels(const LinearImage& beauty, const std::vector<uint8_t>& fi
             for (size_t n = i * 3; n < i * 3 + 3; ++n) {
                 float sum = 0.0f;
                 for (const PassLayer& layer : layers) sum += layer.rgb[n];
-                const float scale = sum > 0.0f ? beauty.rgb[n] / sum : 0.0f;
+                const float shared =
+                    std::max(0.0f, beauty.rgb[n] - (apart.empty() ? 0.0f : apart[n]));
+                const float scale = sum > 0.0f ? shared / sum : 0.0f;
                 for (PassLayer& layer : layers) layer.rgb[n] *= scale;
             }
         }
@@ -89,7 +91,11 @@ void Renderer::tracePasses(const FrameRays& rays, BlurredSolids& blurred,
     if (settings_.wantsPass("fire_light"))
         layer("fire_light", LightPart::only(false, false, true, -1));
     passes_.layers.resize(used);
-    if (rays.fillStride > 1) shareFilledPixels(frame_, filled_, passes_.layers);
+    // The sparks' streaks are in the beauty already and have a layer of their
+    // own: only the rest of a filled pixel's light is shared.
+    if (rays.fillStride > 1)
+        shareFilledPixels(frame_, filled_, sparkPass_ ? sparkLayer_ : std::vector<float>{},
+                          passes_.layers);
     // The background is the sky seen directly: behind the frame's own
     // transmittance, as composite() puts it (none when transparent).
     if (sky >= 0 && !settings_.transparent) {

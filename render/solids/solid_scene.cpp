@@ -3,6 +3,7 @@
 #include <embree3/rtcore.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -27,6 +28,73 @@ Vec3f normalToWorld(const Transform& t, Vec3f nLocal, Vec3f scale) {
 
 Vec3f facing(Vec3f n, Vec3f d) { return dot(n, d) > 0.0f ? -n : n; }
 
+// The point of triangle abc nearest p (Ericson, Real-Time Collision
+// Detection, 5.1.5): by the region of the triangle's plane p projects into.
+Vec3f closestOnTriangle(Vec3f p, Vec3f a, Vec3f b, Vec3f c) {
+    const Vec3f ab = b - a, ac = c - a, ap = p - a;
+    const float d1 = dot(ab, ap), d2 = dot(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f) return a;
+    const Vec3f bp = p - b;
+    const float d3 = dot(ab, bp), d4 = dot(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3) return b;
+    const float vc = d1 * d4 - d3 * d2;
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) return a + ab * (d1 / (d1 - d3));
+    const Vec3f cp = p - c;
+    const float d5 = dot(ab, cp), d6 = dot(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6) return c;
+    const float vb = d5 * d2 - d1 * d6;
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) return a + ac * (d2 / (d2 - d6));
+    const float va = d3 * d6 - d5 * d4;
+    if (va <= 0.0f && (d4 - d3) >= 0.0f && (d5 - d6) >= 0.0f)
+        return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+    const float denom = 1.0f / (va + vb + vc);
+    return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+// Faces meeting at less than this angle are shaded smooth across their edge;
+// sharper edges stay hard (as Blender's Auto Smooth, at its 30 degrees).
+const float kSmoothCos = std::cos(30.0f * 3.14159265f / 180.0f);
+
+// A normal for each corner of each triangle (three a triangle): the faces
+// around its vertex that lie within kSmoothCos of its own face, each weighted
+// by its angle at the vertex, so a finely split face does not pull the normal
+// its way. A box's flat faces come out flat, a tessellated sphere smooth.
+std::vector<Vec3f> cornerNormals(const std::vector<Vec3f>& points,
+                                 const std::vector<std::array<uint32_t, 3>>& triangles) {
+    const size_t count = triangles.size();
+    std::vector<Vec3f> face(count), angle(count);  // angle: the corners' angles in x, y, z
+    std::vector<std::vector<uint32_t>> around(points.size());
+    for (size_t f = 0; f < count; ++f) {
+        const auto& tri = triangles[f];
+        const Vec3f p[3] = {points[tri[0]], points[tri[1]], points[tri[2]]};
+        face[f] = normalize(cross(p[1] - p[0], p[2] - p[0]));
+        float a[3];
+        for (int c = 0; c < 3; ++c) {
+            const Vec3f e1 = normalize(p[(c + 1) % 3] - p[c]);
+            const Vec3f e2 = normalize(p[(c + 2) % 3] - p[c]);
+            a[c] = std::acos(std::clamp(dot(e1, e2), -1.0f, 1.0f));
+            around[tri[c]].push_back(uint32_t(f));
+        }
+        angle[f] = {a[0], a[1], a[2]};
+    }
+    std::vector<Vec3f> normals(3 * count);
+    for (size_t f = 0; f < count; ++f) {
+        for (int c = 0; c < 3; ++c) {
+            const uint32_t vertex = triangles[f][c];
+            Vec3f sum(0.0f);
+            for (uint32_t g : around[vertex]) {
+                if (!(dot(face[g], face[f]) >= kSmoothCos)) continue;
+                const auto& tri = triangles[g];
+                const int k = tri[0] == vertex ? 0 : tri[1] == vertex ? 1 : 2;
+                sum += face[g] * (k == 0 ? angle[g].x : k == 1 ? angle[g].y : angle[g].z);
+            }
+            const float len = length(sum);
+            normals[3 * f + c] = len > 0.0f ? sum / len : face[f];
+        }
+    }
+    return normals;
+}
+
 }  // namespace
 
 // The meshes of one frame as world-space triangles in one Embree scene.
@@ -40,7 +108,8 @@ struct SolidScene::Meshes {
         Transform transform;
         Vec3f albedo;
         int id = 0;
-        std::vector<Vec3f> points, normals;  // world; smooth (angle-weighted) vertex normals
+        std::vector<Vec3f> points;   // world
+        std::vector<Vec3f> normals;  // world, three a triangle (cornerNormals)
     };
     RTCDevice device = nullptr;
     RTCScene scene = nullptr;
@@ -79,20 +148,7 @@ struct SolidScene::Meshes {
             m.points.resize(surface.points.size());
             for (size_t v = 0; v < surface.points.size(); ++v)
                 m.points[v] = t.toWorld(surface.points[v]);
-            m.normals.assign(m.points.size(), Vec3f(0.0f));
-            for (const auto& tri : surface.triangles) {
-                // Each corner's share of the face normal by its angle, so a
-                // finely split face does not pull the normal its way.
-                const Vec3f p[3] = {m.points[tri[0]], m.points[tri[1]], m.points[tri[2]]};
-                const Vec3f n = normalize(cross(p[1] - p[0], p[2] - p[0]));
-                for (int c = 0; c < 3; ++c) {
-                    const Vec3f e1 = normalize(p[(c + 1) % 3] - p[c]);
-                    const Vec3f e2 = normalize(p[(c + 2) % 3] - p[c]);
-                    const float angle = std::acos(std::clamp(dot(e1, e2), -1.0f, 1.0f));
-                    m.normals[tri[c]] += n * angle;
-                }
-            }
-            for (Vec3f& n : m.normals) n = normalize(n);
+            m.normals = cornerNormals(m.points, surface.triangles);
 
             RTCGeometry geometry = rtcNewGeometry(device, RTC_GEOMETRY_TYPE_TRIANGLE);
             auto* vertices = static_cast<float*>(
@@ -115,6 +171,35 @@ struct SolidScene::Meshes {
         rtcCommitScene(scene);
     }
 
+    // The distance from p to the nearest triangle of any mesh, up to `far`
+    // (Embree's point query over the same BVH the rays use).
+    float nearest(Vec3f p, float far) const {
+        struct Search {
+            const Meshes* meshes;
+            Vec3f p;
+            float best;
+        } search{this, p, far};
+        RTCPointQuery query;
+        query.x = p.x, query.y = p.y, query.z = p.z;
+        query.time = 0.0f;
+        query.radius = far;
+        RTCPointQueryContext context;
+        rtcInitPointQueryContext(&context);
+        rtcPointQuery(scene, &query, &context, [](RTCPointQueryFunctionArguments* args) {
+            auto& s = *static_cast<Search*>(args->userPtr);
+            const Mesh& m = s.meshes->meshes[args->geomID];
+            const auto& tri = m.surface->triangles[args->primID];
+            const Vec3f q = closestOnTriangle(s.p, m.points[tri[0]], m.points[tri[1]],
+                                              m.points[tri[2]]);
+            const float d = length(s.p - q);
+            if (!(d < s.best)) return false;
+            s.best = d;
+            args->query->radius = d;  // the search shrinks to it
+            return true;
+        }, &search);
+        return search.best;
+    }
+
     static RTCRay ray(Vec3f o, Vec3f d, float tMax) {
         RTCRay r{};
         r.org_x = o.x, r.org_y = o.y, r.org_z = o.z;
@@ -134,15 +219,11 @@ struct SolidScene::Meshes {
         rtcIntersect1(scene, &context, &rh);
         if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID) return false;
         const Mesh& m = meshes[rh.hit.geomID];
-        const auto& tri = m.surface->triangles[rh.hit.primID];
         const Vec3f face = normalize(Vec3f(rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z));
         const float u = rh.hit.u, v = rh.hit.v;
-        Vec3f smooth = normalize(m.normals[tri[0]] * (1.0f - u - v) + m.normals[tri[1]] * u +
-                                 m.normals[tri[2]] * v);
-        // A hard edge (a cube's corner) keeps its face normal: smoothing
-        // across it would round it off.
-        if (dot(smooth, face) < 0.0f) smooth = -smooth;
-        const Vec3f n = dot(smooth, face) > 0.85f ? smooth : face;
+        const Vec3f* corner = &m.normals[3 * size_t(rh.hit.primID)];
+        Vec3f n = normalize(corner[0] * (1.0f - u - v) + corner[1] * u + corner[2] * v);
+        if (!(dot(n, face) > 0.0f)) n = face;
         hit.t = rh.ray.tfar;
         hit.normal = facing(n, d);
         hit.albedo = m.albedo;
@@ -311,12 +392,19 @@ float SolidScene::distance(Vec3f p, float far) const {
         d = std::min(d, s.transform.distanceToWorld(analyticDistance(
                             shape.shape, shape.radius, shape.size, s.transform.toLocal(p))));
     }
-    // A mesh: the solver's SDF of it.
-    if (meshes_)
-        for (const Meshes::Mesh& m : meshes_->meshes)
-            if (m.levelSet)
-                d = std::min(
-                    d, m.transform.distanceToWorld(m.levelSet->sample(m.transform.toLocal(p))));
+    // A mesh: the distance to its triangles, as the camera sees them; the
+    // solver's SDF of it says only which side p is on (the SDF's own
+    // distance bends near flat faces and would shade them in spots).
+    if (meshes_ && !meshes_->meshes.empty()) {
+        const float surface = meshes_->nearest(p, far);
+        if (surface < far) {
+            bool inside = false;
+            for (const Meshes::Mesh& m : meshes_->meshes)
+                inside = inside ||
+                         (m.levelSet && m.levelSet->sample(m.transform.toLocal(p)) < 0.0f);
+            d = std::min(d, inside ? -surface : surface);
+        }
+    }
     return d;
 }
 

@@ -95,7 +95,8 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
     // A bake split across processes: the first writes every file and shows
     // the progress; the others simulate their parts beside it.
     const bool writes = opt.processes == nullptr || opt.processes->rank() == 0;
-    FrameSinks sinks(scene, writes ? outputs : RunOutputs{}, first, last, opt.quiet || !writes);
+    FrameSinks sinks(scene, writes ? outputs : RunOutputs{}, first, last, opt.quiet || !writes,
+                     scene.time.frames);
     if (!writes) sinks.silence();
     setThreadCount(opt.threads);
     const auto start = std::chrono::steady_clock::now();
@@ -217,6 +218,8 @@ int runRenderVdb(const RunOptions& opt) {
     Scene scene = opt.scenePath.empty() ? parseScene("", "<defaults>", opt.overrides)
                                         : loadScene(opt.scenePath, opt.overrides);
     cache.applyTo(scene, opt.scenePath, opt.overrides);
+    // The scene's solids are drawn as render draws them, meshes too.
+    if (!opt.scenePath.empty()) loadObstacleGeometry(scene);
     const std::string grid = opt.grid.empty() ? scene.render.grid : opt.grid;
     cache.fireDefaults(scene, grid);
     RunOutputs outputs = opt.outputs;
@@ -240,12 +243,14 @@ int runRenderVdb(const RunOptions& opt) {
 
     // The sinks count frames from 1 at the scene's time.start_frame.
     const int firstIndex = scene.time.frameIndex(first), lastIndex = scene.time.frameIndex(last);
-    FrameSinks sinks(scene, outputs, firstIndex, lastIndex, opt.quiet);
+    FrameSinks sinks(scene, outputs, firstIndex, lastIndex, opt.quiet,
+                     scene.time.frameIndex(cache.lastFrame()));
     setThreadCount(opt.threads);
 
-    // Without a camera from the scene, frame the whole sequence once so the
-    // camera holds still while the smoke grows.
-    if (!scene.camera.given) {
+    // Without a camera: a scene's domain from the front, as render frames it
+    // (the renderer's own framing); without a scene, the whole sequence's box.
+    // Either is one framing for the shot, held while the smoke grows.
+    if (!scene.camera.given && opt.scenePath.empty()) {
         scene.camera = frameBox(lo, hi, float(scene.render.width) / float(scene.render.height));
         scene.camera.given = true;
     }

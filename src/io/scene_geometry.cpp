@@ -216,9 +216,13 @@ void loadSceneGeometry(Scene& scene) {
         loadShape(e, "emitter[" + std::to_string(i + 1) + "]", scene, band,
                   e.mode == EmitMode::Volume);
     }
+    loadObstacleGeometry(scene);
+    loadScenePoints(scene);
+}
+
+void loadObstacleGeometry(Scene& scene) {
     for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
         loadShape(scene.obstacles[i], "obstacle[" + std::to_string(i + 1) + "]", scene, 3.0f);
-    loadScenePoints(scene);
 }
 
 }  // namespace plume

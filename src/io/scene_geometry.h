@@ -15,6 +15,9 @@ namespace plume {
 // points emitters (io/scene_points.h). A bad file is an InputError at its
 // `file` key: "SCENE:LINE:COL: error: obstacle[1].file: ...".
 void loadSceneGeometry(Scene& scene);
+// The same for the obstacles alone: what rendering a cache with its scene
+// draws (render-vdb --scene), without the emitters' files.
+void loadObstacleGeometry(Scene& scene);
 
 // The SDF of a closed mesh, voxelSize in the mesh's metres, with a narrow band
 // of bandVoxels either side of the surface (OpenVDB's meshToLevelSet).

@@ -108,6 +108,10 @@ void SceneReader::placeFile(ShapeSettings& shape, const std::string& display,
         file.is_absolute() ? file.string() : (fs::path(path_).parent_path() / file).string();
     shape.fileLine = int(it->second.begin.line);
     shape.fileColumn = int(it->second.begin.column);
+    // A mesh's file is in world metres (as Blender exports it): without a
+    // center of its own it stays where the file puts it.
+    if (shape.shape == Shape::Mesh && !given_.contains(display + ".center"))
+        shape.center = Vec3f(0.0f);
 }
 
 // An emitter wholly outside the domain emits nothing: surely a mistake of

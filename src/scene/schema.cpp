@@ -185,7 +185,8 @@ std::vector<KeySpec> shapeKeys(std::string_view section, PartOf<ShapeSettings> p
     return {
         key(section, "shape", part, &ShapeSettings::shape, kAny, what, shapeChoices(section)),
         key(section, "center", part, &ShapeSettings::center, kAny,
-            "where the shape's origin goes, metres"),
+            "where the shape's origin goes, metres; a mesh without one stays where its file "
+            "puts it (its file is in world metres)"),
         key(section, "radius", part, &ShapeSettings::radius, kPositive,
             section == "emitter" ? "sphere radius in metres; points: each point's radius where its "
                                    "file gives none (radius or pscale)"
