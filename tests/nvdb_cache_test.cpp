@@ -68,7 +68,11 @@ TEST(NvdbCache, NanoVdbsOwnToolsListAndValidateEveryGridOfTheVdbFrame) {
     const std::string nvdb = dir.file("n/fire_0006.nvdb"), vdb = dir.file("v/fire_0006.vdb");
     EXPECT_EQ(test::listDir(dir.path() / "n"), std::vector<std::string>{"fire_0006.nvdb"});
 
-    const std::set<std::string> names = vdbGridNames(vdb);
+    // The VDB's sparks are in the file beside its frame; the NanoVDB keeps them in its one file.
+    const std::string sparksVdb = dir.file("v/fire_0006_sparks.vdb");
+    std::set<std::string> names = vdbGridNames(vdb);
+    EXPECT_FALSE(names.count("sparks")) << "the frame's own VDB holds volumes only";
+    for (const std::string& name : vdbGridNames(sparksVdb)) names.insert(name);
     for (const char* grid : {"density", "temperature", "velocity", "flame", "fuel", "sparks"})
         EXPECT_TRUE(names.count(grid)) << grid;
 
@@ -89,7 +93,7 @@ TEST(NvdbCache, NanoVdbsOwnToolsListAndValidateEveryGridOfTheVdbFrame) {
     // Each grid placed in the world as the VDB's grid is.
     for (const nanovdb::io::GridMetaData& meta : nanovdb::io::readGridMetaData(nvdb)) {
         ASSERT_TRUE(names.count(meta.gridName)) << meta.gridName;
-        const auto grid = vdbGrid(vdb, meta.gridName);
+        const auto grid = vdbGrid(meta.gridName == "sparks" ? sparksVdb : vdb, meta.gridName);
         const openvdb::Vec3d voxel = grid->voxelSize();
         EXPECT_NEAR(meta.voxelSize[0], voxel[0], 1e-9) << meta.gridName;
         const auto handle = nanovdb::io::readGrid(nvdb, meta.gridName);

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <numbers>
 #include <string>
@@ -28,6 +29,8 @@
 
 namespace plume {
 namespace {
+
+namespace fs = std::filesystem;
 
 const std::string kSparkScenes = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
 
@@ -199,10 +202,19 @@ TEST(SparkCache, PointsGridReadByOpenVdb) {
     opt.sparks = &sparks;
     writeVdbFrame(path, solver.islandFields(), 4, "fire", opt);
 
-    // OpenVDB itself: a PointDataGrid named sparks, one point a spark, with
-    // Houdini's attributes.
+    // OpenVDB itself: a PointDataGrid named sparks in the file beside the
+    // frame, one point a spark, with Houdini's attributes; the frame's own
+    // file holds volumes only.
     openvdb::initialize();
-    openvdb::io::File file(path);
+    {
+        openvdb::io::File frame(path);
+        frame.open();
+        for (auto g = frame.beginName(); g != frame.endName(); ++g)
+            EXPECT_NE(g.gridName(), "sparks") << "the sparks are in the volume file";
+        frame.close();
+    }
+    ASSERT_EQ(sparkVdbPath(path), (dir.path() / "fire_0004_sparks.vdb").string());
+    openvdb::io::File file(sparkVdbPath(path));
     file.open();
     auto grid = openvdb::gridPtrCast<openvdb::points::PointDataGrid>(file.readGrid("sparks"));
     ASSERT_TRUE(grid);
@@ -222,6 +234,31 @@ TEST(SparkCache, PointsGridReadByOpenVdb) {
         EXPECT_LT(length(back[i].p - byId[i].p), 1e-4f);
         EXPECT_EQ(back[i].temperature, byId[i].temperature);
     }
+}
+
+// pyopenvdb's readAll, the most common Python reader, takes no points grid:
+// a fire's frame file must still read whole, and its sparks file beside it
+// holds them. A frame without sparks leaves no earlier bake's sparks file.
+TEST(SparkCache, EveryFrameFileReadsWholeInPyopenvdb) {
+    test::TempDir dir("sparks_pyopenvdb");
+    const std::string scene = kSparkScenes + "fire.toml";
+    const std::string set = " --set sparks.rate=20000 --set sparks.flame_threshold=0.2";
+    auto r = test::runPlume("bake '" + scene + "' --frames 1-4 --vdb cache -q" + set, dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    const fs::path frame = dir.path() / "cache" / "fire_0004.vdb";
+    ASSERT_TRUE(fs::exists(dir.path() / "cache" / "fire_0004_sparks.vdb"));
+    ASSERT_GT(readVdbSparks(frame.string()).size(), 0u);
+    const std::string read = test::capture(
+        "/usr/bin/python3 -c \"import pyopenvdb, sys; grids, meta = pyopenvdb.readAll(sys.argv[1]); "
+        "print(sorted(g.name for g in grids))\" '" + frame.string() + "' 2>&1");
+    EXPECT_NE(read.find("'density'"), std::string::npos) << read;
+    EXPECT_EQ(read.find("Error"), std::string::npos) << read;
+
+    // The same frames again without sparks: their sparks files go.
+    r = test::runPlume("bake '" + scene + "' --frames 1-4 --vdb cache -q",
+                       dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_FALSE(fs::exists(dir.path() / "cache" / "fire_0004_sparks.vdb"));
 }
 
 TEST(SparkCache, SameOverFrameRangesFromTheBinary) {
@@ -336,6 +373,38 @@ TEST(SparkKeys, BadValuesAreOneLineAtTheirKey) {
     const auto r = test::runPlume("check bad.toml", dir.path());
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err.rfind("bad.toml:2:", 0), 0u) << r.err;
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// Buoyancy lifts a spark hotter than the air: sparks.buoyancy g per 1000 K
+// above it, against gravity. In still air at 293 K, with no drag and no
+// cooling, a spark at 1293 K accelerates by g (1 - buoyancy) downward: at
+// buoyancy 2 it rises at g, at 0.3 it falls at 0.7 g, exactly as a body
+// under constant acceleration (v = a t, z = z0 + a t^2 / 2).
+TEST(Sparks, HotSparksRiseByTheirBuoyancy) {
+    for (const float buoyancy : {2.0f, 0.3f}) {
+        SparkMotion motion;
+        motion.drag = 0.0f;
+        motion.cooling = 0.0f;
+        motion.buoyancy = buoyancy;
+        SparkList sparks(1);
+        sparks[0].p = {1.0f, 1.0f, 1.0f};
+        sparks[0].temperature = kSparkAirKelvin + 1000.0f;
+        sparks[0].life = 10.0f;
+        const SparkFlow stillAir(std::vector<const Fields*>{});
+        for (int step = 0; step < 5; ++step) moveSparks(sparks, stillAir, motion, 0.02f);
+        ASSERT_EQ(sparks.size(), 1u) << "buoyancy " << buoyancy;
+        const double a = -9.81 * (1.0 - buoyancy), t = 0.1;
+        EXPECT_NEAR(sparks[0].v.z, a * t, 1e-5) << "buoyancy " << buoyancy;
+        EXPECT_NEAR(sparks[0].p.z, 1.0 + 0.5 * a * t * t, 1e-5) << "buoyancy " << buoyancy;
+        EXPECT_EQ(sparks[0].p.x, 1.0f);
+        EXPECT_EQ(sparks[0].v.x, 0.0f);
+    }
 }
 
 }  // namespace

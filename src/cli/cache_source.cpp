@@ -1,5 +1,7 @@
 #include "cli/cache_source.h"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -89,7 +91,9 @@ void CacheSource::produce(Frame& f, const char*& stage) {
     const bool ownGrid = view == RenderView::Pressure || view == RenderView::Divergence;
     volume_ = readVdbVolume(file->path, ownGrid ? viewGridName(view) : grid_, velocityNames,
                             withGlow, scene_.domain.origin);
-    sparks_ = view == RenderView::Shaded && cache_.has(kSparksGrid)
+    std::error_code ec;
+    sparks_ = view == RenderView::Shaded && (cache_.has(kSparksGrid) ||
+                                             std::filesystem::exists(sparkVdbPath(file->path), ec))
                   ? readVdbSparks(file->path, scene_.domain.origin)
                   : SparkList{};
     if ((view == RenderView::Temperature && !volume_.hasTemperature) ||

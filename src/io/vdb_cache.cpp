@@ -340,17 +340,19 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
     }
     if (f.colored())
         grids.push_back({"color", [&] { return colorGrid(scalars, xform, tol, half); }});
-    if (opt.sparks)
-        grids.push_back({kSparksGrid, [&] {
-                             return sparksGrid(*opt.sparks, opt.worldOrigin + f.domainOrigin(),
-                                               f.dx);
-                         }});
+    // The sparks go in a file of their own (io/vdb_sparks.h).
+    const vdb::GridMaker sparks{kSparksGrid, [&] {
+                                    return sparksGrid(*opt.sparks,
+                                                      opt.worldOrigin + f.domainOrigin(), f.dx);
+                                }};
     std::optional<vdb::Reader> from;
     if (!opt.carryFrom.empty()) {
         from.emplace(opt.carryFrom);
         for (const std::string& name : from->names()) {
-            const bool written = std::any_of(grids.begin(), grids.end(),
-                                             [&](const auto& g) { return g.name == name; });
+            const bool written =
+                name == kSparksGrid || std::any_of(grids.begin(), grids.end(), [&](const auto& g) {
+                    return g.name == name;
+                });
             if (!written) grids.push_back({name, [&from, name] { return from->read(name); }});
         }
     }
@@ -377,15 +379,27 @@ void writeFrame(const std::string& path, const VelocityBuilder& velocity, int fl
         vdb::initialize();
         for (const vdb::GridMaker& g : grids) built.push_back(g.make());
     }
-    if (!opt.nvdbPath.empty()) writeNvdbFile(opt.nvdbPath, built, opt.nvdb);
-    // The sparks again beside a frame file, for Blender (io/spark_ply.h);
-    // a frame without sparks leaves no earlier bake's file beside it.
-    // plume upres carries the base frame's sparks, and so its file.
+    if (nvdb) {
+        if (opt.sparks) built.push_back(sparks.make());  // NanoVDB keeps them in the frame
+        writeNvdbFile(opt.nvdbPath, built, opt.nvdb);
+    }
+    // The sparks beside a frame file, as VDB points and again as a PLY for
+    // Blender (io/spark_ply.h); a frame without sparks leaves no earlier
+    // bake's files beside it. plume upres carries the base frame's sparks,
+    // and so their files.
     if (path.empty() || outputTarget(path) != OutputTarget::File) return;
-    if (!opt.sparks && !opt.carryFrom.empty())
+    if (!opt.sparks && !opt.carryFrom.empty()) {
+        carrySparkPly(sparkVdbPath(opt.carryFrom), sparkVdbPath(path));
         carrySparkPly(sparkPlyPath(opt.carryFrom), sparkPlyPath(path));
-    else
-        syncSparkPly(sparkPlyPath(path), opt.sparks, opt.worldOrigin + f.domainOrigin());
+        return;
+    }
+    if (opt.sparks) {
+        vdb::writeFile(sparkVdbPath(path), meta, {sparks});
+    } else {
+        std::error_code ec;  // none there is the usual case
+        std::filesystem::remove(sparkVdbPath(path), ec);
+    }
+    syncSparkPly(sparkPlyPath(path), opt.sparks, opt.worldOrigin + f.domainOrigin());
 }
 
 // writeFrame with the velocity of the frame `flow` feeds.

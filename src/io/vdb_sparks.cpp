@@ -1,5 +1,7 @@
 #include "io/vdb_sparks.h"
 
+#include <filesystem>
+
 #include <openvdb/points/PointConversion.h>
 #include <openvdb/points/PointDataGrid.h>
 
@@ -64,7 +66,17 @@ openvdb::GridBase::Ptr sparksGrid(const SparkList& sparks, Vec3f world, float dx
     return grid;
 }
 
-SparkList readVdbSparks(const std::string& path, Vec3f sceneOrigin) {
+std::string sparkVdbPath(const std::string& vdbPath) {
+    const std::string ext = ".vdb";
+    const bool vdb = vdbPath.size() > ext.size() &&
+                     vdbPath.compare(vdbPath.size() - ext.size(), ext.size(), ext) == 0;
+    return (vdb ? vdbPath.substr(0, vdbPath.size() - ext.size()) : vdbPath) + "_sparks.vdb";
+}
+
+SparkList readVdbSparks(const std::string& framePath, Vec3f sceneOrigin) {
+    std::error_code ec;
+    const std::string own = sparkVdbPath(framePath);
+    const std::string& path = std::filesystem::exists(own, ec) ? own : framePath;
     vdb::Reader file(path);
     SparkList out;
     if (!file.has(kSparksGrid)) return out;

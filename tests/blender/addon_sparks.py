@@ -84,7 +84,7 @@ cache = bpy.path.abspath(sparks["plume_sparks_dir"])
 name = sparks["plume_sparks_name"]
 counts = {}
 for frame in (MID, LAST):
-    vdb = os.path.join(cache, f"{name}_{frame:04d}.vdb")
+    vdb = os.path.join(cache, f"{name}_{frame:04d}_sparks.vdb")  # the sparks file beside the frame
     out = subprocess.run([point_count, vdb, "sparks"], capture_output=True, text=True)
     if out.returncode != 0:
         die(f"vdb_point_count {vdb}: {out.stderr.strip()}")
