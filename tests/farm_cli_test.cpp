@@ -2,11 +2,13 @@
 // found before anything is submitted. tests/farm runs them on a real Slurm.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "cli/farm_bake_tasks.h"
 #include "core/processes.h"
 #include "io/vdb_cache.h"
 #include "support/run.h"
@@ -253,6 +255,33 @@ TEST(FarmCli, ARefusedSubmissionCancelsItsJobsAndLeavesNothing) {
     r = runPlume("farm " + kScene + " --slurm -o old/shot.mp4", dir, path);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(test::listDir(dir / "old"), std::vector<std::string>{"notes.txt"});
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// --mem-per-task over a task's CPUs as --mem-per-cpu is rounded up: Slurm
+// gives a task its CPUs times that, never less than it was asked for.
+TEST(FarmCli, MemPerCpuIsRoundedUpSoATaskHasWhatItAskedFor) {
+    struct Case {
+        int cpus;
+        const char* mem;
+        long long perCpu;  // MiB
+    };
+    for (const Case c : {Case{3, "1G", 342}, Case{2, "3G", 1536}, Case{4, "1001M", 251},
+                         Case{2, "1K", 1}, Case{1, "700", 700}, Case{0, "2G", 2048}}) {
+        BakeTasks tasks;
+        tasks.tasks = 2;
+        tasks.cpusPerTask = c.cpus;
+        tasks.memPerTask = c.mem;
+        EXPECT_EQ(tasks.sbatchLines(),
+                  "#SBATCH --ntasks=2\n#SBATCH --mem-per-cpu=" + std::to_string(c.perCpu) + "M\n")
+            << c.mem << " over " << c.cpus;
+        EXPECT_GE(c.perCpu * std::max(1, c.cpus), slurmMebibytes(c.mem)) << c.mem;
+    }
 }
 
 }  // namespace

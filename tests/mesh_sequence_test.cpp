@@ -17,6 +17,7 @@
 #include "io/vdb_cache.h"
 #include "scene/describe.h"
 #include "scene/loader.h"
+#include "sim/obstacles.h"
 #include "sim/solver.h"
 #include "support/mesh_text.h"
 #include "support/run.h"
@@ -466,6 +467,53 @@ TEST(MeshSequence, WarpKeepsAThinPlateBetweenFiles) {
         EXPECT_NEAR(moved.x, 0.2f, 1e-4f) << x;
         EXPECT_NEAR(moved.y, 0.0f, 1e-4f) << x;
     }
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// A mesh sequence's own surface velocity is local (metres per second of its
+// own frame, before placing): the faces take it through the shape's scale and
+// rotation, as its points are placed. A box at rest, turned 90 degrees about z
+// and stretched 2x along its local x, whose surface moves at (1, 0.5, 0)
+// locally: (2, 0.5, 0) scaled, (-0.5, 2, 0) turned, at every face it touches.
+TEST(MeshSequence, ItsOwnVelocityTurnsAndScalesWithTheShape) {
+    Fields f({16, 16, 16}, 1.0f / 16);
+    ObstacleSettings box;
+    box.shape = Shape::Box;
+    box.center = {0.5f, 0.5f, 0.5f};
+    box.size = {0.2f, 0.3f, 0.3f};
+    box.rotation = {0.0f, 0.0f, 90.0f};
+    box.scale = {2.0f, 1.0f, 1.0f};
+    auto own = std::make_shared<SurfaceVelocity>();
+    own->velocity = Grid3<Vec3f>(9, 9, 9, Vec3f(0.0f), Vec3f(1.0f, 0.5f, 0.0f));
+    own->origin = Vec3f(-1.0f);  // local [-1, 1] on every axis, past the box's faces
+    own->voxelSize = 0.25f;
+    box.surfaceVelocity = own;
+    const std::vector<ObstacleSettings> still{box};
+    const float fastest = rasterizeMovingObstacles(f, still, still, still, 1.0f / 24);
+    const Vec3f expected(-0.5f, 2.0f, 0.0f);
+    EXPECT_NEAR(fastest, 2.0f, 1e-5f);
+    int faces[3] = {0, 0, 0};
+    for (int axis = 0; axis < 3; ++axis) {
+        const ScalarGrid& g = f.solidVelocity.component(axis);
+        for (int k = 0; k < g.nz(); ++k)
+            for (int j = 0; j < g.ny(); ++j)
+                for (int i = 0; i < g.nx(); ++i) {
+                    const int im = i - (axis == 0), jm = j - (axis == 1), km = k - (axis == 2);
+                    const bool solid = (i < f.n.x && j < f.n.y && k < f.n.z && f.solid(i, j, k)) ||
+                                       (im >= 0 && jm >= 0 && km >= 0 && f.solid(im, jm, km));
+                    if (!solid) continue;
+                    ++faces[axis];
+                    EXPECT_NEAR(g(i, j, k), expected[axis], 1e-5f)
+                        << "axis " << axis << " face " << i << " " << j << " " << k;
+                }
+    }
+    EXPECT_GT(faces[0], 100);
+    EXPECT_GT(faces[1], 100);
 }
 
 }  // namespace

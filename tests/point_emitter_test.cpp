@@ -4,6 +4,7 @@
 // count and after a resume; bad files and sequences refused before a bake.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -11,9 +12,11 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "core/point_sequence.h"
 #include "io/scene_geometry.h"
 #include "io/vdb_cache.h"
 #include "scene/loader.h"
+#include "sim/point_emitters.h"
 #include "sim/solver.h"
 #include "support/ply_writer.h"
 #include "support/run.h"
@@ -283,6 +286,68 @@ TEST(PointEmitter, BadFilesAndSequencesStopBeforeTheBake) {
     EXPECT_EQ(r.err,
               "bad.toml:14:10: error: 'emitter[1].center' is not read for shape = \"points\": the "
               "points file's positions are world positions\n");
+}
+
+}  // namespace
+}  // namespace plume
+
+namespace plume {
+namespace {
+
+// A face between two cells takes the mean of their points' velocity, as far
+// as the two are covered on average: a face inside a sphere takes its
+// velocity exactly, a face between a covered cell and an uncovered one goes
+// halfway from the air's. One point at rest of radius 0.2 m, the emitter's
+// velocity 3 m/s along x, in air at 1 m/s along x and 0.5 m/s along y.
+TEST(PointEmitter, AFaceTakesTheMeanOfItsTwoCellsVelocity) {
+    const Vec3f centre(0.5f), velocity(3.0f, 0.0f, 0.0f);
+    const float radius = 0.2f, air = 1.0f, across = 0.5f;
+    PointSequence::File file;
+    file.path = "one point";
+    file.count = 1;
+    file.lo = centre - Vec3f(radius), file.hi = centre + Vec3f(radius);
+    EmitterSettings e;
+    e.shape = Shape::Points;
+    e.radius = radius;
+    e.velocity = velocity;
+    e.points = std::make_shared<PointSequence>(std::vector<PointSequence::File>{file}, true,
+                                               [&](const std::string&) {
+                                                   PointFrame points;
+                                                   points.position = {centre};
+                                                   return points;
+                                               });
+    Fields f({24, 24, 24}, 1.0f / 24);
+    f.u.fill(air);
+    f.v.fill(across);
+    const ShotSpan shot{1.0 / 24, 1.0 / 96, 1.0, 24.0};
+    applyPointEmitter(f, e, 0.0, shot);
+
+    // How much of a cell the sphere covers: wholly within half a cell inside
+    // the radius, not at all beyond half a cell outside it, linearly between.
+    auto coverage = [&](int i, int j, int k) {
+        const float d = length(f.cellCentre(i, j, k) - centre);
+        return std::clamp(0.5f - (d - radius) / f.dx, 0.0f, 1.0f);
+    };
+    int full = 0, part = 0;
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 0; j < f.n.y; ++j)
+            for (int i = 1; i < f.n.x; ++i) {
+                const float mean = 0.5f * (coverage(i - 1, j, k) + coverage(i, j, k));
+                full += mean == 1.0f;
+                part += mean > 0.0f && mean < 1.0f;
+                EXPECT_NEAR(f.u(i, j, k), air + (velocity.x - air) * mean, 1e-4f)
+                    << "face " << i << " " << j << " " << k << ", covered " << mean;
+            }
+    // Across it, the faces inside hold none of the air's sideways motion.
+    for (int k = 0; k < f.n.z; ++k)
+        for (int j = 1; j < f.n.y; ++j)
+            for (int i = 0; i < f.n.x; ++i) {
+                const float mean = 0.5f * (coverage(i, j - 1, k) + coverage(i, j, k));
+                EXPECT_NEAR(f.v(i, j, k), across * (1.0f - mean), 1e-4f)
+                    << "face " << i << " " << j << " " << k << ", covered " << mean;
+            }
+    EXPECT_GT(full, 200);
+    EXPECT_GT(part, 100);
 }
 
 }  // namespace

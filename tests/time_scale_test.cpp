@@ -220,3 +220,51 @@ TEST(TimeScale, CacheCarriesItsTimeScale) {
 
 }  // namespace
 }  // namespace plume
+
+namespace plume {
+namespace {
+
+// time_scale keyed from 1 at frame 1 to 0.5 at frame 5 (linearly): a
+// substep's simulated seconds are its length times time_scale at its middle
+// (the midpoint rule), not at its start; so is the scale its span carries.
+TEST(TimeScale, ASubstepRunsAtTheScaleOfItsMiddle) {
+    const ShotClock clock(
+        puff("[[physics.key]]\nframe = 1\ntime_scale = 1.0\n[[physics.key]]\n"
+             "frame = 5\ntime_scale = 0.5\n"));
+    ASSERT_FALSE(clock.identity());
+    // From frame 1 (shot time 1 / 24 s) for half a frame: its middle is at
+    // frame 1.25, where the scale is 1 - 0.5 * 0.25 / 4.
+    const double start = 1.0 / 24;
+    const float length = 1.0f / 48;
+    const double middle = 1.0 - 0.5 * 0.25 / 4;
+    EXPECT_NEAR(clock.scale(start + 0.5 * length), middle, 1e-6);
+    EXPECT_NEAR(clock.simDt(start, length), middle * length, 1e-6 * length);
+    EXPECT_NEAR(clock.span(start, length).scale, middle, 1e-6);
+    // Further down the ramp, a whole frame from frame 3: its middle, 3.5.
+    EXPECT_NEAR(clock.simDt(3.0 / 24, 1.0f / 24), (1.0 - 0.5 * 2.5 / 4) / 24, 1e-6 / 24);
+    EXPECT_NEAR(clock.span(3.0 / 24, 1.0 / 24).scale, 1.0 - 0.5 * 2.5 / 4, 1e-6);
+}
+
+// A cache baked with time_scale keyed from 1 at frame 1 to 0.5 at frame 5
+// records in each frame the scale at that frame's moment (frame f is the
+// state at shot time f / fps, as the renderer reads it for the frame's
+// shutter), not at the frame's start a frame before.
+TEST(TimeScale, TheCacheRecordsTheScaleAtEachFramesMoment) {
+    test::TempDir dir("plume_time_scale_keys");
+    std::ofstream(dir.path() / "ramp.toml")
+        << "[domain]\nsize = [1.0, 1.0, 1.0]\nresolution = 12\n[time]\nframes = 4\n"
+           "[physics]\n[[physics.key]]\nframe = 1\ntime_scale = 1.0\n[[physics.key]]\n"
+           "frame = 5\ntime_scale = 0.5\n[[emitter]]\ncenter = [0.5, 0.5, 0.3]\nradius = 0.2\n";
+    const test::RunResult r = test::runPlume("bake ramp.toml --vdb cache -q", dir.path());
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (int frame = 2; frame <= 4; ++frame) {
+        char name[32];
+        std::snprintf(name, sizeof name, "cache/ramp_%04d.vdb", frame);
+        EXPECT_NEAR(readVdbInfo((dir.path() / name).string()).timeScale,
+                    1.0 - 0.5 * (frame - 1) / 4, 1e-6)
+            << "frame " << frame;
+    }
+}
+
+}  // namespace
+}  // namespace plume
