@@ -186,6 +186,35 @@ TEST(DeepExr, FlattensToTheBeautyWithSeveralSamplesInSmokeAndOneOnASolid) {
     }
 }
 
+// The default scene where its smoke stands in front of the ground's horizon:
+// a pixel there only partly covers the ground, and the smoke in front of the
+// ground's hard sample can hide more than the pixel does; the smoke's
+// samples then give way too, and the deep frame still flattens to the beauty
+// (its alpha was 1.1e-2 off along the horizon).
+TEST(DeepExr, FlattensToTheBeautyAlongTheGroundsHorizon) {
+    if (!haveOiiotool()) {
+        if (test::requireAll()) FAIL() << "oiiotool is missing";
+        GTEST_SKIP() << "no oiiotool";
+    }
+    const fs::path dir = test::scratchDir("deep_horizon");
+    auto r = runPlume("render " + std::string(PLUME_SOURCE_DIR) +
+                          "/scenes/plume.toml --no-video --exr exr --deep deep --frames 40 --set "
+                          "render.width=640 --set render.height=360 --set render.transparent=true -q",
+                      dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    capture("oiiotool '" + (dir / "deep/plume_0040.exr").string() + "' --flatten -d float -o '" +
+            (dir / "flat.exr").string() + "' 2>&1");
+    const Flat flat = readFlat((dir / "flat.exr").string());
+    const Flat beauty = readFlat((dir / "exr/plume_0040.exr").string());
+    ASSERT_EQ(flat.width, beauty.width);
+    double worst = 0;
+    for (const char* c : {"R", "G", "B", "A"})
+        for (size_t i = 0; i < beauty.channels.at(c).size(); ++i)
+            worst = std::max(worst, double(std::fabs(flat.channels.at(c)[i] -
+                                                     beauty.channels.at(c)[i])));
+    EXPECT_LE(worst, 5e-4) << "the beauty is half floats: 2.4e-4 is its rounding near 1";
+}
+
 // Over the background (render.transparent off), the background is the last
 // sample, and the deep frame still flattens to the opaque beauty.
 TEST(DeepExr, FlattensToTheOpaqueBeauty) {

@@ -86,6 +86,17 @@ void conformToPixel(std::vector<DeepSample>& samples, size_t first, Vec3f radian
     flattenSamples(s, n, flat);
     const float target = std::clamp(transmittance, 0.0f, 1.0f);
     const float have = 1.0f - flat[3];
+    // Smoke: every sample's transmittance to the same power, its light in
+    // proportion to its alpha, so the first m samples let `target` through.
+    auto bend = [&](size_t m, float through, float target) {
+        const float power = std::log(target) / std::log(through);
+        for (size_t i = 0; i < m; ++i) {
+            const float a = 1.0f - std::pow(1.0f - s[i].a, power);
+            const float scale = s[i].a > 0.0f ? a / s[i].a : 0.0f;
+            s[i].r *= scale, s[i].g *= scale, s[i].b *= scale;
+            s[i].a = a;
+        }
+    };
     if (std::fabs(have - target) > 1e-6f) {
         if (n > 0 && s[n - 1].z == s[n - 1].zBack) {
             // A hard surface last: its alpha takes up the difference.
@@ -96,17 +107,12 @@ void conformToPixel(std::vector<DeepSample>& samples, size_t first, Vec3f radian
                 const float scale = s[n - 1].a > 0.0f ? a / s[n - 1].a : 0.0f;
                 s[n - 1].r *= scale, s[n - 1].g *= scale, s[n - 1].b *= scale;
                 s[n - 1].a = a;
+                // The smoke in front already hides more than the pixel does (a
+                // surface's edge the pixel only partly covers): it gives way too.
+                if (front < target && front < 1.0f && target < 1.0f) bend(n - 1, front, target);
             }
         } else if (have > 0.0f && have < 1.0f && target > 0.0f) {
-            // Smoke: every sample's transmittance to the same power, its
-            // light in proportion to its alpha.
-            const float power = std::log(target) / std::log(have);
-            for (size_t i = 0; i < n; ++i) {
-                const float a = 1.0f - std::pow(1.0f - s[i].a, power);
-                const float scale = s[i].a > 0.0f ? a / s[i].a : 0.0f;
-                s[i].r *= scale, s[i].g *= scale, s[i].b *= scale;
-                s[i].a = a;
-            }
+            bend(n, have, target);
         } else if (n == 0 || have >= 1.0f || target <= 0.0f) {
             // No smoke to bend (or none left to see through): one sample of
             // the missing opacity at the smoke's entry, behind the others.
