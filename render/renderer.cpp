@@ -185,7 +185,7 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // it takes on top).
     // A slice view holds, per pixel, its value, whether a solid is there,
     // the 8-bit frame and the streamlines' coverage; no shading grid. What it
-    // shows of the solver is made for it (cli/slice_grids.h): the pressure
+    // shows of the solver is made for it (run/slice_grids.h): the pressure
     // summed over a substep's solves (double) and in pascals, or the
     // divergence, per cell.
     if (scene.render.view != RenderView::Shaded) {

@@ -4,8 +4,8 @@
 
 #include "core/error.h"
 #include "core/parallel.h"
+#include "core/volume.h"
 #include "render/renderer.h"
-#include "sim/smoke_color.h"
 
 namespace plume {
 

@@ -1,8 +1,8 @@
-// Which frames each task of plume farm's render array renders (cli/farm_chunks.h):
+// Which frames each task of plume farm's render array renders (farm/farm_chunks.h):
 // the tasks must cover frames 1..N exactly once, whether or not the chunk
 // divides N. The ranges are computed in bash by the task itself, so the tests
 // run that bash, and then the render.sh a dry run writes, task by task.
-#include "cli/farm_chunks.h"
+#include "farm/farm_chunks.h"
 
 #include <gtest/gtest.h>
 

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/farm_bake_tasks.h"
 #include "core/processes.h"
+#include "farm/farm_bake_tasks.h"
 #include "io/vdb_cache.h"
 #include "support/run.h"
 

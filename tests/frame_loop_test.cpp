@@ -1,5 +1,5 @@
-// The one frame loop and the cache's own facts (cli/frame_loop.h,
-// cli/cache_sequence.h): every command that reads a cache honours what the
+// The one frame loop and the cache's own facts (run/frame_loop.h,
+// run/cache_sequence.h): every command that reads a cache honours what the
 // cache says (its frame rate, its frame numbers and gaps, its grids, the
 // scene it came from), and every command has the same progress, statistics
 // and closing line.

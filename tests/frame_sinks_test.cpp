@@ -1,7 +1,7 @@
-// FrameSinks (src/cli/frame_sinks.h): every output of a run checked before any
+// FrameSinks (src/run/frame_sinks.h): every output of a run checked before any
 // simulation work, fed the frames it asked for, and library warnings routed
 // beside the progress display (none with --quiet).
-#include "cli/frame_sinks.h"
+#include "run/frame_sinks.h"
 
 #include <gtest/gtest.h>
 #include <openvdb/io/File.h>
@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cli/solver_source.h"
 #include "io/sequence.h"
 #include "io/solver_state.h"
+#include "run/solver_source.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
 #include "support/run.h"

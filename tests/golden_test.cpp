@@ -19,7 +19,7 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb_image.h>
 
-#include "render/output/png.h"
+#include "io/png.h"
 #include "render/renderer.h"
 #include "scene/loader.h"
 #include "sim/solver.h"

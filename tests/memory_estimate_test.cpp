@@ -12,9 +12,10 @@ extern "C" size_t __sanitizer_get_current_allocated_bytes();
 #include <cstdio>
 #include <filesystem>
 
-#include "cli/memory_check.h"
 #include "core/parallel.h"
 #include "render/renderer.h"
+#include "report/machine_info.h"
+#include "run/memory_check.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
 #include "support/scene_errors.h"

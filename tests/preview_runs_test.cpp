@@ -1,7 +1,7 @@
-// plume preview's runs (cli/preview_runs.h): a newer save cancels the run in
+// plume preview's runs (preview/preview_runs.h): a newer save cancels the run in
 // flight at its next frame, so the page shows the newest scene soon, not
 // after the stale run has rendered to its end.
-#include "cli/preview_runs.h"
+#include "preview/preview_runs.h"
 
 #include <gtest/gtest.h>
 

@@ -8,9 +8,9 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/simd.h"
+#include "io/png.h"
 #include "render/camera.h"
 #include "render/light/light_transmittance.h"
-#include "render/output/png.h"
 #include "render/renderer.h"
 #include "support/run.h"
 

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "render/output/png.h"
+#include "io/png.h"
 #include "support/run.h"
 #include "support/sanitizer.h"
 

@@ -1,8 +1,8 @@
-// --report FILE.html (cli/report_sink.h, cli/report_html.h): a self-contained
+// --report FILE.html (run/report_sink.h, report/report_html.h): a self-contained
 // page with one chart per --stats column, the scene, the command line and a
 // contact sheet; refused in one line, before any work, without Chart.js.
 // tests/browser/check_report.mjs opens such a page in Chromium.
-#include "cli/report_html.h"
+#include "report/report_html.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <regex>
 #include <sstream>
 
-#include "cli/stats_table.h"
+#include "report/stats_table.h"
 #include "support/run.h"
 
 namespace plume {

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <string>
 
+#include "io/png.h"
 #include "io/vdb_cache.h"
-#include "render/output/png.h"
 #include "scene/slice_spec.h"
 #include "support/run.h"
 

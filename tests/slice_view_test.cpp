@@ -9,11 +9,11 @@
 #include <cstdint>
 #include <string>
 
-#include "cli/slice_grids.h"
 #include "core/parallel.h"
 #include "render/camera.h"
 #include "render/renderer.h"
 #include "render/views/colour_map.h"
+#include "run/slice_grids.h"
 #include "scene/loader.h"
 #include "sim/pressure/projection.h"
 #include "sim/solver.h"

@@ -17,8 +17,8 @@
 #include <string>
 
 #include "core/parallel.h"
+#include "io/png.h"
 #include "io/vdb_cache.h"
-#include "render/output/png.h"
 #include "render/renderer.h"
 #include "scene/loader.h"
 #include "sim/solver.h"

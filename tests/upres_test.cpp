@@ -17,9 +17,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/memory_check.h"
 #include "core/parallel.h"
 #include "io/vdb_cache.h"
+#include "run/memory_check.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
 #include "sim/upres/pattern_weights.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
-#include "render/output/video_encoder.h"
+#include "io/video_encoder.h"
 #include "support/run.h"
 
 namespace plume {

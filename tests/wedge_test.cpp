@@ -1,10 +1,10 @@
 // Wedges: --wedge arguments and the variants they multiply into.
-#include "cli/wedge.h"
+#include "farm/wedge.h"
 
 #include <gtest/gtest.h>
 
-#include "cli/farm.h"
 #include "core/error.h"
+#include "farm/farm.h"
 
 namespace plume {
 namespace {

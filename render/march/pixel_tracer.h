@@ -8,10 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/image.h"
 #include "core/vec.h"
 #include "render/camera.h"
 #include "render/march/screen_bounds.h"
-#include "render/output/image.h"
 #include "render/solids/solid_lighting.h"
 #include "render/solids/solid_motion_blur.h"
 #include "render/solids/solid_scene.h"

@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "render/output/image.h"
+#include "core/image.h"
 #include "scene/scene.h"
 
 

@@ -1,15 +1,14 @@
-// A deep image (OpenEXR's deep scanline form, as Nuke's deep nodes and
-// oiiotool's deep ops take it): each pixel a list of samples front to back,
-// each premultiplied RGBA over a span of depth [z, zBack] along the pixel's
-// centre ray. The march's parts are merged into a few samples a pixel
-// (mergeSegments), and the samples conformed to the flat beauty
-// (conformToPixel), so that the deep image flattened front to back is the
-// beauty.
+// How the renderer makes a deep image (core/deep_image.h: each pixel a list
+// of premultiplied RGBA samples over spans of depth, front to back). The
+// march's parts are merged into a few samples a pixel (mergeSegments), and
+// the samples conformed to the flat beauty (conformToPixel), so that the deep
+// image flattened front to back is the beauty.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "core/deep_image.h"
 #include "core/vec.h"
 
 namespace plume {
@@ -17,21 +16,6 @@ namespace plume {
 // Samples a pixel at most: a solid's surface and the background take one
 // each, the smoke the rest.
 constexpr int kMaxDeepSamples = 16;
-
-// One deep sample: premultiplied colour and alpha; z and zBack in metres
-// from the camera along the pixel's ray (zBack == z: a hard surface).
-struct DeepSample {
-    float r = 0, g = 0, b = 0, a = 0, z = 0, zBack = 0;
-};
-
-struct DeepImage {
-    int width = 0, height = 0;
-    // Pixel i's samples are samples[offsets[i] .. offsets[i + 1]), front to
-    // back; row 0 at the top. offsets has width * height + 1 entries.
-    std::vector<uint32_t> offsets;
-    std::vector<DeepSample> samples;
-    uint32_t count(size_t pixel) const { return offsets[pixel + 1] - offsets[pixel]; }
-};
 
 // One part of a ray as the march integrated it (render/march/segment_trace.h):
 // [z0, z1] in metres along the ray, the radiance it added to the ray's sum

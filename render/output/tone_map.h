@@ -3,9 +3,9 @@
 
 #include <vector>
 
+#include "core/image.h"
 #include "core/parallel.h"
 #include "core/vec.h"
-#include "render/output/image.h"
 
 namespace plume {
 

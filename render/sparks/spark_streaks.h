@@ -8,10 +8,10 @@
 
 #include <vector>
 
+#include "core/image.h"
 #include "core/spark.h"
 #include "core/volume.h"
 #include "render/camera.h"
-#include "render/output/image.h"
 #include "render/solids/solid_scene.h"
 
 namespace plume {

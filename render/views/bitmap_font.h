@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "render/output/image.h"
+#include "core/image.h"
 
 namespace plume {
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "render/output/image.h"
+#include "core/image.h"
 #include "render/views/colour_map.h"
 
 namespace plume {

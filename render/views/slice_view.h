@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "core/image.h"
 #include "core/vec.h"
 #include "core/volume.h"
-#include "render/output/image.h"
 #include "render/views/colour_map.h"
 #include "scene/scene.h"
 #include "scene/slice_spec.h"

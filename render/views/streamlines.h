@@ -6,9 +6,9 @@
 
 #include <functional>
 
+#include "core/image.h"
 #include "core/vec.h"
 #include "render/camera.h"
-#include "render/output/image.h"
 #include "render/views/slice_sampler.h"
 
 namespace plume {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/run_outputs.h"
+#include "run/run_outputs.h"
 
 namespace plume {
 
@@ -15,7 +15,7 @@ struct RunOptions {
     std::string scenePath;               // render, bake, check
     std::vector<std::string> overrides;  // --set key=value
     std::string output;                  // -o OUT.mp4
-    // --vdb, --png, --exr, --stats, --skip-existing (cli/run_outputs.h).
+    // --vdb, --png, --exr, --stats, --skip-existing (run/run_outputs.h).
     RunOutputs outputs;
     std::string frames;  // --frames A-B
     int threads = 0;     // --threads N (0: all cores)
@@ -38,9 +38,5 @@ int runRender(const RunOptions& options);
 int runBake(const RunOptions& options);
 int runRenderVdb(const RunOptions& options);
 int runCheck(const RunOptions& options);
-
-// "A-B" or "A", frame numbers within [firstFrame, lastFrame]; throws
-// InputError naming --frames.
-void parseFrameRange(const std::string& text, int firstFrame, int lastFrame, int& first, int& last);
 
 }  // namespace plume

@@ -9,19 +9,20 @@
 #include <optional>
 #include <sstream>
 
-#include "cli/interrupt.h"
-#include "cli/output_paths.h"
-#include "cli/output_sinks.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/report.h"
 #include "io/exr_file.h"
+#include "io/png.h"
 #include "io/sequence.h"
+#include "io/video_encoder.h"
 #include "render/output/color_space.h"
-#include "render/output/png.h"
 #include "render/output/tone_map.h"
-#include "render/output/video_encoder.h"
 #include "render/views/bitmap_font.h"
+#include "run/frame_range.h"
+#include "run/interrupt.h"
+#include "run/output_paths.h"
+#include "run/output_sinks.h"
 #include "scene/loader.h"
 
 namespace plume {

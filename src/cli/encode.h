@@ -1,5 +1,5 @@
 // plume encode: a PNG or EXR frame sequence to the MP4 that plume render
-// writes (render/output/video_encoder.h), e.g. the frames of a farm's render jobs.
+// writes (io/video_encoder.h), e.g. the frames of a farm's render jobs.
 #pragma once
 
 #include <string>

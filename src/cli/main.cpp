@@ -12,15 +12,15 @@
 
 #include "cli/commands.h"
 #include "cli/encode.h"
-#include "cli/farm.h"
-#include "cli/interrupt.h"
-#include "cli/preview.h"
 #include "cli/upres_command.h"
 #include "cli/usage_errors.h"
 #include "cli/video_output.h"
 #include "core/error.h"
 #include "core/processes.h"
 #include "core/report.h"
+#include "farm/farm.h"
+#include "preview/preview.h"
+#include "run/interrupt.h"
 #include "scene/schema.h"
 
 namespace {

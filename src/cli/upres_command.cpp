@@ -4,14 +4,14 @@
 #include <memory>
 #include <optional>
 
-#include "cli/cache_sequence.h"
-#include "cli/frame_loop.h"
-#include "cli/upres_source.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
 #include "io/scene_geometry.h"
 #include "io/vdb_cache.h"
+#include "run/cache_sequence.h"
+#include "run/frame_loop.h"
+#include "run/upres_source.h"
 #include "scene/loader.h"
 
 namespace plume {

@@ -1,5 +1,6 @@
 // Image: a frame of 8-bit sRGB pixels, row 0 at the top, channels interleaved:
 // RGB, or RGBA with straight (not premultiplied) alpha, as PNG stores it.
+// The renderer makes images (render/output/tone_map.h); io writes them (io/png.h).
 #pragma once
 
 #include <cstddef>

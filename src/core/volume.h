@@ -2,6 +2,7 @@
 // draws, whether it comes from the solver or from a VDB file.
 #pragma once
 
+#include <algorithm>
 #include <array>
 
 #include "core/grid3.h"
@@ -9,6 +10,14 @@
 #include "core/vec.h"
 
 namespace plume {
+
+// The colour a cell shows: premultiplied over density, in [0, 1] (the
+// advection's limiter keeps each channel within its neighbours' values, not
+// the ratio within the colours emitted); black where there is no smoke. A
+// cache's `color` grid holds exactly this, so its render matches the bake's.
+inline float shownColor(float premultiplied, float density) {
+    return density > 0.0f ? std::clamp(premultiplied / density, 0.0f, 1.0f) : 0.0f;
+}
 
 struct VolumeView {
     const ScalarGrid* density = nullptr;      // cell-centred, required

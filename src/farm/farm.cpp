@@ -1,4 +1,4 @@
-#include "cli/farm.h"
+#include "farm/farm.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -10,15 +10,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/farm_bake_tasks.h"
-#include "cli/farm_chunks.h"
-#include "cli/output_paths.h"
-#include "cli/wedge.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/processes.h"
 #include "core/report.h"
+#include "farm/farm_bake_tasks.h"
+#include "farm/farm_chunks.h"
+#include "farm/wedge.h"
 #include "io/frame_name.h"
+#include "run/output_paths.h"
 #include "scene/loader.h"
 
 namespace plume {

@@ -1,4 +1,4 @@
-#include "cli/farm_bake_tasks.h"
+#include "farm/farm_bake_tasks.h"
 
 #include <cctype>
 

@@ -1,4 +1,4 @@
-#include "cli/farm_chunks.h"
+#include "farm/farm_chunks.h"
 
 namespace plume {
 

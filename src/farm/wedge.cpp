@@ -1,4 +1,4 @@
-#include "cli/wedge.h"
+#include "farm/wedge.h"
 
 #include <cctype>
 #include <set>

@@ -18,22 +18,9 @@
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/parallel.h"
+#include "io/exr_private.h"
 
 namespace plume {
-
-namespace {
-
-// The frame rate as the flat EXR frames store it (io/exr_file.cpp).
-Imf::Rational deepFramesPerSecond(double fps) {
-    const double whole = std::round(fps);
-    if (std::fabs(fps - whole) < 1e-9) return Imf::Rational(int(whole), 1);
-    const double ntsc = std::round(fps * 1.001);
-    if (std::fabs(fps - ntsc * 1000.0 / 1001.0) < 2e-3)
-        return Imf::Rational(int(ntsc) * 1000, 1001);
-    return Imf::Rational(fps);
-}
-
-}  // namespace
 
 void writeDeepExr(const std::string& path, const DeepImage& image, int frame, double fps,
                   const std::array<float, 8>& chromaticities) {
@@ -50,7 +37,7 @@ void writeDeepExr(const std::string& path, const DeepImage& image, int frame, do
     const auto& c = chromaticities;
     Imf::addChromaticities(header, Imf::Chromaticities({c[0], c[1]}, {c[2], c[3]}, {c[4], c[5]},
                                                        {c[6], c[7]}));
-    if (fps > 0) Imf::addFramesPerSecond(header, deepFramesPerSecond(fps));
+    if (fps > 0) Imf::addFramesPerSecond(header, exrFramesPerSecond(fps));
     static const char* const kNames[6] = {"R", "G", "B", "A", "Z", "ZBack"};
     for (const char* name : kNames) header.channels().insert(name, Imf::Channel(Imf::FLOAT));
 

@@ -1,13 +1,13 @@
 // Deep OpenEXR frames (--deep): a deep scanline file a frame, every pixel a
 // list of samples with channels R, G, B, A (premultiplied), Z and ZBack as
-// 32-bit floats (render/output/deep_image.h). The only file that includes
+// 32-bit floats (core/deep_image.h). The only file that includes
 // OpenEXR's deep API.
 #pragma once
 
 #include <array>
 #include <string>
 
-#include "render/output/deep_image.h"
+#include "core/deep_image.h"
 
 namespace plume {
 

@@ -22,6 +22,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "io/exr_private.h"
 
 namespace plume {
 
@@ -86,9 +87,11 @@ void requirePixelsFit(const std::string& path) {
                          std::to_string(std::uint64_t(fileSize)) + " bytes can hold)");
 }
 
+}  // namespace
+
 // The frame rate as the rational EXR stores: whole rates exactly, the NTSC
 // ones (23.976, 29.97, 59.94) as n*1000/1001, as the MP4's time base has them.
-Imf::Rational framesPerSecond(double fps) {
+Imf::Rational exrFramesPerSecond(double fps) {
     const double whole = std::round(fps);
     if (std::fabs(fps - whole) < 1e-9) return Imf::Rational(int(whole), 1);
     const double ntsc = std::round(fps * 1.001);
@@ -96,8 +99,6 @@ Imf::Rational framesPerSecond(double fps) {
         return Imf::Rational(int(ntsc) * 1000, 1001);
     return Imf::Rational(fps);
 }
-
-}  // namespace
 
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,
               int frame, double fps) {
@@ -124,7 +125,7 @@ void writeExr(const std::string& path, int width, int height, const std::vector<
                                                        Imath::V2f(xy[2], xy[3]),
                                                        Imath::V2f(xy[4], xy[5]),
                                                        Imath::V2f(xy[6], xy[7])));
-    if (fps > 0) Imf::addFramesPerSecond(header, framesPerSecond(fps));
+    if (fps > 0) Imf::addFramesPerSecond(header, exrFramesPerSecond(fps));
     if (exposure) header.insert("plume_exposure", Imf::FloatAttribute(*exposure));
     Imf::FrameBuffer buffer;
     // OpenEXR writes slices of the channel's own type only: round to half here.

@@ -32,7 +32,7 @@ struct ExrImage {
 // temporary and a rename (core/atomic_file.h). The header names plume as
 // "software" and carries the frame number, the chromaticities (here Rec. 709
 // primaries, D65 white) and the frame rate `fps` as a rational
-// (framesPerSecond; left out when fps is 0); nothing in it depends on the
+// (exrFramesPerSecond; left out when fps is 0); nothing in it depends on the
 // time or machine, so one frame always gives the same bytes. Throws RunError
 // naming the path on failure.
 void writeExr(const std::string& path, int width, int height, const std::vector<float>& rgba,

@@ -1,4 +1,4 @@
-#include "render/output/libav.h"
+#include "io/libav.h"
 
 #include <dlfcn.h>
 

@@ -1,4 +1,4 @@
-#include "render/output/png.h"
+#include "io/png.h"
 
 #include <spng.h>
 #include <zlib.h>  // Z_RLE, a strategy libspng passes to zlib

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "render/output/image.h"
+#include "core/image.h"
 
 namespace plume {
 

@@ -1,4 +1,4 @@
-#include "render/output/video_encoder.h"
+#include "io/video_encoder.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@ extern "C" {
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/report.h"
-#include "render/output/libav.h"
+#include "io/libav.h"
 
 namespace plume {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "render/output/image.h"
+#include "core/image.h"
 #include "scene/scene.h"
 
 namespace plume {

@@ -1,4 +1,4 @@
-#include "cli/file_watch.h"
+#include "preview/file_watch.h"
 
 #include <sys/stat.h>
 

@@ -1,4 +1,4 @@
-#include "cli/http_server.h"
+#include "preview/http_server.h"
 
 #include <httplib.h>
 

@@ -1,4 +1,4 @@
-#include "cli/preview.h"
+#include "preview/preview.h"
 
 #include <chrono>
 #include <cstdio>
@@ -7,14 +7,14 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/file_watch.h"
-#include "cli/http_server.h"
-#include "cli/interrupt.h"
-#include "cli/preview_page.h"
-#include "cli/report_sink.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
+#include "preview/file_watch.h"
+#include "preview/http_server.h"
+#include "preview/preview_page.h"
+#include "run/interrupt.h"
+#include "run/report_sink.h"
 
 namespace plume {
 

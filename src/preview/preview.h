@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/preview_runs.h"
+#include "preview/preview_runs.h"
 
 namespace plume {
 

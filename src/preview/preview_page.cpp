@@ -1,4 +1,4 @@
-#include "cli/preview_page.h"
+#include "preview/preview_page.h"
 
 namespace plume {
 

@@ -1,4 +1,4 @@
-#include "cli/preview_runs.h"
+#include "preview/preview_runs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,15 +6,15 @@
 #include <exception>
 #include <utility>
 
-#include "cli/commands.h"
-#include "cli/frame_loop.h"
-#include "cli/frame_sinks.h"
-#include "cli/json_text.h"
-#include "cli/solver_source.h"
 #include "core/error.h"
+#include "io/png.h"
 #include "io/scene_geometry.h"
 #include "io/sequence.h"
-#include "render/output/png.h"
+#include "report/json_text.h"
+#include "run/frame_loop.h"
+#include "run/frame_range.h"
+#include "run/frame_sinks.h"
+#include "run/solver_source.h"
 #include "scene/loader.h"
 
 namespace plume {

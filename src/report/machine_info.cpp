@@ -1,12 +1,12 @@
-#include "cli/machine_info.h"
+#include "report/machine_info.h"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <ctime>
 #include <fstream>
 #include <thread>
 
-#include "cli/memory_check.h"
 #include "scene/describe.h"
 
 #ifndef PLUME_BUILD_TYPE
@@ -38,6 +38,12 @@ std::string fileValue(const char* path, const std::string& key, char separator) 
 std::string orUnknown(std::string s) { return s.empty() ? "unknown" : s; }
 
 }  // namespace
+
+std::uint64_t machineMemoryBytes() {
+    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+    if (pages <= 0 || pageSize <= 0) return 0;
+    return std::uint64_t(pages) * std::uint64_t(pageSize);
+}
 
 std::vector<std::pair<std::string, std::string>> machineInfo(int threads) {
     std::vector<std::pair<std::string, std::string>> info;

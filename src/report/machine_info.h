@@ -2,6 +2,7 @@
 // little without the CPU, cores, memory, OS and build that made them.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -12,6 +13,9 @@ namespace plume {
 // ("OS", "Debian GNU/Linux 12 (bookworm), Linux 6.1.0"), ("plume", "0.1.0 (Release, GCC 12.2.0)").
 // Whatever cannot be read says "unknown". threads: the worker threads the run uses.
 std::vector<std::pair<std::string, std::string>> machineInfo(int threads);
+
+// Physical memory of this machine (0 when unknown).
+std::uint64_t machineMemoryBytes();
 
 // The date and time now, UTC, as "2026-11-26 04:12:09 UTC".
 std::string utcNow();

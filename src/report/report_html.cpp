@@ -1,10 +1,10 @@
-#include "cli/report_html.h"
+#include "report/report_html.h"
 
 #include <cmath>
 #include <cstdio>
 
-#include "cli/json_text.h"
-#include "cli/stats_table.h"
+#include "report/json_text.h"
+#include "report/stats_table.h"
 
 namespace plume {
 

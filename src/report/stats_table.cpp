@@ -1,4 +1,4 @@
-#include "cli/stats_table.h"
+#include "report/stats_table.h"
 
 #include <cstdio>
 
@@ -25,22 +25,6 @@ const std::vector<StatsColumn>& statsColumns() {
         {"read_s", "Read time", "seconds (wall, reading a cache)", F::Seconds},
     };
     return columns;
-}
-
-std::vector<double> statsValues(const Frame& frame) {
-    const FrameStats& s = frame.sim;
-    return {double(frame.number),
-            double(s.substeps),
-            double(s.pressureIterations),
-            double(s.pressureResidual),
-            s.simSeconds,
-            frame.renderSeconds,
-            frame.writeSeconds,
-            double(s.cells),
-            frame.totals.smoke,
-            frame.totals.fuel,
-            double(frame.totals.peakSpeed),
-            frame.readSeconds};
 }
 
 std::string statsCsvHeader() {

@@ -1,13 +1,11 @@
 // The columns of --stats, in one place: the CSV's header and rows and the
 // --report page's charts (one per column after the frame) are made from this
 // table, so the two never disagree. A new statistic is a row here and a value
-// in statsValues.
+// in statsValues (run/output_sinks.h, which reads it from a frame).
 #pragma once
 
 #include <string>
 #include <vector>
-
-#include "cli/frame_sink.h"
 
 namespace plume {
 
@@ -22,9 +20,6 @@ struct StatsColumn {
 
 // frame first, then one column per statistic.
 const std::vector<StatsColumn>& statsColumns();
-
-// One frame's value per column.
-std::vector<double> statsValues(const Frame& frame);
 
 // "frame,substeps,...\n" and one row of values as the CSV prints it.
 std::string statsCsvHeader();

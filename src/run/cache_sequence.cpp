@@ -1,13 +1,13 @@
-#include "cli/cache_sequence.h"
+#include "run/cache_sequence.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
 
-#include "cli/commands.h"
 #include "core/error.h"
 #include "core/report.h"
+#include "run/frame_range.h"
 
 namespace plume {
 

@@ -1,4 +1,4 @@
-#include "cli/cache_source.h"
+#include "run/cache_source.h"
 
 #include <filesystem>
 
@@ -6,10 +6,10 @@
 #include <chrono>
 #include <cstdio>
 
-#include "cli/frame_sink.h"
 #include "core/error.h"
 #include "io/vdb_sparks.h"
 #include "render/views/slice_view.h"
+#include "run/frame_sink.h"
 
 namespace plume {
 

@@ -1,15 +1,15 @@
-#include "cli/deep_sink.h"
+#include "run/deep_sink.h"
 
 #include <filesystem>
 #include <system_error>
 
-#include "cli/output_paths.h"
-#include "cli/output_sinks.h"
 #include "core/error.h"
 #include "core/report.h"
 #include "io/deep_exr.h"
 #include "io/frame_name.h"
 #include "render/output/color_space.h"
+#include "run/output_paths.h"
+#include "run/output_sinks.h"
 
 namespace plume {
 

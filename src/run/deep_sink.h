@@ -5,7 +5,7 @@
 #include <array>
 #include <string>
 
-#include "cli/frame_sink.h"
+#include "run/frame_sink.h"
 #include "scene/scene.h"
 
 namespace plume {

@@ -1,12 +1,12 @@
-#include "cli/frame_loop.h"
+#include "run/frame_loop.h"
 
 #include <filesystem>
 #include <new>
 
-#include "cli/interrupt.h"
-#include "cli/memory_check.h"
-#include "cli/resume.h"
 #include "core/loader_pages.h"
+#include "run/interrupt.h"
+#include "run/memory_check.h"
+#include "run/resume.h"
 
 namespace plume {
 

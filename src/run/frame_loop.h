@@ -8,8 +8,8 @@
 #include <memory>
 #include <string>
 
-#include "cli/frame_sinks.h"
-#include "cli/frame_source.h"
+#include "run/frame_sinks.h"
+#include "run/frame_source.h"
 #include "scene/scene.h"
 
 namespace plume {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/output_paths.h"
-#include "render/output/deep_image.h"
-#include "render/output/image.h"
+#include "core/deep_image.h"
+#include "core/image.h"
 #include "render/output/render_passes.h"
+#include "run/output_paths.h"
 #include "sim/field_totals.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
@@ -23,7 +23,7 @@ struct Frame {
     int index = 0;         // the solver's frame, from 1 (Scene's frames count so)
     int number = 0;        // the scene's frame number (time.start_frame on): names files
     bool written = false;  // false: only simulated (before --frames) or skipped
-    const FrameSource* source = nullptr;  // what made it (cli/frame_source.h)
+    const FrameSource* source = nullptr;  // what made it (run/frame_source.h)
     const Solver* solver = nullptr;       // the simulation; null when rendering a cache
     // Upres's fine scalars (sim/upres), which the cache writes in place of
     // the solver's; null when upres is off.

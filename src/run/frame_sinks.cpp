@@ -1,19 +1,19 @@
-#include "cli/frame_sinks.h"
+#include "run/frame_sinks.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 
-#include "cli/deep_sink.h"
-#include "cli/frame_source.h"
-#include "cli/interrupt.h"
-#include "cli/nvdb_sink.h"
-#include "cli/output_paths.h"
-#include "cli/output_sinks.h"
-#include "cli/report_sink.h"
-#include "cli/resume.h"
 #include "core/error.h"
 #include "render/renderer.h"
+#include "run/deep_sink.h"
+#include "run/frame_source.h"
+#include "run/interrupt.h"
+#include "run/nvdb_sink.h"
+#include "run/output_paths.h"
+#include "run/output_sinks.h"
+#include "run/report_sink.h"
+#include "run/resume.h"
 
 namespace plume {
 

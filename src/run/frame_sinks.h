@@ -1,5 +1,5 @@
 // FrameSinks: everything a run writes, in one place. The frame loop
-// (cli/frame_loop.h) takes every frame a source makes through the steps here
+// (run/frame_loop.h) takes every frame a source makes through the steps here
 // (write the fields, render, write the pictures);
 // this checks every output path before any simulation work, renders only
 // when some sink takes a picture, feeds the sinks in order, shows progress,
@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/frame_sink.h"
-#include "cli/progress.h"
-#include "cli/run_outputs.h"
 #include "core/report.h"
 #include "core/volume.h"
+#include "run/frame_sink.h"
+#include "run/progress.h"
+#include "run/run_outputs.h"
 #include "scene/scene.h"
 
 namespace plume {

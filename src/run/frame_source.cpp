@@ -1,7 +1,7 @@
-#include "cli/frame_source.h"
+#include "run/frame_source.h"
 
-#include "cli/frame_sink.h"
 #include "core/error.h"
+#include "run/frame_sink.h"
 
 namespace plume {
 

@@ -1,5 +1,5 @@
 // Where a command's frames come from: the solver (with upres inline), a
-// cache, or upres over a cache. The frame loop (cli/frame_loop.h) asks a
+// cache, or upres over a cache. The frame loop (run/frame_loop.h) asks a
 // source for each frame in turn and hands what it made to the sinks; the
 // source owns what its frames are (their numbers, their time, their grids),
 // the sinks own where they go.

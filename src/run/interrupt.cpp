@@ -1,4 +1,4 @@
-#include "cli/interrupt.h"
+#include "run/interrupt.h"
 
 #include <csignal>
 

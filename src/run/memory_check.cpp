@@ -1,4 +1,4 @@
-#include "cli/memory_check.h"
+#include "run/memory_check.h"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -12,6 +12,7 @@
 #include "core/error.h"
 #include "core/level_set.h"
 #include "render/renderer.h"
+#include "report/machine_info.h"
 #include "scene/describe.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
@@ -63,12 +64,6 @@ MemoryEstimate estimateMemory(const Scene& scene) {
     const std::vector<Vec3i> islands = Solver::startCells(scene);
     return {estimateMemoryBytes(scene, Solver::startBounds(scene), &islands),
             estimateMemoryBytes(scene), scene.solver.sparse};
-}
-
-std::uint64_t machineMemoryBytes() {
-    long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0) return 0;
-    return std::uint64_t(pages) * std::uint64_t(pageSize);
 }
 
 namespace {

@@ -25,9 +25,6 @@ std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i cells,
 // Both: at the start (the sparse solve's first box) and at most (the domain).
 MemoryEstimate estimateMemory(const Scene& scene);
 
-// Physical memory of this machine (0 when unknown).
-std::uint64_t machineMemoryBytes();
-
 // What this process may use, with what bounds it in words: the least of
 // physical memory ("this machine has 15.5 GiB"), the memory available now
 // (/proc/meminfo's MemAvailable: "this machine has 3.1 GiB available") and

@@ -1,11 +1,11 @@
-#include "cli/nvdb_sink.h"
+#include "run/nvdb_sink.h"
 
 #include <filesystem>
 
-#include "cli/frame_source.h"
-#include "cli/output_paths.h"
 #include "core/report.h"
 #include "io/frame_name.h"
+#include "run/frame_source.h"
+#include "run/output_paths.h"
 
 namespace plume {
 

@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "cli/frame_sink.h"
 #include "io/vdb_cache.h"
+#include "run/frame_sink.h"
 #include "scene/scene.h"
 
 namespace plume {

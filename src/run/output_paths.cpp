@@ -1,4 +1,4 @@
-#include "cli/output_paths.h"
+#include "run/output_paths.h"
 
 #include <unistd.h>
 

@@ -1,18 +1,18 @@
-#include "cli/output_sinks.h"
+#include "run/output_sinks.h"
 
 #include <cstdio>
 #include <filesystem>
 
-#include "cli/frame_source.h"
-#include "cli/output_paths.h"
-#include "cli/stats_table.h"
 #include "core/atomic_file.h"
 #include "core/report.h"
 #include "io/exr_file.h"
 #include "io/frame_name.h"
-#include "render/output/png.h"
+#include "io/png.h"
+#include "io/video_encoder.h"
 #include "render/output/tone_map.h"
-#include "render/output/video_encoder.h"
+#include "report/stats_table.h"
+#include "run/frame_source.h"
+#include "run/output_paths.h"
 
 namespace plume {
 
@@ -183,6 +183,22 @@ std::string VideoSink::wrote() const {
 
 StatsSink::StatsSink(std::string path) : path_(std::move(path)), rows_(statsCsvHeader()) {
     ensureWritableFile(path_);
+}
+
+std::vector<double> statsValues(const Frame& frame) {
+    const FrameStats& s = frame.sim;
+    return {double(frame.number),
+            double(s.substeps),
+            double(s.pressureIterations),
+            double(s.pressureResidual),
+            s.simSeconds,
+            frame.renderSeconds,
+            frame.writeSeconds,
+            double(s.cells),
+            frame.totals.smoke,
+            frame.totals.fuel,
+            double(frame.totals.peakSpeed),
+            frame.readSeconds};
 }
 
 void StatsSink::consume(const Frame& frame) { rows_ += statsCsvLine(statsValues(frame)); }

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/frame_sink.h"
 #include "io/vdb_cache.h"
 #include "render/output/color_space.h"
+#include "run/frame_sink.h"
 #include "scene/scene.h"
 #include "scene/shot_clock.h"
 
@@ -113,7 +113,10 @@ class VideoSink : public FrameSink {
 };
 
 // --stats FILE.csv: one row per simulated frame (the columns of
-// cli/stats_table.h), written when the run finishes or is interrupted.
+// report/stats_table.h), written when the run finishes or is interrupted.
+// One frame's value per --stats column (report/stats_table.h's statsColumns).
+std::vector<double> statsValues(const Frame& frame);
+
 class StatsSink : public FrameSink {
   public:
     explicit StatsSink(std::string path);

@@ -1,4 +1,4 @@
-#include "cli/report_sink.h"
+#include "run/report_sink.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,17 +7,18 @@
 #include <fstream>
 #include <sstream>
 
-#include "cli/frame_source.h"
-#include "cli/interrupt.h"
-#include "cli/machine_info.h"
-#include "cli/memory_check.h"
-#include "cli/output_paths.h"
-#include "cli/stats_table.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/report.h"
-#include "render/output/png.h"
+#include "io/png.h"
+#include "report/machine_info.h"
+#include "report/stats_table.h"
+#include "run/frame_source.h"
+#include "run/interrupt.h"
+#include "run/memory_check.h"
+#include "run/output_paths.h"
+#include "run/output_sinks.h"
 #include "scene/describe.h"
 
 namespace plume {

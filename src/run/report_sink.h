@@ -1,4 +1,4 @@
-// --report FILE.html on render and bake (cli/report_html.h writes the page):
+// --report FILE.html on render and bake (report/report_html.h writes the page):
 // the stats of every simulated frame, a contact sheet of every tenth written
 // frame and the last, and the run's scene, command line and machine. Written
 // when the run finishes or is interrupted, like every output through a
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/frame_sink.h"
-#include "cli/report_html.h"
+#include "report/report_html.h"
+#include "run/frame_sink.h"
 #include "scene/scene.h"
 
 namespace plume {

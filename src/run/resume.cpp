@@ -1,15 +1,14 @@
-#include "cli/resume.h"
+#include "run/resume.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 
-#include "cli/frame_sinks.h"
-#include "cli/output_paths.h"
 #include "core/atomic_file.h"
 #include "core/error.h"
 #include "io/solver_state.h"
 #include "io/upres_state.h"
+#include "run/output_paths.h"
 #include "scene/describe.h"
 
 namespace plume {
@@ -77,13 +76,14 @@ std::string resumeStateKept(const std::string& path, int frame) {
     return path + " holds frame " + std::to_string(frame) + "; bake --resume goes on from there";
 }
 
-int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks) {
+int restoreSolver(const std::string& path, const Scene& scene, Solver& solver,
+                  const std::function<void(const std::string&)>& say) {
     // The run this one resumes may have been killed mid-write: its temporaries go.
     const std::filesystem::path dir = std::filesystem::path(path).parent_path();
     removeStaleTemporaries(dir.empty() ? "." : dir.string());
     if (!std::filesystem::exists(path)) {
-        sinks.message("plume: no saved state at '" + path + "'; baking from frame " +
-                      std::to_string(scene.time.startFrame));
+        say("plume: no saved state at '" + path + "'; baking from frame " +
+            std::to_string(scene.time.startFrame));
         return 0;
     }
     // Shaped by the file; a split bake's process reads only its slabs.
@@ -97,8 +97,7 @@ int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, F
         throw InputError(scene.path + ": error: the scene changed since '" + path +
                          "' was saved; bake without --resume to start over");
     solver.restore(state);
-    sinks.message("plume: resuming after frame " +
-                  std::to_string(scene.time.frameNumber(saved.frame)));
+    say("plume: resuming after frame " + std::to_string(scene.time.frameNumber(saved.frame)));
     return saved.frame;
 }
 

@@ -4,16 +4,15 @@
 // (io/solver_state.h).
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
-#include "cli/frame_sink.h"
 #include "io/upres_state.h"
+#include "run/frame_sink.h"
 #include "scene/scene.h"
 
 namespace plume {
-
-class FrameSinks;
 
 // A 64-bit FNV-1a hash of the resolved scene, so --resume refuses a changed
 // scene. The frame count is left out: a bake may be extended.
@@ -44,7 +43,9 @@ std::string resumeStateKept(const std::string& path, int frame);
 // Restores solver from the state saved at path and returns the last frame it
 // holds; 0 when nothing was saved there (and says so). Throws InputError when
 // the scene changed since, RunError for an unreadable or mismatched state.
-int restoreSolver(const std::string& path, const Scene& scene, Solver& solver, FrameSinks& sinks);
+// `say` prints a line beside the progress (FrameSinks::message).
+int restoreSolver(const std::string& path, const Scene& scene, Solver& solver,
+                  const std::function<void(const std::string&)>& say);
 
 // Restores upres from the state saved beside `path` for `frame` (the frame
 // the solver's state holds). Throws RunError when it is missing or of another

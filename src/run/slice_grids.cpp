@@ -1,4 +1,4 @@
-#include "cli/slice_grids.h"
+#include "run/slice_grids.h"
 
 #include "core/parallel.h"
 #include "sim/pressure/projection.h"

@@ -1,10 +1,11 @@
-#include "cli/solver_source.h"
+#include "run/solver_source.h"
 
 #include <chrono>
 #include <cstdio>
 
-#include "cli/frame_sink.h"
-#include "cli/resume.h"
+#include "run/frame_sink.h"
+#include "run/frame_sinks.h"
+#include "run/resume.h"
 
 namespace plume {
 
@@ -18,7 +19,8 @@ SolverSource::SolverSource(const Scene& scene, const Processes* processes)
 }
 
 int SolverSource::resume(const std::string& statePath, FrameSinks& sinks) {
-    done_ = restoreSolver(statePath, scene_, solver_, sinks);
+    done_ = restoreSolver(statePath, scene_, solver_,
+                          [&sinks](const std::string& line) { sinks.message(line); });
     if (upres_ && done_ > 0) restoreUpres(statePath, scene_, done_, solver_, *upres_);
     return done_;
 }

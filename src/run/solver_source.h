@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "cli/frame_source.h"
-#include "cli/slice_grids.h"
+#include "run/frame_source.h"
+#include "run/slice_grids.h"
 #include "scene/scene.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
@@ -22,7 +22,7 @@ class SolverSource : public FrameSource {
     explicit SolverSource(const Scene& scene, const Processes* processes = nullptr);
 
     // Continues from the resume state at statePath: the frames it holds are
-    // not simulated again (cli/resume.h). Returns how many there were.
+    // not simulated again (run/resume.h). Returns how many there were.
     int resume(const std::string& statePath, FrameSinks& sinks);
 
     int firstIndex() const override { return done_ + 1; }

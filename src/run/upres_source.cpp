@@ -1,12 +1,12 @@
-#include "cli/upres_source.h"
+#include "run/upres_source.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 
-#include "cli/frame_sink.h"
 #include "core/error.h"
 #include "io/upres_cache.h"
+#include "run/frame_sink.h"
 
 namespace plume {
 

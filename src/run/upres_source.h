@@ -5,9 +5,9 @@
 
 #include <string>
 
-#include "cli/cache_sequence.h"
-#include "cli/frame_source.h"
 #include "io/vdb_cache.h"
+#include "run/cache_sequence.h"
+#include "run/frame_source.h"
 #include "scene/scene.h"
 #include "sim/upres/upres.h"
 

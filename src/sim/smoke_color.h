@@ -30,6 +30,7 @@
 
 #include "core/scratch_arena.h"
 #include "core/vec.h"
+#include "core/volume.h"  // shownColor
 #include "sim/advection.h"
 #include "sim/fields.h"
 
@@ -41,14 +42,6 @@ inline void addColor(Fields& f, size_t cell, float amount, Vec3f color) {
     f.color[0][cell] += amount * color.x;
     f.color[1][cell] += amount * color.y;
     f.color[2][cell] += amount * color.z;
-}
-
-// The colour a cell shows: premultiplied over density, in [0, 1] (the
-// advection's limiter keeps each channel within its neighbours' values, not
-// the ratio within the colours emitted); black where there is no smoke. A
-// cache's `color` grid holds exactly this, so its render matches the bake's.
-inline float shownColor(float premultiplied, float density) {
-    return density > 0.0f ? std::clamp(premultiplied / density, 0.0f, 1.0f) : 0.0f;
 }
 
 // Below this a colour channel is nothing, as dissipation floors density.

@@ -1,4 +1,4 @@
-// PNG writing (render/output/png.cpp) of a real 1280x720 frame: scenes/bench.toml at
+// PNG writing (io/png.cpp) of a real 1280x720 frame: scenes/bench.toml at
 // 64^3, 24 frames simulated, rendered at 720p, written opaque (RGB) and
 // transparent (RGBA). The file size is reported as a counter:
 //     build/tests/plume_bench --benchmark_filter=WritePng --benchmark_repetitions=5
@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <string>
 
-#include "render/output/png.h"
+#include "io/png.h"
 #include "render/output/tone_map.h"
 #include "render/renderer.h"
 #include "scene/loader.h"

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "render/output/image.h"
+#include "core/image.h"
 #include "render/renderer.h"
 #include "scene/scene.h"
 #include "sim/solver.h"
