@@ -6,7 +6,7 @@ Made from the add-on's own definitions, as Blender makes them at register time:
 properties.make_settings_class() run on plume's schema (`plume check --reference
 --reference-format json`), with a stand-in for bpy that records each property
 instead of making it. So the list cannot drift from the add-on; scenes/README.md
-holds it between its property-list markers, and tests/readme_test.cpp fails when
+holds it between its property-list markers, and tests/system/readme_test.cpp fails when
 the two differ.
 
     python3 src/blender/write_property_list.py --plume build/plume            # print it

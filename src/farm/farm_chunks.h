@@ -2,7 +2,7 @@
 // chunks of `chunk` frames, one Slurm array task each (the last one shorter
 // when chunk does not divide N). The task computes its own range in bash from
 // $SLURM_ARRAY_TASK_ID; both the array's size and that bash come from here,
-// so the two cannot disagree (tests/farm_chunks_test.cpp runs the bash).
+// so the two cannot disagree (tests/system/farm_chunks_test.cpp runs the bash).
 #pragma once
 
 #include <string>

@@ -283,7 +283,7 @@ struct RenderSettings {
     Vec3f backgroundTop{0.32f, 0.36f, 0.42f};
     Vec3f backgroundBottom{0.08f, 0.085f, 0.09f};
     Vec3f ambient{0.18f, 0.2f, 0.24f};  // sky light, radiance
-    // A first fire reads as fire (tests/first_fire_test.cpp): flames of 1 to
+    // A first fire reads as fire (tests/system/first_fire_test.cpp): flames of 1 to
     // about 2.5 units, 1200 to 3000 K, red at their edges, yellow-white at
     // their cores.
     float emission = 5.0f;            // a flame's light per metre (README "Fire")

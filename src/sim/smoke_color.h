@@ -15,7 +15,7 @@
 // (MacCormack, each field clamped to its own neighbours), two colours
 // meeting overshot: red plus blue reached 1.8 times the density where they
 // met, and the colours' mass grew 23% in a closed box where density's grew
-// 12% (tests/smoke_color_test.cpp's two emitters, frames 6 to 12). Carried
+// 12% (tests/system/smoke_color_test.cpp's two emitters, frames 6 to 12). Carried
 // this way a cell's colour is a density-weighted mean of the colours it came
 // from: within [0, 1], no channel made where none was, and the channels of
 // smoke all of pure colours sum to exactly its density, so their mass is

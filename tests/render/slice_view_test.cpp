@@ -23,7 +23,7 @@ namespace {
 
 constexpr float kTolerance = 1e-4f;
 // Float rounding of the face updates (m/s), on top of tolerance * before
-// (as tests/projection_test.cpp allows).
+// (as tests/sim/projection_test.cpp allows).
 constexpr float kRounding = 2e-5f;
 
 // A small column of hot smoke, seen from -y; the view's plane is y = 0.5.
