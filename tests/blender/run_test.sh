@@ -181,7 +181,7 @@ mantaflow_fire)
   cache=$work/manta/data/fluid_data_$(printf %04d $frames).vdb
   [[ -s $cache ]] || fail "Mantaflow wrote no $cache"
   # plume's defaults for a fire cache (render.emission, render.fire_temperature;
-  # src/cli/commands.cpp), at night: a dark sky, so the light seen is the flame's.
+  # src/run/cache_sequence.cpp, CacheSequence::fireDefaults), at night: a dark sky, so the light seen is the flame's.
   look=(--set render.width=160 --set render.height=120
         --set 'render.background_top=[0.01,0.012,0.02]' --set 'render.background_bottom=[0.02,0.02,0.025]'
         --set 'render.ambient=[0.02,0.025,0.04]')

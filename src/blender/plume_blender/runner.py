@@ -11,7 +11,7 @@ import threading
 
 import bpy
 
-# plume's progress when stderr is not a terminal (src/cli/progress.cpp):
+# plume's progress when stderr is not a terminal (src/run/progress.cpp):
 # "frame 12/48: 3 substeps, ..."
 FRAME_LINE = re.compile(r"^frame (\d+)/(\d+):")
 
