@@ -107,8 +107,7 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
     float* data = grid.data();
     // Each cell of a slice is worked out from the slice before alone, so the
     // order within a slice is free: the inner loop runs along whichever of
-    // b and c is nearer in memory (a sweep along y had run along z, a page
-    // apart from cell to cell).
+    // b and c is nearer in memory (along z, cells lie a page apart).
     const bool cInner = stride[c] < stride[b];
     const int nOuter = cInner ? nb : nc, nInner = cInner ? nc : nb;
     for (int ia = first;; ia += step) {

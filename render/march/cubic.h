@@ -4,51 +4,35 @@
 //
 // "cubic" reads density, temperature and flame through the B-spline over
 // their values, as Cycles' "Cubic" volume interpolation does. It approximates:
-// it spreads a voxel over the four cells around it on each axis, so a
-// one-voxel feature keeps a third of its value, (2/3)^3, and a close-up
-// looks soft. "sharp" reads them through the B-spline over their coefficients
-// (bsplineCoefficients, once a frame), over which it interpolates: it passes
-// through every cell's value and stays C2 (Unser's prefilter; Thevenaz, Blu
-// and Unser 2000, "Interpolation revisited"). Catmull-Rom also interpolates
-// but is only C1; a clamped Catmull-Rom density was tried and trimmed the
-// smoke's rim. "sharp" is not the default: against Cycles
-// (blender.cycles_reference, where a voxel spans 1.1 pixels) its thin edges
-// differ per pixel by 20% from Cycles' Linear and 23% from its Cubic, over
-// the test's 17.8% (the B-spline over the values: 14.5% from Cubic), and
-// still 18.4% from Linear where a voxel spans 2.3 pixels: the ringing at the
-// rims (below) is its own, and neither of Cycles' interpolations draws it.
+// a one-voxel feature keeps (2/3)^3 of its value, so a close-up looks soft.
+// "sharp" reads them through the B-spline over their coefficients
+// (bsplineCoefficients, once a frame; Unser's prefilter, Thevenaz, Blu and
+// Unser 2000): it passes through every cell's value and stays C2, where
+// Catmull-Rom is only C1 and, clamped, trims the smoke's rim. "sharp" is not
+// the default: it rings at sharp rims, which neither of Cycles'
+// interpolations draws (tests/bench/README.md, the filters).
 //
-// An interpolating spline rings beside a sharp edge: a step dips a tenth of
-// its height below 0 a voxel and a half beyond its last cell. What it
-// reconstructs is clamped at 0 (ShadingGrid::cubicDensity); the empty-space
-// skipping still reads the values, so the ring's tail beyond two cells of
-// the smoke is skipped, at most a few hundredths of the density of a
-// sharp-edged cube and nothing one sees in smoke
-// (RenderFilter.EmptySpaceSkipsOnlyTheRingingsTail).
+// The ringing: a step dips a tenth of its height below 0 a voxel and a half
+// beyond its last cell. What is reconstructed is clamped at 0
+// (ShadingGrid::cubicDensity); empty-space skipping reads the values, so it
+// skips the ring's tail beyond two cells of the smoke, at most a few
+// hundredths of the density (RenderFilter.EmptySpaceSkipsOnlyTheRingingsTail).
 //
 // The light each cell sends toward the camera (ShadingGrid::smoothSourceAt)
-// goes through the B-spline over its values with either filter. Blended trilinearly
-// under the B-spline density it drew the voxel lattice as faint creases on
-// the lit side of a coarse close-up (RenderFilter.CubicCloseUpHasNoVoxelCreases).
-// Light varies over many voxels, so the B-spline's smoothing costs it little
-// one can see; but a fire's light on its smoke peaks within a voxel or two of
-// its lamps, so that lane is read through Catmull-Rom (catmullRomWeights),
-// which interpolates. It costs the 128^3 bench frame at 720p about a quarter
-// more CPU (one thread, frames 36-44: 0.52 s a frame against 0.41 s with the
-// light trilinear).
+// goes through the B-spline over its values with either filter: read
+// trilinearly, it draws the voxel lattice as creases on a coarse close-up's
+// lit side (RenderFilter.CubicCloseUpHasNoVoxelCreases). A fire's light peaks
+// within a voxel or two of its lamps, so that lane is read through Catmull-Rom
+// (catmullRomWeights), which interpolates.
 //
-// Direct 4x4x4 weights rather than Sigg and Hadwiger's eight trilinear
-// lookups (GPU Gems 2, ch. 20): that trick pays where hardware filters a
-// lookup for free; on a CPU the eight lookups read the same 64 values and
-// add seven lerps each. BM_CubicLookup (tests/bench/render_bench.cpp).
+// Direct 4x4x4 weights, not Sigg and Hadwiger's eight trilinear lookups (GPU
+// Gems 2, ch. 20): those pay where hardware filters a lookup; on a CPU they
+// read the same 64 values and add seven lerps each (BM_CubicLookup*).
 //
-// The three axes are worked four-wide (lanes x, y, z): one clamp, one
-// conversion and one set of weight polynomials per lookup, lane by lane the
+// The three axes are worked four-wide (lanes x, y, z), lane by lane the
 // scalar formulas in the same order, so the bits are those of one axis at a
 // time. The ray-marcher computes the GridPoint once per sample for the
-// empty-space flag, the density and the light: frame 72 of the default scene
-// at 720p (64^3, one thread, user time, light still trilinear) went from
-// 0.60 s cubic against 0.43 s linear (+40%) to 0.49 s (+14%).
+// empty-space flag, the density and the light.
 #pragma once
 
 #include <algorithm>

@@ -25,9 +25,9 @@ constexpr uint32_t kJitterSeed = 0x9e3779b9u;
 // a share of the larger, so the faint foot of the smoke, cheap to trace, is
 // traced and the fill never rings below a fading rim
 // (RenderFilter.CubicSpikeIsSmoothWhereTrilinearCreases). At 0.1 of the
-// light the fill's frames were nearer a reference of four times the steps
-// than the traced frames were (RMS 2.4e-4 against 2.7e-4, the 128^3 bench
-// frame 41 at 720p): the fill takes out jitter noise and adds less.
+// light the filled frame is nearer a reference of four times the steps than
+// the traced one (tests/bench/README.md, a coarse close-up's grain): the
+// fill takes out jitter noise and adds less.
 constexpr float kFillRelative = 0.1f;
 constexpr float kFillAbsolute = 0.002f;
 constexpr float kFillOpacity = 0.05f;
@@ -136,12 +136,11 @@ class PixelTracer {
     // pixel is their six-point interpolation (Deslauriers and Dubuc; kFillTaps):
     // exact for a quintic, and what it builds is smooth (C2), so a close-up
     // shows no crease where a mean of two would draw one at every traced
-    // pixel. The four-point rule, C1, left the curvature of a lone voxel's
-    // bump jumping by a third of its largest from pixel to pixel
+    // pixel. The four-point rule alone, C1, would leave the curvature of a
+    // lone voxel's bump jumping by a third of its largest from pixel to pixel
     // (RenderFilter.SharpSpikeIsSmoothOverItsBump: 0.34, against 0.17 traced
-    // and 0.17 with six points) where it was the only rule; beside an edge,
-    // where only the four nearest agree, it fills what the six cannot (7%
-    // of the bench frames' CPU). Else the pixel is traced. Only pixels of
+    // and 0.17 with six points); beside an edge, where only the four nearest
+    // agree, it fills what the six cannot (7% of the bench frames' CPU). Else the pixel is traced. Only pixels of
     // earlier passes are read, so the frame is the same for any thread count.
     void fillPixel(int x, int y, int h, int axis) {
         if (!rays_.smoke.contains(x, y)) return tracePixel(x, y);

@@ -7,9 +7,9 @@
 // (render/march/cubic.h) where a voxel covers several pixels, over the values or
 // ("sharp") over their coefficients, and then temperature and flame the same way; the light it
 // sends toward the camera, worked out per cell once a frame (InScattering::fillSource), the same
-// way too, but for a fire's light, which the B-spline reads through Catmull-Rom. That light per
-// sample instead (two exps and two divisions for a sun and the sky) was a fifth of render-vdb's CPU
-// time on the 128^3 bench frame.
+// way too, but for a fire's light, which the B-spline reads through Catmull-Rom. Worked out per
+// sample instead (two exps and two divisions for a sun and the sky), that light would be a fifth of
+// render-vdb's CPU time on the 128^3 bench frame.
 #pragma once
 
 #include <algorithm>
@@ -31,10 +31,10 @@ constexpr float kMaxStepDepth = 0.25f;      // optical depth of one sample's int
 // Behind this much smoke (transmittance below it) an interval may be twice
 // as thick: what it gets wrong shows through at most a tenth. A ray through
 // dense smoke splits its intervals to kMaxStepDepth all the way down to
-// kMinTransmittance, and two thirds of those parts lie below 0.1: they were
-// 40% of the 128^3 bench frames' samples. (Stopping at 0.01 instead, with
-// the rest taken as the last part's light, drew the jitter of where each ray
-// stopped as grain over a dense close-up: RenderFilter.CubicCloseUpHasNoVoxelCreases.)
+// kMinTransmittance, and two thirds of those parts lie below 0.1: 40% of
+// the 128^3 bench frames' samples. (Not stopping at 0.01 with the rest taken
+// as the last part's light: the jitter of where each ray stops would show as
+// grain over a dense close-up, RenderFilter.CubicCloseUpHasNoVoxelCreases.)
 constexpr float kDeepTransmittance = 0.1f;
 constexpr int kMaxSubsamples = 8;
 // Intervals inside a flame (above this much of it) take this many samples.

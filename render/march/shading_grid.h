@@ -129,7 +129,7 @@ class ShadingGrid {
     // A cubic frame without a fire's light apart keeps in the source's fourth
     // float what the B-spline reads for density (fillSource copies it), so a
     // sample reads density and light in one lookup (bsplineSourceAt): two
-    // reads of the 4x4x4 cells were most of the march.
+    // reads of the 4x4x4 cells would be most of the march.
     void setPacksDensity(bool packs) { packsDensity_ = packs; }
     bool packsDensity() const { return packsDensity_; }
     // What the B-spline reads for density at cell index c (its value, or its
@@ -151,8 +151,8 @@ class ShadingGrid {
             // Inside: the taps need no clamp, and the 4x4 rows of four cells
             // sit at fixed strides (the same sums in the same order as at an
             // edge, so the same bits). Clamping each tap, and the loops the
-            // compiler kept for it, were a third of the march (perf, 128^3
-            // bench frames at 720p).
+            // compiler keeps for it, would be a third of the march (perf,
+            // 128^3 bench frames at 720p).
             const ptrdiff_t sy = ptrdiff_t(4) * n_.x, sz = sy * n_.y;
             const float* p = source_.data() + (cell[2] - 1) * sz + (cell[1] - 1) * sy +
                              ptrdiff_t(cell[0] - 1) * 4;

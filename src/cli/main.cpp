@@ -1,5 +1,5 @@
 // plume: the command line. Parses arguments, runs a subcommand, and turns
-// errors into one line on stderr and the exit status of DESIGN.md:
+// errors into one line on stderr and an exit status:
 // 0 success, 2 usage or scene error, 1 any other failure.
 #include <malloc.h>
 

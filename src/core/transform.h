@@ -31,8 +31,8 @@ class Transform {
         maxScale_ = std::max({scale.x, scale.y, scale.z});
     }
 
-    // Rotation 0 and scale 1: local is world minus the centre, exactly, so the
-    // analytic shapes give the same bits as before transforms existed.
+    // Rotation 0 and scale 1: local is world minus the centre, exactly, so an
+    // unrotated, unscaled shape carries no rounding from a rotation matrix.
     bool isIdentity() const { return identity_; }
     Vec3f center() const { return center_; }
     float minScale() const { return minScale_; }

@@ -67,7 +67,7 @@ class PlacedShape {
     void worldBounds(Vec3f& lo, Vec3f& hi) const {
         Vec3f localLo, localHi;
         localBounds(localLo, localHi);
-        if (transform_.isIdentity()) {  // as before transforms: centre +- half extent
+        if (transform_.isIdentity()) {  // exact: centre +- half extent
             Vec3f half = localHi;
             lo = s_.center - half;
             hi = s_.center + half;

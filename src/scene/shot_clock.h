@@ -15,8 +15,8 @@
 // its boundary velocity (m per simulated second) is that. The same holds for
 // a points sequence's positions and velocities (shot metres per second).
 //
-// With time_scale 1 throughout, simulated time is shot time: every number
-// below is the one the solver used before time_scale existed, bit for bit.
+// With time_scale 1 throughout (identity()), every simulated time below is
+// its shot time, bit for bit.
 #pragma once
 
 #include <vector>

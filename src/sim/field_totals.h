@@ -1,8 +1,7 @@
 // What a frame's fields hold in all, for --stats and --report: how much smoke
 // and fuel there is and the fastest flow. One pass over each grid, a small
-// cost beside a substep's dozens: 1.3% of the simulation time of the default
-// scene's first 60 frames (0.046 s of 3.44 s, 2026-11-26), paid only when
-// --stats or --report asks.
+// cost beside a substep's dozens (about 1% of a bake's simulation time:
+// tests/bench/README.md, Whole runs), paid only when --stats or --report asks.
 #pragma once
 
 #include <vector>

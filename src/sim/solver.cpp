@@ -106,7 +106,7 @@ FrameStats Solver::advanceFrame(int frame) {
     double remaining = frameDt;
     int maxSteps = scene_.time.maxSubsteps;
     // Where the frame starts in the shot: without a time_scale, the
-    // simulation's clock, as it always was.
+    // simulation's own clock.
     shotTime_ = clock_.identity() ? time() : clock_.frameStart(frame);
     // Substeps as large as the CFL limit allows, at most maxSubsteps per frame,
     // all of equal length within what is left of the frame.

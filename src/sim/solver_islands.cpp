@@ -300,9 +300,9 @@ void Solver::fitIslands() {
     // must stay that far inside its island. A new box leaves a tile of room,
     // rounded out to whole tiles (8 to 15 cells), so it holds for a substep
     // or more; the boxes shrink once the smoke needs less than half of them.
-    // (Two tiles made bench.toml's box at 64³ most of its domain and cost 37%
-    // more CPU, for 1.0% against 0.6% more smoke than a dense solve; a resize
-    // costs little, moving one grid at a time.) Sources whose boxes meet share
+    // (Two tiles would make bench.toml's box at 64³ most of its domain, at
+    // 37% more CPU, for 1.0% against 0.6% more smoke than a dense solve; a
+    // resize costs little, moving one grid at a time.) Sources whose boxes meet share
     // an island; smoke apart from the rest gets its own, and two islands that
     // grow into each other become one.
     const int reach = int(std::ceil(scene_.time.cfl)) + 2;

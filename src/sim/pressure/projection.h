@@ -56,7 +56,8 @@ class Projection {
     // solve subtracted none, or when it was reflected already). The kept
     // pressure stays the next solve's start, as after any project(): a resumed
     // bake starts from the same (starting from -p, nearer the reflected
-    // gradient the next solve removes, saved 1% of bench.toml's iterations).
+    // gradient the next solve removes, would save only 1% of bench.toml's
+    // iterations).
     void reflect(Fields& f);
 
     // Hands the pages of the solver's own scratch back between frames

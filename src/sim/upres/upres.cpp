@@ -643,13 +643,11 @@ void Upres::stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]) {
 // The stirring velocity on the fine faces, and the substeps: as many as the
 // solver takes for the base flow (its CFL number in base cells, of the base
 // velocity's speed). Not the CFL in fine cells of the stirring's speed: the
-// turbulence's peaks made that the cap (8 substeps a frame on bench.toml at
-// 64^3 x2, where the solver takes 1 to 3), and every extra MacCormack step
-// blurs the fine smoke a little more. With the solver's count the bench bake
-// with upres took 0.69x the CPU and its frames carry more detail (0.295
-// against 0.258, grain 0.0032 against 0.0044; detail.py, frames 36-48): the
-// advection is stable at any step, and the stirring is a random pattern
-// whose exact path through a swirl no one sees.
+// turbulence's peaks would make that the cap, and every extra MacCormack
+// step blurs the fine smoke a little more, for nothing: the advection is
+// stable at any step, and the stirring is a random pattern whose exact path
+// through a swirl no one sees (cost and detail: tests/bench/README.md,
+// detail.py).
 int Upres::fineVelocity(const ScalarGrid (&stirring)[3], int frame) {
     const Vec3i n = fine_.n;
     const float inv = 1.0f / float(factor_);
