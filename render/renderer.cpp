@@ -18,6 +18,7 @@
 #include "render/march/ray_marcher.h"
 #include "render/march/screen_bounds.h"
 #include "render/output/compositing.h"
+#include "render/path/path_tracer.h"
 #include "render/solids/solid_motion_blur.h"
 #include "scene/flame_units.h"
 
@@ -93,6 +94,17 @@ Renderer::Renderer(const Scene& scene)
     settings_.backgroundTop = space_->in(settings_.backgroundTop);
     settings_.backgroundBottom = space_->in(settings_.backgroundBottom);
     albedo_ = space_->albedo(albedo_);
+    if (scene.environment.given()) {
+        if (!scene.environment.map)
+            throw RunError("renderer: environment.file '" + scene.environment.filePath +
+                           "' was not read (io/environment_file.h)");
+        environment_ = std::make_unique<Environment>(scene.environment, *space_);
+        environmentVisible_ = scene.environment.visible;
+        // The march's sky is one radiance from every direction: the map's mean.
+        settings_.ambient = environment_->mean();
+    } else {
+        environment_ = std::make_unique<Environment>(settings_.ambient);
+    }
     placeLights(scene.lights);
     for (size_t l = 0; l < scene.lights.size(); ++l)
         lightNames_.push_back(scene.lights[l].name.empty() ? "light_" + std::to_string(l + 1)
@@ -413,6 +425,12 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     cubic_ = useCubicFilter(settings_.filter, cameraSettings, height_, volume,
                             float(width_) / float(height_));
     sharp_ = settings_.filter == RenderFilter::Sharp;
+    const Camera camera(cameraSettings, width_, height_);
+    fillBackground(camera);
+    if (settings_.integrator == Integrator::Path) {
+        tracePathFrame(volume, camera, frame);
+        return;
+    }
 
     // Pack the volume and the light reaching each cell, and the smoke's colour.
     prepareVolume(volume);
@@ -420,7 +438,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
 
     // The light every sample of the smoke sends toward the camera, and the
     // light on the solids.
-    const Camera camera(cameraSettings, width_, height_);
     const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
@@ -488,6 +505,40 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (deepOn_ || (passesOn_ && settings_.wantsPass("motion")))
         traceSegmentPasses(rays, given, frame);
     if (passesOn_) tracePasses(rays, blurred, volume);
+}
+
+void Renderer::tracePathFrame(const VolumeView& volume, const Camera& camera, int frame) {
+    medium_.build(volume, smokeDensity_, settings_, albedo_,
+                  sharp_ ? MediumFilter::Sharp : cubic_ ? MediumFilter::Cubic : MediumFilter::Linear,
+                  *space_);
+    const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
+    const PathScene scene{.camera = &camera,
+                          .medium = &medium_,
+                          .origin = volume.origin,
+                          .directional = directional_,
+                          .point = point_,
+                          .environment = environment_.get(),
+                          .solids = solids,
+                          .phase = settings_.phase,
+                          .samples = settings_.samples,
+                          .frame = frame};
+    tracePaths(scene, frame_);
+}
+
+void Renderer::fillBackground(const Camera& camera) {
+    if (!environmentVisible_) {
+        frame_.background.clear();
+        return;
+    }
+    frame_.background.resize(size_t(width_) * height_ * 3);
+    parallelForRange(height_, [&](int y0, int y1) {
+        for (int y = y0; y < y1; ++y)
+            for (int x = 0; x < width_; ++x) {
+                const Vec3f c = environment_->radiance(camera.direction(x, y));
+                float* out = &frame_.background[(size_t(y) * width_ + x) * 3];
+                out[0] = c.x, out[1] = c.y, out[2] = c.z;
+            }
+    });
 }
 
 void Renderer::traceSlice(const VolumeView& given) {

@@ -14,6 +14,7 @@
 #include "core/image.h"
 #include "core/volume.h"
 #include "render/camera.h"
+#include "render/light/environment.h"
 #include "render/light/fire_light.h"
 #include "render/march/empty_space.h"
 #include "render/march/pixel_tracer.h"
@@ -21,6 +22,7 @@
 #include "render/output/color_space.h"
 #include "render/output/deep_image.h"
 #include "render/output/render_passes.h"
+#include "render/path/medium.h"
 #include "render/solids/solid_lighting.h"
 #include "render/solids/solid_motion_blur.h"
 #include "render/solids/solid_scene.h"
@@ -107,6 +109,10 @@ class Renderer {
     // colors_ when this frame has them, else null: fillSource's `color`.
     const float* cellColors() const { return colored_ ? colors_.data() : nullptr; }
     void traceImage(const VolumeView& volume, int frame);
+    // render.integrator = "path": the frame by the path tracer (render/path/).
+    void tracePathFrame(const VolumeView& volume, const Camera& camera, int frame);
+    // A visible [environment] behind every pixel, into frame_.background.
+    void fillBackground(const Camera& camera);
     // The sparks' streaks over the traced frame, and into sparkLayer_
     // (render/sparks/renderer_sparks.cpp); the `sparks` pass from that layer.
     void drawSparkStreaks(const VolumeView& given, const VolumeView& seen, const Camera& camera);
@@ -142,6 +148,10 @@ class Renderer {
     // below are in it, and toneMapped takes the frame back to Rec. 709.
     std::shared_ptr<const WorkingSpace> space_;
     RenderSettings settings_;
+    // The light around the scene: render.ambient's sky, or the [environment].
+    std::unique_ptr<Environment> environment_;
+    bool environmentVisible_ = false;
+    Medium medium_;  // the smoke as the path tracer reads it
     Vec3f albedo_;     // the smoke's scattering colour
     double fps_;       // frames per second of the shot: a frame's shutter in seconds
     ShotClock clock_;  // the shutter's simulated seconds: time_scale times its own

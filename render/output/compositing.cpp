@@ -19,10 +19,13 @@ Vec3f background(const RenderSettings& s, int y, int height) {
 
 void compositeRow(const LinearImage& frame, const RenderSettings& settings, int y, float* out) {
     const Vec3f behind = background(settings, y, frame.height);
+    const bool own = !frame.background.empty();
     for (int x = 0; x < frame.width; ++x) {
         const size_t i = size_t(y) * frame.width + x;
         const float t = frame.transmittance[i];
-        for (int c = 0; c < 3; ++c) out[x * 3 + c] = frame.rgb[i * 3 + c] + behind[c] * t;
+        for (int c = 0; c < 3; ++c)
+            out[x * 3 + c] =
+                frame.rgb[i * 3 + c] + (own ? frame.background[i * 3 + c] : behind[c]) * t;
     }
 }
 

@@ -28,6 +28,9 @@ struct LinearImage {
     int width = 0, height = 0;
     std::vector<float> rgb;            // width * height * 3
     std::vector<float> transmittance;  // width * height; 1: background only
+    // What shows behind each pixel (width * height * 3) when it is not the
+    // render.background gradient: a visible [environment]; empty otherwise.
+    std::vector<float> background;
 
     LinearImage() = default;
     LinearImage(int w, int h)

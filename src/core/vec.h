@@ -62,6 +62,7 @@ inline Vec3f vmax(Vec3f a, Vec3f b) {
 struct Vec3i {
     int x = 0, y = 0, z = 0;
     constexpr int operator[](int a) const { return a == 0 ? x : (a == 1 ? y : z); }
+    constexpr int& operator[](int a) { return a == 0 ? x : (a == 1 ? y : z); }
     constexpr bool operator==(const Vec3i&) const = default;
 };
 

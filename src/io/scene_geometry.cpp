@@ -1,5 +1,7 @@
 #include "io/scene_geometry.h"
 
+#include "io/environment_file.h"
+
 #include <openvdb/tools/MeshToVolume.h>
 #include <openvdb/tools/VolumeToMesh.h>
 
@@ -223,6 +225,7 @@ void loadSceneGeometry(Scene& scene) {
 void loadObstacleGeometry(Scene& scene) {
     for (std::size_t i = 0; i < scene.obstacles.size(); ++i)
         loadShape(scene.obstacles[i], "obstacle[" + std::to_string(i + 1) + "]", scene, 3.0f);
+    loadEnvironment(scene);
 }
 
 }  // namespace plume

@@ -74,6 +74,7 @@ Scene SceneReader::read(const toml::table& root) {
             if (const toml::table* table = node->as_table()) {
                 readTable(scene, *table, section, 0, name);
                 if (section.name == "camera") scene.camera.given = true;
+                if (section.name == "environment") placeEnvironment(scene.environment, *table);
                 if (section.name == "camera" || section.name == "physics")
                     readKeys(*table, section, name, animationOf(scene, section.name, 0));
             } else {

@@ -69,6 +69,9 @@ class SceneReader {
     void checkCrossFields(const Scene& scene, const toml::table& root);
     // loader_shapes.cpp
     void placeFile(ShapeSettings& shape, const std::string& display, const toml::node& element);
+    // [environment]'s file, resolved beside the scene file; required once
+    // the table is there.
+    void placeEnvironment(EnvironmentSettings& environment, const toml::node& table);
     void refusePlacement(const std::string& display);
     void checkEmittersInDomain(const Scene& scene, const toml::table& root);
 

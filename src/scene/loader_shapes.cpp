@@ -114,6 +114,22 @@ void SceneReader::placeFile(ShapeSettings& shape, const std::string& display,
         shape.center = Vec3f(0.0f);
 }
 
+void SceneReader::placeEnvironment(EnvironmentSettings& environment, const toml::node& table) {
+    auto it = given_.find("environment.file");
+    if (it == given_.end() || environment.file.empty()) {
+        fail(it == given_.end() ? table.source() : it->second,
+             "'environment.file' is required in [environment]: a latitude-longitude .exr or "
+             ".hdr image");
+        return;
+    }
+    namespace fs = std::filesystem;
+    fs::path file(environment.file);
+    environment.filePath =
+        file.is_absolute() ? file.string() : (fs::path(path_).parent_path() / file).string();
+    environment.fileLine = int(it->second.begin.line);
+    environment.fileColumn = int(it->second.begin.column);
+}
+
 // An emitter wholly outside the domain emits nothing: surely a mistake of
 // units or centre. A keyed one is refused only when it lies outside at every
 // key and on the way between them. A mesh is checked once io has read it.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/animation.h"
+#include "core/radiance_map.h"
 #include "core/sides.h"
 #include "core/vec.h"
 
@@ -224,6 +225,23 @@ struct GroundSettings {
     bool shadowCatcher = false;     // only the shadow, into alpha
 };
 
+// The light around the scene ([environment]): a latitude-longitude image
+// in place of the procedural sky (render.ambient and the background).
+struct EnvironmentSettings {
+    std::string file;      // as given; "": no environment
+    std::string filePath;  // resolved beside the scene file
+    int fileLine = 0, fileColumn = 0;
+    float rotation = 0.0f;   // degrees about Z, as Blender's Mapping node's Z rotation
+    float intensity = 1.0f;  // times the file's radiance
+    bool visible = true;     // seen as the background, or only as light
+    // The file's pixels (io/environment_file.h), read after the scene loads.
+    std::shared_ptr<const RadianceMap> map;
+    bool given() const { return !file.empty(); }
+};
+
+// Which integrator draws a shaded frame (render.integrator).
+enum class Integrator { March, Path };
+
 // How a frame reads density between voxels (render.filter, render/march/filter.h):
 // Sharp is the B-spline through every voxel's value (render/march/cubic.h).
 enum class RenderFilter { Auto, Linear, Cubic, Sharp };
@@ -294,6 +312,8 @@ struct RenderSettings {
     bool transparent = false;  // alpha 0 background in EXR and PNG
     float motionBlur = 0.0f;   // shutter, fraction of a frame
     RenderFilter filter = RenderFilter::Auto;
+    Integrator integrator = Integrator::March;
+    int samples = 64;  // path samples a pixel (render.integrator = "path")
     bool adaptive =
         true;  // trace a sparse grid of pixels, fill between (render/march/pixel_tracer.cpp)
     std::string grid = "density";  // grid rendered by render-vdb
@@ -343,6 +363,7 @@ struct Scene {
     std::vector<LightSettings> lights;
     Animation physicsAnimation;  // [[physics.key]]: time_scale
     GroundSettings ground;
+    EnvironmentSettings environment;
     RenderSettings render;
     OutputSettings output;
     // The dotted keys the scene file or a --set gave ("render.emission",

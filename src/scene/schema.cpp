@@ -47,6 +47,9 @@ const std::vector<SectionSpec>& sceneSections() {
          "(direction [-0.4, 0.5, -0.75], intensity 3) is added; `light = []`, before any "
          "table, for no light at all"},
         {"ground", false, "A ground plane under the smoke; off unless enabled"},
+        {"environment", false,
+         "Light from a latitude-longitude image around the scene, in place of the sky "
+         "(render.ambient) and the background"},
         {"render", false, "Image size and the look of the smoke"},
         {"output", false, "Video encoding and VDB cache format"},
     };

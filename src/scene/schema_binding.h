@@ -37,6 +37,7 @@ inline CameraSettings& cameraPart(Scene& s, std::size_t) { return s.camera; }
 inline LightSettings& lightPart(Scene& s, std::size_t i) { return s.lights.at(i); }
 inline RenderSettings& renderPart(Scene& s, std::size_t) { return s.render; }
 inline GroundSettings& groundPart(Scene& s, std::size_t) { return s.ground; }
+inline EnvironmentSettings& environmentPart(Scene& s, std::size_t) { return s.environment; }
 inline ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
 inline OutputSettings& outputPart(Scene& s, std::size_t) { return s.output; }
 

@@ -115,6 +115,14 @@ std::vector<KeySpec> viewKeys() {
             "Cycles' Cubic), sharp (smooth, through every voxel's value) or linear; auto picks "
             "cubic when a voxel spans more than two pixels",
             {"auto", "linear", "cubic", "sharp"}),
+        key("render", "integrator", renderPart, &RenderSettings::integrator, kAny,
+            "march (the fast ray-marcher) or path (an unbiased volumetric path tracer, for "
+            "reference and hero frames: render.samples paths a pixel, light of every bounce, "
+            "the ground and solids diffuse)",
+            {"march", "path"}),
+        key("render", "samples", renderPart, &RenderSettings::samples, {1, 65536},
+            "path samples a pixel with integrator = \"path\"; the noise falls as one over "
+            "its square root"),
         key("render", "adaptive", renderPart, &RenderSettings::adaptive, kAny,
             "where a voxel spans two pixels or more (cubic or sharp filter), trace every second "
             "or fourth pixel and fill those between by a smooth interpolation where their "
@@ -147,6 +155,20 @@ std::vector<KeySpec> viewKeys() {
             "falls to 1/2), motion (motion.u, motion.v: the screen motion of what each pixel sees, "
             "pixels a frame, v up, as Nuke's VectorBlur reads it); \"all\" for every one",
             {"all", "emission", "lights", "sky", "fire_light", "depth", "sparks", "motion"}),
+
+        // [environment]
+        key("environment", "file", environmentPart, &EnvironmentSettings::file, kAny,
+            "a latitude-longitude OpenEXR or Radiance .hdr, relative to the scene file, mapped "
+            "as Blender's Environment Texture maps it (Z up, its middle toward +X); it lights "
+            "the smoke, the ground and the solids in place of render.ambient"),
+        key("environment", "rotation", environmentPart, &EnvironmentSettings::rotation, kAny,
+            "degrees about Z, as the Z rotation of a Mapping node before Blender's "
+            "Environment Texture"),
+        key("environment", "intensity", environmentPart, &EnvironmentSettings::intensity,
+            kNonNegative, "times the file's radiance (Blender's Background strength)"),
+        key("environment", "visible", environmentPart, &EnvironmentSettings::visible, kAny,
+            "seen as the background behind the smoke (false: it only lights the scene, the "
+            "background stays render.background_*)"),
 
         // [output]
         key("output", "fps", outputPart, &OutputSettings::fps, {0, 240},

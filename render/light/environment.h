@@ -1,0 +1,56 @@
+// The light around the scene: the procedural sky (render.ambient, the same
+// radiance from every direction) or an [environment] map, lat-long, as
+// Blender's Environment Texture maps it: Z up, the image's middle toward +X,
+// its left edge toward -X through +Y... u = 0.5 - atan2(y, x) / 2pi, v = 0.5
+// + asin(z) / pi from the bottom row. Sampled in proportion to its
+// brightness for the path tracer's next-event estimation.
+#pragma once
+
+#include <vector>
+
+#include "core/radiance_map.h"
+#include "core/vec.h"
+#include "render/output/color_space.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+class Environment {
+  public:
+    // The same radiance from every direction.
+    explicit Environment(Vec3f radiance = Vec3f(0.0f));
+    // The map of `settings`, taken from linear Rec. 709 into `space`.
+    Environment(const EnvironmentSettings& settings, const WorkingSpace& space);
+
+    bool constant() const { return map_.rgb.empty(); }
+    // The radiance arriving from unit direction `d` (the light travels along -d).
+    Vec3f radiance(Vec3f d) const;
+    // A direction drawn in proportion to the radiance (luminance times the
+    // map's solid angle), with its density per steradian.
+    Vec3f sample(float u1, float u2, float& pdf) const;
+    // The density per steradian `sample` draws unit direction d with.
+    float pdf(Vec3f d) const;
+    // The mean radiance over the sphere.
+    Vec3f mean() const { return mean_; }
+
+  private:
+    Vec3f texel(int x, int y) const {
+        const float* p = &map_.rgb[(size_t(y) * map_.width + x) * 3];
+        return {p[0], p[1], p[2]};
+    }
+    // Map coordinates of a world direction, and back: u across, v from the top.
+    void toMap(Vec3f d, float& u, float& v) const;
+    Vec3f fromMap(float u, float v) const;
+    void buildDistribution();
+
+    Vec3f constant_{0.0f};
+    RadianceMap map_;
+    float cosRot_ = 1.0f, sinRot_ = 0.0f;
+    Vec3f mean_{0.0f};
+    // Importance sampling: each row's share (its texels' weights summed,
+    // cumulative over rows), and each texel's within its row, cumulative.
+    std::vector<float> rowCdf_, texelCdf_;
+    float weightSum_ = 0.0f;
+};
+
+}  // namespace plume

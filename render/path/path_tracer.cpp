@@ -1,0 +1,277 @@
+#include "render/path/path_tracer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+#include "core/parallel.h"
+#include "render/light/in_scattering.h"
+#include "render/path/path_random.h"
+
+namespace plume {
+
+// Named, not anonymous: the unity build joins this file with others.
+namespace path_tracing {
+
+constexpr float kPi = std::numbers::pi_v<float>;
+constexpr float kInf = std::numeric_limits<float>::infinity();
+// Bounces before Russian roulette may end a path.
+constexpr int kRouletteFrom = 4;
+// A path ends here whatever its weight (a guard; roulette ends them long before).
+constexpr int kMaxBounces = 1024;
+// Ratio tracking plays roulette on a shadow ray's transmittance below this.
+constexpr float kShadowRoulette = 0.1f;
+// Surfaces: a new ray starts this far (metres) off the surface it leaves.
+constexpr float kSurfaceOffset = 1e-4f;
+
+float maxComponent(Vec3f c) { return std::max({c.x, c.y, c.z}); }
+
+// An orthonormal basis around unit n (Duff et al. 2017).
+void basis(Vec3f n, Vec3f& t, Vec3f& b) {
+    const float sign = std::copysign(1.0f, n.z);
+    const float a = -1.0f / (sign + n.z), c = n.x * n.y * a;
+    t = Vec3f(1.0f + sign * n.x * n.x * a, sign * c, -sign * n.x);
+    b = Vec3f(c, sign + n.y * n.y * a, -n.y);
+}
+
+// A direction drawn from Henyey-Greenstein about the travel direction d:
+// its density is henyeyGreenstein(dot(d, result), g).
+Vec3f sampleHenyeyGreenstein(Vec3f d, float g, float u1, float u2) {
+    float cosTheta;
+    if (std::abs(g) < 1e-3f) {
+        cosTheta = 1.0f - 2.0f * u1;
+    } else {
+        const float s = (1.0f - g * g) / (1.0f - g + 2.0f * g * u1);
+        cosTheta = (1.0f + g * g - s * s) / (2.0f * g);
+    }
+    cosTheta = std::clamp(cosTheta, -1.0f, 1.0f);
+    const float sinTheta = std::sqrt(std::max(0.0f, 1.0f - cosTheta * cosTheta));
+    const float phi = 2.0f * kPi * u2;
+    Vec3f t, b;
+    basis(d, t, b);
+    return t * (sinTheta * std::cos(phi)) + b * (sinTheta * std::sin(phi)) + d * cosTheta;
+}
+
+// A cosine-weighted direction about unit normal n; density cos / pi.
+Vec3f sampleCosine(Vec3f n, float u1, float u2) {
+    const float r = std::sqrt(u1), phi = 2.0f * kPi * u2;
+    Vec3f t, b;
+    basis(n, t, b);
+    return t * (r * std::cos(phi)) + b * (r * std::sin(phi)) +
+           n * std::sqrt(std::max(0.0f, 1.0f - u1));
+}
+
+float powerHeuristic(float a, float b) {
+    const float a2 = a * a, b2 = b * b;
+    return a2 + b2 > 0.0f ? a2 / (a2 + b2) : 0.0f;
+}
+
+// Where a path is: in the medium, or on a surface.
+struct Vertex {
+    Vec3f world;       // position, metres
+    Vec3f normal{0};   // on a surface: unit, on the side the path arrived from
+    Vec3f albedo{0};   // scattering colour
+    bool surface = false;
+};
+
+class PathIntegrator {
+  public:
+    explicit PathIntegrator(const PathScene& scene)
+        : s_(scene), m_(*scene.medium), dx_(scene.medium->dx()), inv_(1.0f / scene.medium->dx()) {}
+
+    // One camera path from eye along d: the radiance it brings back (the
+    // background excluded) and the transmittance to the background.
+    Vec3f radiance(Vec3f eye, Vec3f d, PathRandom& random, float& transmittance) const;
+
+  private:
+    Vec3f toGrid(Vec3f world) const { return (world - s_.origin) * inv_; }
+
+    // The transmittance from `from` along unit d over `distance` metres
+    // (infinity: out of the scene): ratio tracking through the medium, 0
+    // when a surface is in the way.
+    float transmittance(Vec3f from, Vec3f d, float distance, PathRandom& random) const;
+    // Light from the lights and the sky arriving at v toward a path that
+    // travelled along d (medium) and scattering toward it.
+    Vec3f nextEvent(const Vertex& v, Vec3f d, PathRandom& random) const;
+    // The phase function or the surface's BRDF for light from wi, times cos
+    // on a surface.
+    float scatter(const Vertex& v, Vec3f d, Vec3f wi) const {
+        if (!v.surface) return henyeyGreenstein(dot(d, wi), s_.phase);
+        return std::max(0.0f, dot(v.normal, wi)) / kPi;
+    }
+    // The nearest surface along the ray, or false.
+    bool hitSurface(Vec3f o, Vec3f d, float tMax, SurfaceHit& hit) const {
+        return s_.solids && s_.solids->intersect(o, d, tMax, hit);
+    }
+
+    const PathScene& s_;
+    const Medium& m_;
+    float dx_, inv_;
+};
+
+float PathIntegrator::transmittance(Vec3f from, Vec3f d, float distance,
+                                    PathRandom& random) const {
+    SurfaceHit hit;
+    float t = 1.0f;
+    if (hitSurface(from, d, distance, hit)) {
+        if (hit.coverage >= 1.0f) return 0.0f;
+        t = 1.0f - hit.coverage;  // the ground fading toward the horizon
+    }
+    const Ray ray(toGrid(from), d);
+    const float tEnd = std::isinf(distance) ? kInf : distance * inv_;
+    m_.track(ray, 0.0f, tEnd, random, [&](float tc, float majorant) {
+        t *= 1.0f - std::min(1.0f, m_.sigma(ray.at(tc)) / majorant);
+        if (t < kShadowRoulette) {
+            if (random.uniform() >= 0.5f) {
+                t = 0.0f;
+                return false;
+            }
+            t *= 2.0f;
+        }
+        return true;
+    });
+    return t;
+}
+
+Vec3f PathIntegrator::nextEvent(const Vertex& v, Vec3f d, PathRandom& random) const {
+    Vec3f light(0.0f);
+    const Vec3f from = v.surface ? v.world + v.normal * kSurfaceOffset : v.world;
+    for (const LightSettings& sun : s_.directional) {
+        const Vec3f wi = -sun.direction;
+        const float f = scatter(v, d, wi);
+        if (f <= 0.0f) continue;
+        const float t = transmittance(from, wi, kInf, random);
+        light += sun.color * (sun.intensity * f * t);
+    }
+    for (const LightSettings& lamp : s_.point) {
+        const Vec3f toLamp = lamp.position - from;
+        const float dist2 = std::max(dot(toLamp, toLamp), 1e-8f), dist = std::sqrt(dist2);
+        const Vec3f wi = toLamp / dist;
+        const float f = scatter(v, d, wi);
+        if (f <= 0.0f) continue;
+        const float t = transmittance(from, wi, dist, random);
+        light += lamp.color * (lamp.intensity * f * t / dist2);
+    }
+    // The sky or environment, weighted against the scattering's own sample.
+    const Environment& env = *s_.environment;
+    float pdf;
+    const Vec3f wi = env.sample(random.uniform(), random.uniform(), pdf);
+    if (pdf > 0.0f) {
+        const float f = scatter(v, d, wi);
+        if (f > 0.0f) {
+            // The scattering draws its directions in proportion to f: f is its density.
+            const float scatterPdf = f;
+            const float t = transmittance(from, wi, kInf, random);
+            if (t > 0.0f)
+                light += env.radiance(wi) * (f * t * powerHeuristic(pdf, scatterPdf) / pdf);
+        }
+    }
+    return light;
+}
+
+Vec3f PathIntegrator::radiance(Vec3f eye, Vec3f d, PathRandom& random,
+                               float& transmittanceOut) const {
+    Vec3f sum(0.0f), beta(1.0f);
+    Vec3f o = eye;
+    float scatterPdf = 0.0f;  // of the direction d after a scattering; 0 on the camera ray
+    transmittanceOut = 0.0f;
+    for (int bounce = 0; bounce < kMaxBounces; ++bounce) {
+        SurfaceHit hit;
+        bool onSurface = hitSurface(o, d, kInf, hit);
+        // The ground fades into the background toward the horizon: a part of
+        // the rays pass.
+        if (onSurface && hit.coverage < 1.0f && random.uniform() >= hit.coverage) onSurface = false;
+        const float tSurface = onSurface ? hit.t : kInf;
+
+        if (bounce == 0) {
+            // What of the background shows: ratio-tracked, for a smooth alpha.
+            transmittanceOut = onSurface ? 0.0f : transmittance(o, d, kInf, random);
+        }
+
+        // Delta tracking to the first real collision before the surface,
+        // gathering the flame's light on the way.
+        const Ray ray(toGrid(o), d);
+        Vertex v;
+        bool collided = m_.track(ray, 0.0f, tSurface * inv_, random, [&](float t, float majorant) {
+            const Vec3f p = ray.at(t);
+            if (m_.glows()) sum += beta * m_.emission(p) / majorant;
+            if (random.uniform() * majorant < m_.sigma(p)) {
+                v.world = s_.origin + p * dx_;
+                v.albedo = m_.albedo(p);
+                return false;
+            }
+            return true;
+        });
+        if (!collided && !onSurface) {
+            // Out of the scene: the sky's light, weighted against next-event's
+            // sample of it (the camera ray's background is composited apart).
+            if (bounce > 0) {
+                const float envPdf = s_.environment->pdf(d);
+                sum += beta * s_.environment->radiance(d) * powerHeuristic(scatterPdf, envPdf);
+            }
+            break;
+        }
+        if (!collided) {
+            v.world = o + d * hit.t;
+            v.normal = hit.normal;
+            v.albedo = hit.albedo;
+            v.surface = true;
+        }
+        beta = beta * v.albedo;
+        sum += beta * nextEvent(v, d, random);
+
+        // The next direction, drawn in proportion to the phase function or
+        // to cos on a surface: its weight f / pdf is 1.
+        if (v.surface) {
+            d = sampleCosine(v.normal, random.uniform(), random.uniform());
+            scatterPdf = std::max(0.0f, dot(v.normal, d)) / kPi;
+            o = v.world + v.normal * kSurfaceOffset;
+        } else {
+            const Vec3f next = sampleHenyeyGreenstein(d, s_.phase, random.uniform(), random.uniform());
+            scatterPdf = henyeyGreenstein(dot(d, next), s_.phase);
+            d = next;
+            o = v.world;
+        }
+        if (!(scatterPdf > 0.0f)) break;
+
+        if (bounce + 1 >= kRouletteFrom) {
+            const float keep = std::min(0.95f, maxComponent(beta));
+            if (random.uniform() >= keep) break;
+            beta = beta / keep;
+        }
+    }
+    return sum;
+}
+
+}  // namespace path_tracing
+
+void tracePaths(const PathScene& scene, LinearImage& image) {
+    const path_tracing::PathIntegrator integrator(scene);
+    const Camera& camera = *scene.camera;
+    const Vec3f eye = camera.position();
+    const int width = image.width, samples = std::max(1, scene.samples);
+    parallelForTiles(image.width, image.height, 16, [&](int x0, int y0, int x1, int y1) {
+        for (int y = y0; y < y1; ++y)
+            for (int x = x0; x < x1; ++x) {
+                Vec3f sum(0.0f);
+                double transmittance = 0.0;
+                for (int s = 0; s < samples; ++s) {
+                    PathRandom random(uint32_t(x), uint32_t(y), uint32_t(scene.frame), uint32_t(s));
+                    const float jx = random.uniform(), jy = random.uniform();
+                    const Vec3f d = camera.direction(float(x) + jx, float(y) + jy);
+                    float t;
+                    sum += integrator.radiance(eye, d, random, t);
+                    transmittance += t;
+                }
+                const size_t i = size_t(y) * width + x;
+                const float inv = 1.0f / float(samples);
+                image.rgb[i * 3] = sum.x * inv;
+                image.rgb[i * 3 + 1] = sum.y * inv;
+                image.rgb[i * 3 + 2] = sum.z * inv;
+                image.transmittance[i] = float(transmittance * inv);
+            }
+    });
+}
+
+}  // namespace plume
