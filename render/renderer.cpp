@@ -30,6 +30,9 @@ namespace {
 // every ray at its intervals' midpoints (render/march/pixel_tracer.cpp rayOffset).
 constexpr float kMidpointStep = 0.5f;
 
+// Paths each light cache cell sends (render/light/light_cache.h).
+constexpr int kLightCachePaths = 16;
+
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
 
@@ -354,16 +357,20 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     lit_ = sweepBox;
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (solids) solidsInSweep_.add(shading_, sweepBox, volume, sigmaPerVoxel, *solids);
-    sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_);
+    // The octaves were fitted to depths carried from slice to slice.
+    const SweepCarry carry = settings_.multipleScattering == MultipleScattering::Octaves
+                                 ? SweepCarry::Depth
+                                 : SweepCarry::Transmittance;
+    sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_, carry);
     for (size_t l = 0; l < directional_.size(); ++l)
         sweepDirectionalLight(shading_, sweepBox, directional_[l].direction, sigmaPerVoxel,
-                              kLightSpread, kFirstLightChannel + int(l), sweepScratch_);
+                              kLightSpread, kFirstLightChannel + int(l), sweepScratch_, carry);
     pointCoarse_.resize(point_.size());
     for (size_t l = 0; l < point_.size(); ++l)
         pointLightTransmittance(shading_, sweepBox,
                                 (point_[l].position - volume.origin) / volume.dx, sigmaPerVoxel,
                                 kLightSpread, kFirstLightChannel + int(directional_.size() + l),
-                                sweepScratch_, pointCoarse_[l]);
+                                sweepScratch_, pointCoarse_[l], carry);
     // The fire's glow lights the smoke around it, and the solids take
     // their part of it too. Its lamps are gathered from the box trilinear
     // light takes, whichever the filter: from the cubic frame's wider one
@@ -442,6 +449,10 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
+    if (settings_.multipleScattering == MultipleScattering::Transport) {
+        fillLightCache(volume, inScattering.pointGrid());
+        inScattering.setLightCache(&lightCache_);
+    }
     // The B-spline would dim the fire's light where it peaks, within a voxel
     // or two of its lamps: apart, for Catmull-Rom (ShadingGrid::smoothSourceAt).
     // (Not with the smoke's colour, which the fire's light lane would not carry.)
@@ -523,6 +534,16 @@ void Renderer::tracePathFrame(const VolumeView& volume, const Camera& camera, in
                           .samples = settings_.samples,
                           .frame = frame};
     tracePaths(scene, frame_);
+}
+
+void Renderer::fillLightCache(const VolumeView& volume, const std::vector<Vec3f>& pointGrid) {
+    medium_.build(volume, smokeDensity_, settings_, albedo_, MediumFilter::Linear, *space_);
+    const LightCache::Lights lights{.directional = directional_,
+                                    .pointGrid = pointGrid,
+                                    .dx = volume.dx,
+                                    .phase = settings_.phase};
+    lightCache_.fill(shading_, lit_, medium_, lights, settings_.lightCacheResolution,
+                     kLightCachePaths);
 }
 
 void Renderer::fillBackground(const Camera& camera) {

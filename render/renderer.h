@@ -16,6 +16,7 @@
 #include "render/camera.h"
 #include "render/light/environment.h"
 #include "render/light/fire_light.h"
+#include "render/light/light_cache.h"
 #include "render/march/empty_space.h"
 #include "render/march/pixel_tracer.h"
 #include "render/march/shading_grid.h"
@@ -113,6 +114,9 @@ class Renderer {
     void tracePathFrame(const VolumeView& volume, const Camera& camera, int frame);
     // A visible [environment] behind every pixel, into frame_.background.
     void fillBackground(const Camera& camera);
+    // The light cache of this frame (render.multiple_scattering = "transport"),
+    // from the sweeps prepareVolume left in the grid.
+    void fillLightCache(const VolumeView& volume, const std::vector<Vec3f>& pointGrid);
     // The sparks' streaks over the traced frame, and into sparkLayer_
     // (render/sparks/renderer_sparks.cpp); the `sparks` pass from that layer.
     void drawSparkStreaks(const VolumeView& given, const VolumeView& seen, const Camera& camera);
@@ -151,7 +155,8 @@ class Renderer {
     // The light around the scene: render.ambient's sky, or the [environment].
     std::unique_ptr<Environment> environment_;
     bool environmentVisible_ = false;
-    Medium medium_;  // the smoke as the path tracer reads it
+    Medium medium_;  // the smoke as the path tracer and the light cache read it
+    LightCache lightCache_;  // render.multiple_scattering = "transport"
     Vec3f albedo_;     // the smoke's scattering colour
     double fps_;       // frames per second of the shot: a frame's shutter in seconds
     ShotClock clock_;  // the shutter's simulated seconds: time_scale times its own

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numbers>
 
+#include "render/path/scattering.h"
+
 namespace plume {
 
 namespace {
@@ -124,10 +126,8 @@ void Environment::buildDistribution() {
 
 Vec3f Environment::sample(float u1, float u2, float& pdf) const {
     if (constant()) {
-        const float z = 1.0f - 2.0f * u1, r = std::sqrt(std::max(0.0f, 1.0f - z * z));
-        const float phi = 2.0f * kMapPi * u2;
         pdf = 1.0f / (4.0f * kMapPi);
-        return {r * std::cos(phi), r * std::sin(phi), z};
+        return sampleSphere(u1, u2);
     }
     const int w = map_.width, h = map_.height;
     const int y = cdfInterval(rowCdf_.data(), h, u1);

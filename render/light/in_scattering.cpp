@@ -21,8 +21,9 @@ constexpr float kSkySpread = 0.25f;
 }  // namespace
 
 void sweepSkyOpenness(ShadingGrid& grid, const Box3i& box, float sigmaPerVoxel,
-                      std::vector<float>& scratch) {
-    sweepOpenness(grid, box, kSkyDirections, sigmaPerVoxel, kSkySpread, kSkyChannel, scratch);
+                      std::vector<float>& scratch, SweepCarry carry) {
+    sweepOpenness(grid, box, kSkyDirections, sigmaPerVoxel, kSkySpread, kSkyChannel, scratch,
+                  carry);
 }
 
 namespace {
@@ -75,6 +76,7 @@ InScattering::InScattering(std::span<const LightSettings> directional,
                            float albedo, const VolumeView& volume)
     : directional_(directional),
       point_(point),
+      mode_(settings.multipleScattering),
       ambient_(settings.ambient),
       albedo_(albedo),
       g_(settings.phase),

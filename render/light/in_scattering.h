@@ -23,6 +23,8 @@
 #include "core/vec.h"
 #include "core/volume.h"
 #include "render/light/fire_light.h"
+#include "render/light/light_cache.h"
+#include "render/light/light_transmittance.h"
 #include "render/march/empty_space.h"
 #include "render/march/shading_grid.h"
 #include "scene/scene.h"
@@ -114,12 +116,15 @@ inline float henyeyGreenstein(float cosTheta, float g) {
 // smoke's transmittance toward the six axis directions, each swept with its
 // true optical depth, averaged. sigmaPerVoxel as for sweepDirectionalLight.
 void sweepSkyOpenness(ShadingGrid& grid, const Box3i& box, float sigmaPerVoxel,
-                      std::vector<float>& scratch);
+                      std::vector<float>& scratch, SweepCarry carry = SweepCarry::Depth);
 
 // The lights of one frame, in the grid units of its volume. Holds the ray at
 // hand, so each thread marches with its own copy.
 class InScattering {
   public:
+    // The point lights' positions in grid units.
+    const std::vector<Vec3f>& pointGrid() const { return pointGrid_; }
+
     // Refers to the light lists, which must outlive it.
     // albedo: the smoke's, averaged over colour (the sky's light inside it).
     InScattering(std::span<const LightSettings> directional, std::span<const LightSettings> point,
@@ -133,6 +138,11 @@ class InScattering {
         fireColor_ = color;
         fire_ = fire;
     }
+
+    // render.multiple_scattering = "transport": the light of two and more
+    // bounces from `cache` (render/light/light_cache.h), on exact single
+    // scattering.
+    void setLightCache(const LightCache* cache) { cache_ = cache; }
 
     // Starts a ray along unit direction d: a distant light's phase is the
     // same at every sample of it.
@@ -159,6 +169,7 @@ class InScattering {
     // ShadingGrid's data with), sent toward the camera; per unit albedo.
     template <typename Weights>
     Vec3f operator()(const Weights& w, const float* data, Vec3f pGrid) const {
+        if (mode_ != MultipleScattering::Octaves) return singleAndCache(w, data, pGrid);
         const float openness = w(data + kSkyChannel);
         Vec3f inscatter = ambient_ * skyLight(openness, albedo_);
         const float multiple = multipleScattering(openness);
@@ -191,8 +202,42 @@ class InScattering {
     }
 
   private:
+    // Exact single scattering of the sky (through its openness), the suns
+    // and the lamps, and the light cache's bounces beyond when it has one.
+    template <typename Weights>
+    Vec3f singleAndCache(const Weights& w, const float* data, Vec3f pGrid) const {
+        Vec3f inscatter = ambient_ * w(data + kSkyChannel);
+        if (cache_) inscatter += ambient_ * cache_->at(0, pGrid, d_);
+        for (size_t l = 0; l < directional_.size(); ++l) {
+            const float depth = w(data + kFirstLightChannel + int(l));
+            inscatter += octavePhase_[l * kOctaves] * std::exp(-depth);
+            if (cache_) {
+                const LightSettings& light = directional_[l];
+                inscatter += light.color * light.intensity * cache_->at(1 + int(l), pGrid, d_);
+            }
+        }
+        const int firstPointChannel = kFirstLightChannel + int(directional_.size());
+        for (size_t l = 0; l < point_.size(); ++l) {
+            const LightSettings& light = point_[l];
+            const Vec3f toLight = pointGrid_[l] - pGrid;
+            const float dist2 = std::max(dot(toLight, toLight), 0.25f);
+            const float cosTheta = dot(toLight, d_) / std::sqrt(dist2);
+            const float t = std::exp(-w(data + firstPointChannel + int(l)));
+            inscatter += light.color * (light.intensity * henyeyGreenstein(cosTheta, g_) * t /
+                                        (dist2 * dx_ * dx_));
+            if (cache_)
+                inscatter += light.color * light.intensity *
+                             cache_->at(1 + int(directional_.size() + l), pGrid, d_);
+        }
+        if (fireChannel_ >= 0)
+            inscatter += fireColor_ * (w(data + fireChannel_) * fire_->phase(pGrid, d_, g_));
+        return inscatter;
+    }
+
     std::span<const LightSettings> directional_, point_;
     std::vector<Vec3f> pointGrid_;  // point light positions in grid units
+    MultipleScattering mode_;
+    const LightCache* cache_ = nullptr;
     Vec3f ambient_;
     float albedo_, g_, dx_;
     // What each further octave keeps: kLightOctaveEnergy, or the albedo

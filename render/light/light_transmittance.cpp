@@ -88,7 +88,10 @@ void blurSlice(float* depth, float* tmp, int nb, int nc, float spread) {
 template <typename TowardLight, typename Store>
 void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sigmaPerVoxel,
                  float spread, std::vector<float>& scratch, TowardLight toLight, Store store,
-                 bool aligned = false) {
+                 bool aligned = false, SweepCarry carry = SweepCarry::Depth) {
+    // What passes from slice to slice (and is spread): the depth, or the
+    // opacity 1 - T, zero upstream of the box either way.
+    const bool opacity = carry == SweepCarry::Transmittance;
     const int b = (a + 1) % 3, c = (a + 2) % 3;
     const Vec3i n = grid.n();
     const size_t stride[3] = {1, size_t(n.x), size_t(n.x) * n.y};
@@ -136,10 +139,14 @@ void sweepSlices(ShadingGrid& grid, const Box3i& box, int a, int step, float sig
                                         upstreamDensity);
                     }
                     float rho = cell[0];
+                    if (opacity)
+                        upstreamDepth = upstreamDepth > 0.0f
+                                            ? -std::log1p(-std::min(upstreamDepth, 0.999999f))
+                                            : 0.0f;
                     // Trapezoid rule over the segment between the slices.
                     float tau =
                         upstreamDepth + 0.5f * sigmaPerVoxel * length * (rho + upstreamDensity);
-                    depth[s] = tau;
+                    depth[s] = opacity ? (tau > 0.0f ? -std::expm1(-tau) : 0.0f) : tau;
                     density[s] = rho;
                     store(cell, tau);
                 }
@@ -197,7 +204,7 @@ namespace {
 
 template <typename Store>
 void sweepDirection(ShadingGrid& grid, const Box3i& box, Vec3f direction, float sigmaPerVoxel,
-                    float spread, std::vector<float>& scratch, Store store) {
+                    float spread, std::vector<float>& scratch, Store store, SweepCarry carry) {
     const int a = dominantAxis(direction), b = (a + 1) % 3, c = (a + 2) % 3;
     const float invA = 1.0f / std::fabs(direction[a]);
     const float backB = -direction[b] * invA, backC = -direction[c] * invA;
@@ -208,17 +215,17 @@ void sweepDirection(ShadingGrid& grid, const Box3i& box, Vec3f direction, float 
             uc = backC;
             length = invA;
         },
-        store, backB == 0.0f && backC == 0.0f);
+        store, backB == 0.0f && backC == 0.0f, carry);
 }
 
 }  // namespace
 
 void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                            float sigmaPerVoxel, float spread, int outChannel,
-                           std::vector<float>& scratch) {
+                           std::vector<float>& scratch, SweepCarry carry) {
     if (box.empty()) return;
     sweepDirection(grid, box, direction, sigmaPerVoxel, spread, scratch,
-                   [outChannel](float* cell, float tau) { cell[outChannel] = tau; });
+                   [outChannel](float* cell, float tau) { cell[outChannel] = tau; }, carry);
 }
 
 namespace {
@@ -230,24 +237,27 @@ float seenThrough(float tau) { return tau > 0.0f ? std::exp(-tau) : 1.0f; }
 }  // namespace
 
 void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
-                   float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch) {
+                   float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch,
+                   SweepCarry carry) {
     if (box.empty() || directions.empty()) return;
     const float weight = 1.0f / float(directions.size());
     for (size_t d = 0; d < directions.size(); ++d) {
         if (d == 0)
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,
-                [=](float* cell, float tau) { cell[outChannel] = weight * seenThrough(tau); });
+                [=](float* cell, float tau) { cell[outChannel] = weight * seenThrough(tau); },
+                carry);
         else
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,
-                [=](float* cell, float tau) { cell[outChannel] += weight * seenThrough(tau); });
+                [=](float* cell, float tau) { cell[outChannel] += weight * seenThrough(tau); },
+                carry);
     }
 }
 
 void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGrid,
                              float sigmaPerVoxel, float spread, int outChannel,
-                             std::vector<float>& scratch, ScalarGrid& coarse) {
+                             std::vector<float>& scratch, ScalarGrid& coarse, SweepCarry carry) {
     if (box.empty()) return;
     // Sweep along the axis on which the light is farthest outside the box, if any.
     int a = -1;
@@ -269,7 +279,7 @@ void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGri
                 uc = v[c] * inv;
                 length = std::sqrt(dot(v, v)) * inv;
             },
-            [outChannel](float* cell, float tau) { cell[outChannel] = tau; });
+            [outChannel](float* cell, float tau) { cell[outChannel] = tau; }, false, carry);
         return;
     }
 

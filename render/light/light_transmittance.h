@@ -24,6 +24,15 @@
 
 namespace plume {
 
+// What a sweep passes from slice to slice, through its bilinear lookup and
+// its spread: the optical depth (render.multiple_scattering "octaves", to
+// which its constants were fitted), or the transmittance. Averaging depths
+// and then taking exp(-depth) darkens (Jensen: the mean of exp(-x) is at
+// least exp(-mean x)): against the path tracer, a sun's single scattering
+// came out 11% dark on the default frame, its light in the cache's paths
+// 25%.
+enum class SweepCarry { Depth, Transmittance };
+
 // Sweeps `box` of the grid for a light travelling along `direction` (unit,
 // grid and world axes agree) and writes the optical depth toward it into channel
 // `outChannel` of every cell in the box. Density is channel 0 and is taken as
@@ -33,14 +42,15 @@ namespace plume {
 // disc, the whole sky), and no grid-scale stripes in the shadows.
 void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
                            float sigmaPerVoxel, float spread, int outChannel,
-                           std::vector<float>& scratch);
+                           std::vector<float>& scratch, SweepCarry carry = SweepCarry::Depth);
 
 // Openness to a uniform sky: the mean over `directions` (unit, the ways its
 // light travels) of the transmittance exp(-depth) toward the sky, each swept
 // as sweepDirectionalLight does, into channel `outChannel` of every cell in
 // the box. 1 in open air, 0 deep inside opaque smoke.
 void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
-                   float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch);
+                   float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch,
+                   SweepCarry carry = SweepCarry::Depth);
 
 // The same for a point light at lightGrid (grid units). A light outside the
 // box sweeps along the axis it is farthest out on, each cell looking one slice
@@ -49,6 +59,7 @@ void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> d
 // then fills the channel by trilinear interpolation.
 void pointLightTransmittance(ShadingGrid& grid, const Box3i& box, Vec3f lightGrid,
                              float sigmaPerVoxel, float spread, int outChannel,
-                             std::vector<float>& scratch, ScalarGrid& coarse);
+                             std::vector<float>& scratch, ScalarGrid& coarse,
+                             SweepCarry carry = SweepCarry::Depth);
 
 }  // namespace plume

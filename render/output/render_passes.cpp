@@ -131,6 +131,8 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
     InScattering inScattering(directional, point, settings,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (fire) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
+    if (settings_.multipleScattering == MultipleScattering::Transport)
+        inScattering.setLightCache(&lightCache_);  // the beauty's, filled per unit of each light
     const bool fireApart = cubic_ && !fire_.empty() && !colored_;
     inScattering.fillSource(shading_, lit_, emptySpace_, rays.eye, albedo_, fireApart,
                             cellColors());

@@ -8,6 +8,7 @@
 // corner), as the march's; the extinction is per voxel of path.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <vector>
@@ -53,6 +54,22 @@ class Medium {
     // false. Returns whether visit stopped it.
     template <typename Random, typename Visit>
     bool track(const Ray& ray, float t0, float t1, Random& random, Visit&& visit) const;
+
+    // Whether any smoke lies within `radius` cells of pGrid (by the blocks'
+    // majorants).
+    bool near(Vec3f pGrid, float radius) const {
+        if (empty_) return false;
+        Vec3i lo, hi;
+        for (int a = 0; a < 3; ++a) {
+            lo[a] = std::clamp(int(std::floor(pGrid[a] - radius)) >> kBlockShift, 0, blocks_[a] - 1);
+            hi[a] = std::clamp(int(std::floor(pGrid[a] + radius)) >> kBlockShift, 0, blocks_[a] - 1);
+        }
+        for (int z = lo.z; z <= hi.z; ++z)
+            for (int y = lo.y; y <= hi.y; ++y)
+                for (int x = lo.x; x <= hi.x; ++x)
+                    if (majorant({x, y, z}) > 0.0f) return true;
+        return false;
+    }
 
     static constexpr int kBlockShift = 2;
 

@@ -8,6 +8,7 @@
 #include "core/parallel.h"
 #include "render/light/in_scattering.h"
 #include "render/path/path_random.h"
+#include "render/path/scattering.h"
 
 namespace plume {
 
@@ -26,41 +27,6 @@ constexpr float kShadowRoulette = 0.1f;
 constexpr float kSurfaceOffset = 1e-4f;
 
 float maxComponent(Vec3f c) { return std::max({c.x, c.y, c.z}); }
-
-// An orthonormal basis around unit n (Duff et al. 2017).
-void basis(Vec3f n, Vec3f& t, Vec3f& b) {
-    const float sign = std::copysign(1.0f, n.z);
-    const float a = -1.0f / (sign + n.z), c = n.x * n.y * a;
-    t = Vec3f(1.0f + sign * n.x * n.x * a, sign * c, -sign * n.x);
-    b = Vec3f(c, sign + n.y * n.y * a, -n.y);
-}
-
-// A direction drawn from Henyey-Greenstein about the travel direction d:
-// its density is henyeyGreenstein(dot(d, result), g).
-Vec3f sampleHenyeyGreenstein(Vec3f d, float g, float u1, float u2) {
-    float cosTheta;
-    if (std::abs(g) < 1e-3f) {
-        cosTheta = 1.0f - 2.0f * u1;
-    } else {
-        const float s = (1.0f - g * g) / (1.0f - g + 2.0f * g * u1);
-        cosTheta = (1.0f + g * g - s * s) / (2.0f * g);
-    }
-    cosTheta = std::clamp(cosTheta, -1.0f, 1.0f);
-    const float sinTheta = std::sqrt(std::max(0.0f, 1.0f - cosTheta * cosTheta));
-    const float phi = 2.0f * kPi * u2;
-    Vec3f t, b;
-    basis(d, t, b);
-    return t * (sinTheta * std::cos(phi)) + b * (sinTheta * std::sin(phi)) + d * cosTheta;
-}
-
-// A cosine-weighted direction about unit normal n; density cos / pi.
-Vec3f sampleCosine(Vec3f n, float u1, float u2) {
-    const float r = std::sqrt(u1), phi = 2.0f * kPi * u2;
-    Vec3f t, b;
-    basis(n, t, b);
-    return t * (r * std::cos(phi)) + b * (r * std::sin(phi)) +
-           n * std::sqrt(std::max(0.0f, 1.0f - u1));
-}
 
 float powerHeuristic(float a, float b) {
     const float a2 = a * a, b2 = b * b;

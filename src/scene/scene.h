@@ -242,6 +242,9 @@ struct EnvironmentSettings {
 // Which integrator draws a shaded frame (render.integrator).
 enum class Integrator { March, Path };
 
+// The march's light of two and more bounces (render.multiple_scattering).
+enum class MultipleScattering { Transport, Octaves, Off };
+
 // How a frame reads density between voxels (render.filter, render/march/filter.h):
 // Sharp is the B-spline through every voxel's value (render/march/cubic.h).
 enum class RenderFilter { Auto, Linear, Cubic, Sharp };
@@ -314,6 +317,8 @@ struct RenderSettings {
     RenderFilter filter = RenderFilter::Auto;
     Integrator integrator = Integrator::March;
     int samples = 64;  // path samples a pixel (render.integrator = "path")
+    MultipleScattering multipleScattering = MultipleScattering::Octaves;
+    float lightCacheResolution = 0.5f;  // of the density's, per axis
     bool adaptive =
         true;  // trace a sparse grid of pixels, fill between (render/march/pixel_tracer.cpp)
     std::string grid = "density";  // grid rendered by render-vdb

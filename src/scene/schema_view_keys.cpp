@@ -123,6 +123,15 @@ std::vector<KeySpec> viewKeys() {
         key("render", "samples", renderPart, &RenderSettings::samples, {1, 65536},
             "path samples a pixel with integrator = \"path\"; the noise falls as one over "
             "its square root"),
+        key("render", "multiple_scattering", renderPart, &RenderSettings::multipleScattering,
+            kAny,
+            "the march's light of two and more bounces: transport (paths through the real "
+            "density fill a light cache each frame), octaves (the older approximation: "
+            "shadows seen through less smoke) or off (single scattering only)",
+            {"transport", "octaves", "off"}),
+        key("render", "light_cache_resolution", renderPart, &RenderSettings::lightCacheResolution,
+            {0.05, 1},
+            "the transport light cache's cells per density cell along each axis"),
         key("render", "adaptive", renderPart, &RenderSettings::adaptive, kAny,
             "where a voxel spans two pixels or more (cubic or sharp filter), trace every second "
             "or fourth pixel and fill those between by a smooth interpolation where their "

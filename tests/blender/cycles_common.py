@@ -92,7 +92,7 @@ def add_camera(scene, cam_cfg, fov_scale=1.0):
     return position, look_at
 
 
-def set_up_cycles(scene, samples, width, height, filepath):
+def set_up_cycles(scene, samples, width, height, filepath, seed=1, bounces=32):
     """Converged enough, point-sampled pixels (plume: one ray at each pixel's
     centre), transparent film, linear float EXR."""
     scene.render.engine = "CYCLES"
@@ -100,9 +100,9 @@ def set_up_cycles(scene, samples, width, height, filepath):
     scene.cycles.samples = samples
     scene.cycles.use_adaptive_sampling = False
     scene.cycles.use_denoising = False
-    scene.cycles.seed = 1
-    scene.cycles.max_bounces = 32
-    scene.cycles.volume_bounces = 32
+    scene.cycles.seed = seed
+    scene.cycles.max_bounces = bounces
+    scene.cycles.volume_bounces = bounces
     scene.cycles.diffuse_bounces = scene.cycles.glossy_bounces = scene.cycles.transmission_bounces = 0
     scene.cycles.sample_clamp_direct = scene.cycles.sample_clamp_indirect = 0.0
     scene.cycles.pixel_filter_type = "BOX"
@@ -122,11 +122,11 @@ def set_up_cycles(scene, samples, width, height, filepath):
     scene.render.filepath = filepath
 
 
-def render_or_reference(scene, samples, width, height, out_dir, reference=None):
+def render_or_reference(scene, samples, width, height, out_dir, reference=None, seed=1, bounces=32):
     """Cycles set up (set_up_cycles) and rendered to OUT_DIR/cycles.exr, or
     the EXR `reference` rendered before; the path of the frame to compare."""
     cycles_exr = os.path.join(out_dir, "cycles.exr")
-    set_up_cycles(scene, samples, width, height, cycles_exr)
+    set_up_cycles(scene, samples, width, height, cycles_exr, seed, bounces)
     if reference:
         say(f"comparing with {os.path.abspath(reference)}, rendered before")
         return os.path.abspath(reference)

@@ -5,7 +5,7 @@
 #
 # Usage: blender -b --factory-startup --python-exit-code 1 --python cycles_reference.py -- \
 #            VDB_FILE PLUME_EXR RESOLVED_TOML OUT_DIR [samples=N] [shift=S] [fov_scale=F] [reference=EXR]
-#            [interpolation=CUBIC|LINEAR|CLOSEST]
+#            [interpolation=CUBIC|LINEAR|CLOSEST] [seed=N] [bounces=N]
 #
 # RESOLVED_TOML is `plume check SCENE` with the same --set as plume's render
 # (camera, lights, render.*). Optional: samples (Cycles samples, default 100);
@@ -16,7 +16,9 @@
 # reference (a Cycles EXR of this scene rendered before, e.g. with more
 # samples, compared instead of rendering one); interpolation (the volume
 # material's, default CUBIC as plume's render.filter=cubic; LINEAR goes through
-# every voxel's value, as render.filter=sharp and linear do: tests/blender/README.md).
+# every voxel's value, as render.filter=sharp and linear do: tests/blender/README.md);
+# seed (Cycles' seed, 1; another gives its own noise floor against a frame
+# of seed 1); bounces (Cycles' volume and total bounce limit, 32).
 #
 # Writes OUT_DIR/cycles.exr (Cycles, linear premultiplied RGBA),
 # OUT_DIR/error.png (signed relative luminance error: red where plume is
@@ -91,6 +93,8 @@ reference = options.pop("reference", None)
 shift_voxels = float(options.pop("shift", -0.5))
 fov_scale = float(options.pop("fov_scale", 1.0))
 interpolation = options.pop("interpolation", None)
+seed = int(options.pop("seed", 1))  # another seed: Cycles' own noise, one frame against another
+bounces = int(options.pop("bounces", 32))
 if options:
     sys.exit(f"unknown options: {sorted(options)}")
 os.makedirs(out_dir, exist_ok=True)
@@ -145,7 +149,7 @@ position, look_at = add_camera(scene, cam_cfg, fov_scale)
 
 # --- Cycles: converged enough, point-sampled pixels (plume: one ray at each
 # pixel's centre), transparent film, linear float EXR -------------------------
-cycles_exr = render_or_reference(scene, samples, width, height, out_dir, reference)
+cycles_exr = render_or_reference(scene, samples, width, height, out_dir, reference, seed, bounces)
 
 
 # --- Both frames as premultiplied linear RGBA, bottom row first ---------------
