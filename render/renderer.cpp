@@ -330,7 +330,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
     if (active_.empty() && solidBox.empty()) {
         // No fire either.
-        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, 0.0f, -1, false);
+        fire_.clear();
         return;
     }
 
@@ -358,9 +358,15 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // they fell a cell apart, and the 24^3 fire's cores came out 8 levels
     // dimmer (tests/golden/fire.png).
     const Box3i lampBox = active_.empty() ? Box3i{} : grow(active_, lightApron(false), n);
-    fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
-                volume.dx, (albedo_.x + albedo_.y + albedo_.z) / 3.0f, fireChannel_, cubic_,
-                lampBox);
+    fire_.build(shading_, sweepBox, settings_,
+                {.temperatureChannel = temperatureChannel_,
+                 .flameChannel = flameChannel_,
+                 .outChannel = fireChannel_,
+                 .sigmaPerVoxel = sigmaPerVoxel,
+                 .voxelMetres = volume.dx,
+                 .albedo = (albedo_.x + albedo_.y + albedo_.z) / 3.0f,
+                 .cubic = cubic_,
+                 .lampBox = lampBox});
     if (solids) solidsInSweep_.remove(shading_);
 }
 
