@@ -472,19 +472,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         .fillStride = fill};
 
     // Every pixel, for the density lookup this frame uses.
-    const float sigmaPerVoxel = settings_.extinction * volume.dx;
-    if (cubic_)
-        traceFrame(
-            rays,
-            RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                    temperatureChannel_, flameChannel_, fireLight, volume.dx},
-            frame_, hitIds_, filled_);
-    else
-        traceFrame(
-            rays,
-            RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                     temperatureChannel_, flameChannel_, Vec3f(0.0f), volume.dx},
-            frame_, hitIds_, filled_);
+    withMarcher(cubic_, shading_, emptySpace_, settings_, volume.dx, temperatureChannel_,
+                flameChannel_, fireLight,
+                [&](const auto& marcher) { traceFrame(rays, marcher, frame_, hitIds_, filled_); });
 
     drawSparkStreaks(given, volume, camera);
 
