@@ -345,7 +345,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const Box3i solidBox = solids ? solidCells(*solids, volume, n) : Box3i{};
     if (active_.empty() && solidBox.empty()) {
         // No fire either.
-        fire_.build(shading_, Box3i{}, -1, -1, settings_, 0.0f, 0.0f, 0.0f, -1, false);
+        fire_.clear();
         return;
     }
 
@@ -377,9 +377,15 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // they fell a cell apart, and the 24^3 fire's cores came out 8 levels
     // dimmer (tests/golden/fire.png).
     const Box3i lampBox = active_.empty() ? Box3i{} : grow(active_, lightApron(false), n);
-    fire_.build(shading_, sweepBox, temperatureChannel_, flameChannel_, settings_, sigmaPerVoxel,
-                volume.dx, (albedo_.x + albedo_.y + albedo_.z) / 3.0f, fireChannel_, cubic_,
-                lampBox);
+    fire_.build(shading_, sweepBox, settings_,
+                {.temperatureChannel = temperatureChannel_,
+                 .flameChannel = flameChannel_,
+                 .outChannel = fireChannel_,
+                 .sigmaPerVoxel = sigmaPerVoxel,
+                 .voxelMetres = volume.dx,
+                 .albedo = (albedo_.x + albedo_.y + albedo_.z) / 3.0f,
+                 .cubic = cubic_,
+                 .lampBox = lampBox});
     if (solids) solidsInSweep_.remove(shading_);
 }
 
@@ -494,19 +500,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
         .fillStride = fill};
 
     // Every pixel, for the density lookup this frame uses.
-    const float sigmaPerVoxel = settings_.extinction * volume.dx;
-    if (cubic_)
-        traceFrame(
-            rays,
-            RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                    temperatureChannel_, flameChannel_, fireLight, volume.dx},
-            frame_, hitIds_, filled_);
-    else
-        traceFrame(
-            rays,
-            RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                     temperatureChannel_, flameChannel_, Vec3f(0.0f), volume.dx},
-            frame_, hitIds_, filled_);
+    withMarcher(cubic_, shading_, emptySpace_, settings_, volume.dx, temperatureChannel_,
+                flameChannel_, fireLight,
+                [&](const auto& marcher) { traceFrame(rays, marcher, frame_, hitIds_, filled_); });
 
     drawSparkStreaks(given, volume, camera);
 

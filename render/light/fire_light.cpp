@@ -100,6 +100,42 @@ struct GlowLookup {
 // torch's 96x96x192 frame 116 ms on one core against 43.
 constexpr int kGlowSamples = 2;
 
+// Calls f(i, j, k) for each cell of block (bi, bj, bk) of two cells per
+// axis over `box` (fewer at its far sides), x fastest.
+template <typename F>
+void forBlockCells(const Box3i& box, int bi, int bj, int bk, F f) {
+    auto cellsOf = [](int b, int lo, int hi) {
+        return std::pair{lo + 2 * b, std::min(hi, lo + 2 * b + 2)};
+    };
+    const auto [k0, k1] = cellsOf(bk, box.lo.z, box.hi.z);
+    const auto [j0, j1] = cellsOf(bj, box.lo.y, box.hi.y);
+    const auto [i0, i1] = cellsOf(bi, box.lo.x, box.hi.x);
+    for (int k = k0; k < k1; ++k)
+        for (int j = j0; j < j1; ++j)
+            for (int i = i0; i < i1; ++i) f(i, j, k);
+}
+
+// Which blocks of two cells (bc per axis over `box`) hold flame in channel
+// `lane` (or heat, where everything hot glows).
+std::vector<std::uint8_t> flameBlocks(const ShadingGrid& grid, const Box3i& box, Vec3i bc,
+                                      int lane) {
+    const Vec3i n = grid.n();
+    const float* data = grid.data();
+    const int channels = grid.channels();
+    std::vector<std::uint8_t> holds(size_t(bc.x) * bc.y * bc.z, 0);
+    parallelForSlabs(bc.z, [&](int bk) {
+        for (int bj = 0; bj < bc.y; ++bj)
+            for (int bi = 0; bi < bc.x; ++bi) {
+                bool any = false;
+                forBlockCells(box, bi, bj, bk, [&](int i, int j, int k) {
+                    any |= data[((size_t(k) * n.y + j) * n.x + i) * channels + lane] > 0.0f;
+                });
+                holds[(size_t(bk) * bc.y + bj) * bc.x + bi] = any;
+            }
+    });
+    return holds;
+}
+
 // The glow of every cell of `box`, summed in blocks of two cells per axis.
 // A block is looked at when it or a block beside it holds flame: the
 // lookups spread a cell's flame up to two cells on.
@@ -112,28 +148,8 @@ Blocks glowingBlocks(const ShadingGrid& grid, const float* density, const Box3i&
     const Vec3i bc = blocks.count;
     blocks.glow.assign(size_t(bc.x) * bc.y * bc.z, Glow{});
     const Vec3i n = grid.n();
-    const float* data = grid.data();
-    const int channels = grid.channels();
-    const int lane = glowAt.flameChannel >= 0 ? glowAt.flameChannel : glowAt.temperatureChannel;
-    auto cellsOf = [&](int b, int lo, int hi) {
-        return std::pair{lo + 2 * b, std::min(hi, lo + 2 * b + 2)};
-    };
-    // The blocks holding flame (or heat, where everything hot glows).
-    std::vector<std::uint8_t> holds(blocks.glow.size(), 0);
-    parallelForSlabs(bc.z, [&](int bk) {
-        for (int bj = 0; bj < bc.y; ++bj)
-            for (int bi = 0; bi < bc.x; ++bi) {
-                bool any = false;
-                const auto [k0, k1] = cellsOf(bk, box.lo.z, box.hi.z);
-                const auto [j0, j1] = cellsOf(bj, box.lo.y, box.hi.y);
-                const auto [i0, i1] = cellsOf(bi, box.lo.x, box.hi.x);
-                for (int k = k0; k < k1; ++k)
-                    for (int j = j0; j < j1; ++j)
-                        for (int i = i0; i < i1; ++i)
-                            any |= data[((size_t(k) * n.y + j) * n.x + i) * channels + lane] > 0.0f;
-                holds[(size_t(bk) * bc.y + bj) * bc.x + bi] = any;
-            }
-    });
+    const std::vector<std::uint8_t> holds = flameBlocks(
+        grid, box, bc, glowAt.flameChannel >= 0 ? glowAt.flameChannel : glowAt.temperatureChannel);
     auto nearFlame = [&](int bi, int bj, int bk) {
         for (int k = std::max(0, bk - 1); k <= std::min(bc.z - 1, bk + 1); ++k)
             for (int j = std::max(0, bj - 1); j <= std::min(bc.y - 1, bj + 1); ++j)
@@ -149,30 +165,25 @@ Blocks glowingBlocks(const ShadingGrid& grid, const float* density, const Box3i&
             for (int bi = 0; bi < bc.x; ++bi) {
                 Glow g;
                 const bool glows = nearFlame(bi, bj, bk);
-                const auto [k0, k1] = cellsOf(bk, box.lo.z, box.hi.z);
-                const auto [j0, j1] = cellsOf(bj, box.lo.y, box.hi.y);
-                const auto [i0, i1] = cellsOf(bi, box.lo.x, box.hi.x);
-                for (int k = k0; k < k1; ++k)
-                    for (int j = j0; j < j1; ++j)
-                        for (int i = i0; i < i1; ++i) {
-                            const float rho = density[(size_t(k) * n.y + j) * n.x + i];
-                            if (rho > 0.0f) g.mass += rho;
-                            if (!glows) continue;
-                            // What the march's flame gives off over the cell
-                            // (per grid unit of path, through a voxel's cross-section).
-                            for (int sk = 0; sk < kGlowSamples; ++sk)
-                                for (int sj = 0; sj < kGlowSamples; ++sj)
-                                    for (int si = 0; si < kGlowSamples; ++si) {
-                                        const Vec3f p(i + (si + 0.5f) * sub, j + (sj + 0.5f) * sub,
-                                                      k + (sk + 0.5f) * sub);
-                                        const Vec3f light = glowAt(p) * share;
-                                        const float lum = luminance(light);
-                                        if (!(lum > 0.0f)) continue;
-                                        g.light += light;
-                                        g.luminance += lum;
-                                        g.weighted += p * lum;
-                                    }
-                        }
+                forBlockCells(box, bi, bj, bk, [&](int i, int j, int k) {
+                    const float rho = density[(size_t(k) * n.y + j) * n.x + i];
+                    if (rho > 0.0f) g.mass += rho;
+                    if (!glows) return;
+                    // What the march's flame gives off over the cell (per
+                    // grid unit of path, through a voxel's cross-section).
+                    for (int sk = 0; sk < kGlowSamples; ++sk)
+                        for (int sj = 0; sj < kGlowSamples; ++sj)
+                            for (int si = 0; si < kGlowSamples; ++si) {
+                                const Vec3f p(i + (si + 0.5f) * sub, j + (sj + 0.5f) * sub,
+                                              k + (sk + 0.5f) * sub);
+                                const Vec3f light = glowAt(p) * share;
+                                const float lum = luminance(light);
+                                if (!(lum > 0.0f)) continue;
+                                g.light += light;
+                                g.luminance += lum;
+                                g.weighted += p * lum;
+                            }
+                });
                 blocks.at(bi, bj, bk) = g;
             }
     });
@@ -262,44 +273,60 @@ std::uint64_t FireLight::bytesFor(Vec3i n) {
                (sizeof(Glow) + sizeof(std::pair<Vec3f, float>) + sizeof(std::uint8_t));
 }
 
-void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChannel, int flameChannel,
-                      const RenderSettings& settings, float sigmaPerVoxel, float voxelMetres,
-                      float albedo, int outChannel, bool cubic, const Box3i& lampBox) {
+void FireLight::clear() {
     lamps_.clear();
     color_ = Vec3f(0.0f);
-    if (box.empty() || temperatureChannel < 0 || outChannel < 0 ||
+}
+
+void FireLight::build(ShadingGrid& grid, const Box3i& box, const RenderSettings& settings,
+                      const FireLightInput& in) {
+    clear();
+    if (box.empty() || in.temperatureChannel < 0 || in.outChannel < 0 ||
         !(settings.emission * settings.fireLight > 0.0f))
         return;
+    GlowPoints glowing;
+    if (!gatherLamps(grid, box, settings, in, glowing)) return;
+    sizeCoarseGrid(grid.n());
+    averageDensity(grid, box);
+    lightCoarseCells(box, in.sigmaPerVoxel, in.albedo);
+    if (!lamps_.empty()) addNearField(glowing, in.sigmaPerVoxel);  // none: every block too faint
+    normaliseToward();
+    shadeSmoke(grid, box, in.albedo, in.outChannel);
+}
 
-    // The lamps: blocks of glowing cells, as few as kMaxFireLamps.
-    const GlowLookup glowAt{grid, temperatureChannel, flameChannel, cubic, settings, voxelMetres};
+// The lamps: blocks of glowing cells, as few as kMaxFireLamps. False when
+// nothing glows.
+bool FireLight::gatherLamps(const ShadingGrid& grid, const Box3i& box,
+                            const RenderSettings& settings, const FireLightInput& in,
+                            GlowPoints& glowing) {
+    const GlowLookup glowAt{.grid = grid,
+                            .temperatureChannel = in.temperatureChannel,
+                            .flameChannel = in.flameChannel,
+                            .cubic = in.cubic,
+                            .settings = settings,
+                            .voxelMetres = in.voxelMetres};
     Blocks blocks =
-        glowingBlocks(grid, grid.densityValues(), lampBox.empty() ? box : lampBox, glowAt);
+        glowingBlocks(grid, grid.densityValues(), in.lampBox.empty() ? box : in.lampBox, glowAt);
     float total = 0.0f;
     Vec3f light(0.0f);
     for (const Glow& g : blocks.glow) total += g.luminance, light += g.light;
-    if (!(total > 0.0f)) return;
-    // Where the glow is, finely, for the near field.
-    std::vector<std::pair<Vec3f, float>> glowing;
+    if (!(total > 0.0f)) return false;
     for (const Glow& g : blocks.glow)
         if (g.luminance > 0.0f) glowing.push_back({g.weighted / g.luminance, g.luminance});
     while (bright(blocks, total) > kMaxFireLamps) blocks = merged(blocks);
     for (const Glow& g : blocks.glow) {
         if (!(g.luminance > kFaintLamp * total)) continue;
         const float half = 0.5f * float(blocks.size);
-        const float out = escaping(g, blocks.size, sigmaPerVoxel);
+        const float out = escaping(g, blocks.size, in.sigmaPerVoxel);
         lamps_.push_back(
             {g.weighted / g.luminance, g.light * out, g.luminance * out, half * half, half});
     }
     color_ = light / total;
+    return true;
+}
 
-    // What each further octave keeps: as a light's octaves
-    // (render/light/in_scattering.h), the albedo's share in darker smoke (soot
-    // hardly scatters twice).
-    const float octaveEnergy = std::min(kLightOctaveEnergy, albedo);
-
-    // The coarse grid: mean density (solids included) of its cells.
-    const Vec3i n = grid.n();
+// The coarse grid over a grid of n cells: at most kMaxCoarseCells an axis.
+void FireLight::sizeCoarseGrid(Vec3i n) {
     factor_ = std::max(2, (std::max({n.x, n.y, n.z}) + kMaxCoarseCells - 1) / kMaxCoarseCells);
     const int f = factor_;
     // A lamp is as wide as its block, and no narrower than a coarse cell,
@@ -315,12 +342,17 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
         second_ = ScalarGrid(m.x, m.y, m.z);
         seen_ = ScalarGrid(m.x, m.y, m.z);
     }
+}
+
+// The coarse grid's mean density (solids included) of its cells in the box.
+void FireLight::averageDensity(const ShadingGrid& grid, const Box3i& box) {
+    const int f = factor_;
     const float* data = grid.data();
     const int channels = grid.channels();
     const float cellShare = 1.0f / float(f * f * f);
-    parallelForSlabs(m.z, [&](int ck) {
-        for (int cj = 0; cj < m.y; ++cj)
-            for (int ci = 0; ci < m.x; ++ci) {
+    parallelForSlabs(density_.nz(), [&](int ck) {
+        for (int cj = 0; cj < density_.ny(); ++cj)
+            for (int ci = 0; ci < density_.nx(); ++ci) {
                 float sum = 0.0f;
                 for (int k = std::max(box.lo.z, ck * f); k < std::min(box.hi.z, ck * f + f); ++k)
                     for (int j = std::max(box.lo.y, cj * f); j < std::min(box.hi.y, cj * f + f);
@@ -331,15 +363,22 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                 density_(ci, cj, ck) = sum * cellShare;
             }
     });
+}
 
-    // Every coarse cell sees every lamp through the density between them;
-    // only the part of the way inside the box holds any (coarse units).
+// Every coarse cell sees every lamp through the density between them; only
+// the part of the way inside the box holds any (coarse units).
+void FireLight::lightCoarseCells(const Box3i& box, float sigmaPerVoxel, float albedo) {
+    // What each further octave keeps: as a light's octaves
+    // (render/light/in_scattering.h), the albedo's share in darker smoke (soot
+    // hardly scatters twice).
+    const float octaveEnergy = std::min(kLightOctaveEnergy, albedo);
+    const int f = factor_;
     const Vec3f lo = Vec3f(float(box.lo.x), float(box.lo.y), float(box.lo.z)) / float(f);
     const Vec3f hi = Vec3f(float(box.hi.x), float(box.hi.y), float(box.hi.z)) / float(f);
     const float depthPerCell = sigmaPerVoxel * float(f);
-    parallelForSlabs(m.z, [&](int ck) {
-        for (int cj = 0; cj < m.y; ++cj)
-            for (int ci = 0; ci < m.x; ++ci) {
+    parallelForSlabs(density_.nz(), [&](int ck) {
+        for (int cj = 0; cj < density_.ny(); ++cj)
+            for (int ci = 0; ci < density_.nx(); ++ci) {
                 const Vec3f p(ci + 0.5f, cj + 0.5f, ck + 0.5f);  // coarse units
                 Vec3f toward(0.0f);  // toward the lamps, weighted by their light
                 float onSmoke = 0.0f, scattered = 0.0f, twice = 0.0f, open = 0.0f, shadowed = 0.0f;
@@ -376,77 +415,84 @@ void FireLight::build(ShadingGrid& grid, const Box3i& box, int temperatureChanne
                 seen_(ci, cj, ck) = open > 0.0f ? shadowed / open : 1.0f;
             }
     });
+}
 
-    // The near field: each coarse cell's glow lights the cells around it as
-    // a uniform cube of glow does, less what its lamp gave them (a point
-    // softened by soft2), through the mean density between them.
-    if (!lamps_.empty()) {  // none when every block is too faint to count
-        ScalarGrid glow(m.x, m.y, m.z);
-        for (const auto& [p, lum] : glowing) {
-            const int ci = std::clamp(int(p.x / float(f)), 0, m.x - 1);
-            const int cj = std::clamp(int(p.y / float(f)), 0, m.y - 1);
-            const int ck = std::clamp(int(p.z / float(f)), 0, m.z - 1);
-            glow(ci, cj, ck) += lum;
-        }
-        const float soft2 = lamps_.front().soft2;  // every lamp's block is as large
-        const std::vector<float>& pairs = cubePairTable();
-        constexpr int r = kNearCells, w = kNearCells + 1;
-        float kernel[w * w * w];  // per unit glow, by |offset| on each axis
-        for (int k = 0; k < w; ++k)
-            for (int j = 0; j < w; ++j)
-                for (int i = 0; i < w; ++i) {
-                    const float d2 = float((i * i + j * j + k * k) * f * f);
-                    kernel[(k * w + j) * w + i] =
-                        (pairs[(k * w + j) * w + i] / float(f * f) - 1.0f / (d2 + soft2)) / kFourPi;
-                }
-        parallelForSlabs(m.z, [&](int ck) {
-            for (int cj = 0; cj < m.y; ++cj)
-                for (int ci = 0; ci < m.x; ++ci) {
-                    float near = 0.0f;
-                    const float rho = density_(ci, cj, ck);
-                    for (int k = std::max(0, ck - r); k <= std::min(m.z - 1, ck + r); ++k)
-                        for (int j = std::max(0, cj - r); j <= std::min(m.y - 1, cj + r); ++j)
-                            for (int i = std::max(0, ci - r); i <= std::min(m.x - 1, ci + r); ++i) {
-                                const float g = glow(i, j, k);
-                                if (!(g > 0.0f)) continue;
-                                const int di = std::abs(i - ci), dj = std::abs(j - cj),
-                                          dk = std::abs(k - ck);
-                                // Mean distance between the cells' points: 0.66 of a
-                                // cell within one, else that of their centres.
-                                const float d = (di | dj | dk) == 0
-                                                    ? 0.66f
-                                                    : std::sqrt(float(di * di + dj * dj + dk * dk));
-                                const float tau =
-                                    0.5f * (rho + density_(i, j, k)) * depthPerCell * d;
-                                near += g * kernel[(dk * w + dj) * w + di] * std::exp(-tau);
-                            }
-                    light_(ci, cj, ck) = std::max(0.0f, light_(ci, cj, ck) + near);
-                }
-        });
+// The near field: each coarse cell's glow lights the cells around it as a
+// uniform cube of glow does, less what its lamp gave them (a point softened
+// by soft2), through the mean density between them.
+void FireLight::addNearField(const GlowPoints& glowing, float sigmaPerVoxel) {
+    const int f = factor_;
+    const Vec3i m{density_.nx(), density_.ny(), density_.nz()};
+    const float depthPerCell = sigmaPerVoxel * float(f);
+    ScalarGrid glow(m.x, m.y, m.z);
+    for (const auto& [p, lum] : glowing) {
+        const int ci = std::clamp(int(p.x / float(f)), 0, m.x - 1);
+        const int cj = std::clamp(int(p.y / float(f)), 0, m.y - 1);
+        const int ck = std::clamp(int(p.z / float(f)), 0, m.z - 1);
+        glow(ci, cj, ck) += lum;
     }
+    const float soft2 = lamps_.front().soft2;  // every lamp's block is as large
+    const std::vector<float>& pairs = cubePairTable();
+    constexpr int r = kNearCells, w = kNearCells + 1;
+    float kernel[w * w * w];  // per unit glow, by |offset| on each axis
+    for (int k = 0; k < w; ++k)
+        for (int j = 0; j < w; ++j)
+            for (int i = 0; i < w; ++i) {
+                const float d2 = float((i * i + j * j + k * k) * f * f);
+                kernel[(k * w + j) * w + i] =
+                    (pairs[(k * w + j) * w + i] / float(f * f) - 1.0f / (d2 + soft2)) / kFourPi;
+            }
+    parallelForSlabs(m.z, [&](int ck) {
+        for (int cj = 0; cj < m.y; ++cj)
+            for (int ci = 0; ci < m.x; ++ci) {
+                float near = 0.0f;
+                const float rho = density_(ci, cj, ck);
+                for (int k = std::max(0, ck - r); k <= std::min(m.z - 1, ck + r); ++k)
+                    for (int j = std::max(0, cj - r); j <= std::min(m.y - 1, cj + r); ++j)
+                        for (int i = std::max(0, ci - r); i <= std::min(m.x - 1, ci + r); ++i) {
+                            const float g = glow(i, j, k);
+                            if (!(g > 0.0f)) continue;
+                            const int di = std::abs(i - ci), dj = std::abs(j - cj),
+                                      dk = std::abs(k - ck);
+                            // Mean distance between the cells' points: 0.66 of a
+                            // cell within one, else that of their centres.
+                            const float d = (di | dj | dk) == 0
+                                                ? 0.66f
+                                                : std::sqrt(float(di * di + dj * dj + dk * dk));
+                            const float tau = 0.5f * (rho + density_(i, j, k)) * depthPerCell * d;
+                            near += g * kernel[(dk * w + dj) * w + di] * std::exp(-tau);
+                        }
+                light_(ci, cj, ck) = std::max(0.0f, light_(ci, cj, ck) + near);
+            }
+    });
+}
 
-    // The mean direction toward the light a coarse cell scatters once: the
-    // lamps' directions, weighted by their light, over all of it (the near
-    // field's, from all around, counts as no direction).
+// The mean direction toward the light a coarse cell scatters once: the
+// lamps' directions, weighted by their light, over all of it (the near
+// field's, from all around, counts as no direction).
+void FireLight::normaliseToward() {
     for (size_t c = 0; c < light_.values().size(); ++c) {
         const float all = light_.values()[c];
         for (ScalarGrid& g : toward_) g.values()[c] = all > 0.0f ? g.values()[c] / all : 0.0f;
     }
+}
 
-    // The smoke's light, into the shading grid. In smoke, the octaves after
-    // the first weighted by how enclosed the cell is, and the first given
-    // back part of what the smoke around scatters, as a light's
-    // (render/light/in_scattering.h). In open gas, the light the gas nearer the
-    // lamp scattered once, scattered again: around a point in a uniform
-    // medium its fluence is (pi^2 / 4) albedo tau times the lamp's own, tau
-    // the optical depth between (the integral of 1 / (|x|^2 |r - x|^2) over
-    // space is pi^3 / r). With the octaves at full strength everywhere the
-    // haze around a flame took 1.875 times its single scattering; with the
-    // enclosure alone, 0.72 to 0.80 of Cycles' light 0.3 to 0.5 m off a ball
-    // of flame in haze of 0.8 per metre, where Cycles' multiple scattering
-    // adds 50 to 70%.
+// The smoke's light, into the shading grid. In smoke, the octaves after the
+// first weighted by how enclosed the cell is, and the first given back part
+// of what the smoke around scatters, as a light's
+// (render/light/in_scattering.h). In open gas, the light the gas nearer the
+// lamp scattered once, scattered again: around a point in a uniform medium
+// its fluence is (pi^2 / 4) albedo tau times the lamp's own, tau the optical
+// depth between (the integral of 1 / (|x|^2 |r - x|^2) over space is
+// pi^3 / r). With the octaves at full strength everywhere the haze around a
+// flame took 1.875 times its single scattering; with the enclosure alone,
+// 0.72 to 0.80 of Cycles' light 0.3 to 0.5 m off a ball of flame in haze of
+// 0.8 per metre, where Cycles' multiple scattering adds 50 to 70%.
+void FireLight::shadeSmoke(ShadingGrid& grid, const Box3i& box, float albedo,
+                           int outChannel) const {
     float* out = grid.data();
-    const float inv = 1.0f / float(f);
+    const int channels = grid.channels();
+    const float inv = 1.0f / float(factor_);
     const float secondOrder = kSecondOrder * albedo;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
         for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)

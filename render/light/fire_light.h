@@ -25,6 +25,7 @@
 // away at that point (the ratio of shadowed to open light there).
 #pragma once
 
+#include <utility>
 #include <vector>
 
 #include "core/box.h"
@@ -37,26 +38,37 @@ namespace plume {
 
 constexpr int kMaxFireLamps = 64;
 
+// What FireLight::build reads of a frame besides its grid, box and settings.
+struct FireLightInput {
+    // The grid's temperature and flame channels (flameChannel < 0: everything
+    // hot glows), and the channel the light on the smoke goes to.
+    int temperatureChannel = -1, flameChannel = -1, outChannel = -1;
+    float sigmaPerVoxel = 0.0f;  // extinction per unit density times dx
+    float voxelMetres = 0.0f;    // dx: a flame's light is per metre
+    // The smoke's albedo, averaged over colour: what each further octave of
+    // scattering keeps.
+    float albedo = 0.0f;
+    // The flame and temperature read through the B-spline over the grid's
+    // coefficients (ShadingGrid::setCoefficients), as a cubic frame's march
+    // reads them; else trilinearly.
+    bool cubic = false;
+    // Inside box (box when empty): the cells the lamps are gathered from, in
+    // blocks from its min corner, so the lamps stay where they are when box
+    // takes a wider apron.
+    Box3i lampBox;
+};
+
 class FireLight {
   public:
-    // Gathers the lamps from the glowing cells of `box` (temperature and
-    // flame channels of `grid`; flameChannel < 0: everything hot glows) and
-    // writes the light they shine on the smoke into channel `outChannel` of
-    // every cell of the box, per unit albedo, as a multiple of color().
-    // Channel 0 is the density the light passes through: call it while the
-    // solids are in it. sigmaPerVoxel = extinction per unit density times dx,
-    // voxelMetres = dx (a flame's light is per metre), albedo the smoke's
-    // (averaged over colour: what each further octave of scattering keeps).
+    // Gathers the lamps from the glowing cells of `box` and writes the light
+    // they shine on the smoke into channel in.outChannel of every cell of the
+    // box, per unit albedo, as a multiple of color(). Channel 0 is the
+    // density the light passes through: call it while the solids are in it.
     // The sky's openness (kSkyChannel) must be swept: it weights the octaves.
-    // cubic: the flame and temperature are read through the B-spline over
-    // the grid's coefficients (ShadingGrid::setCoefficients), as a cubic
-    // frame's march reads them; else trilinearly.
-    // lampBox (inside box; box when empty): the cells the lamps are gathered
-    // from, in blocks from its min corner, so the lamps stay where they are
-    // when box takes a wider apron.
-    void build(ShadingGrid& grid, const Box3i& box, int temperatureChannel, int flameChannel,
-               const RenderSettings& settings, float sigmaPerVoxel, float voxelMetres, float albedo,
-               int outChannel, bool cubic, const Box3i& lampBox = Box3i{});
+    void build(ShadingGrid& grid, const Box3i& box, const RenderSettings& settings,
+               const FireLightInput& in);
+    // No lamp, as for a frame where nothing glows.
+    void clear();
 
     // No lamp this frame: nothing glows.
     bool empty() const { return lamps_.empty(); }
@@ -81,6 +93,20 @@ class FireLight {
     static std::uint64_t bytesFor(Vec3i n);
 
   private:
+    // Where the glow is, finely (a position in grid units and its luminance),
+    // for the near field.
+    using GlowPoints = std::vector<std::pair<Vec3f, float>>;
+
+    // The steps of build().
+    bool gatherLamps(const ShadingGrid& grid, const Box3i& box, const RenderSettings& settings,
+                     const FireLightInput& in, GlowPoints& glowing);
+    void sizeCoarseGrid(Vec3i n);
+    void averageDensity(const ShadingGrid& grid, const Box3i& box);
+    void lightCoarseCells(const Box3i& box, float sigmaPerVoxel, float albedo);
+    void addNearField(const GlowPoints& glowing, float sigmaPerVoxel);
+    void normaliseToward();
+    void shadeSmoke(ShadingGrid& grid, const Box3i& box, float albedo, int outChannel) const;
+
     struct Lamp {
         Vec3f position;   // grid units
         Vec3f intensity;  // per unit of 1 / distance^2 in voxels

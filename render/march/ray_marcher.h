@@ -285,4 +285,21 @@ struct RayMarcher {
     static constexpr NoSegments kNoSegments{};
 };
 
+// Calls f with the frame's RayMarcher: the lookup traceImage chose (cubic:
+// the B-spline's, else trilinear), its emission from `temperatureChannel`
+// (-1: none) and the fire's light apart (ShadingGrid::smoothSourceAt; 0 in a
+// trilinear frame, whose fire light is in the grid's light with the rest).
+template <typename F>
+void withMarcher(bool cubic, const ShadingGrid& shading, const EmptySpace& emptySpace,
+                 const RenderSettings& settings, float dx, int temperatureChannel, int flameChannel,
+                 Vec3f fireLight, F f) {
+    const float sigmaPerVoxel = settings.extinction * dx;
+    if (cubic)
+        f(RayMarcher<CubicLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
+                                  flameChannel, fireLight, dx});
+    else
+        f(RayMarcher<LinearLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
+                                   flameChannel, fireLight, dx});
+}
+
 }  // namespace plume

@@ -13,21 +13,6 @@ namespace plume {
 
 namespace {
 
-// Calls f with the frame's RayMarcher (the lookup traceImage chose), its
-// emission from `temperatureChannel` (-1: none) and the fire's light apart.
-template <typename F>
-void withMarcher(bool cubic, const ShadingGrid& shading, const EmptySpace& emptySpace,
-                 const RenderSettings& settings, float dx, int temperatureChannel, int flameChannel,
-                 Vec3f fireLight, F f) {
-    const float sigmaPerVoxel = settings.extinction * dx;
-    if (cubic)
-        f(RayMarcher<CubicLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
-                                  flameChannel, fireLight, dx});
-    else
-        f(RayMarcher<LinearLookup>{shading, emptySpace, settings, sigmaPerVoxel, temperatureChannel,
-                                   flameChannel, fireLight, dx});
-}
-
 // At a pixel filled between traced ones (pixel_tracer.cpp, render.adaptive),
 // every trace interpolates its own traced neighbours and clamps the result
 // at 0 where the interpolation overshoots (beside a flame's steep edge). The

@@ -112,22 +112,13 @@ void Renderer::traceSegmentPasses(const FrameRays& rays, const VolumeView& volum
         }
     };
 
-    const float sigmaPerVoxel = settings_.extinction * volume.dx;
     // The marcher traceImage used: its lookup, emission and the fire's light apart.
     const bool fireApart = cubic_ && !fire_.empty() && !colored_;
     const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
-    if (cubic_)
-        traceSegments(
-            rays,
-            RayMarcher<CubicLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                    temperatureChannel_, flameChannel_, fireLight, volume.dx},
-            width_, height_, perRow);
-    else
-        traceSegments(
-            rays,
-            RayMarcher<LinearLookup>{shading_, emptySpace_, settings_, sigmaPerVoxel,
-                                     temperatureChannel_, flameChannel_, Vec3f(0.0f), volume.dx},
-            width_, height_, perRow);
+    withMarcher(cubic_, shading_, emptySpace_, settings_, volume.dx, temperatureChannel_,
+                flameChannel_, fireLight, [&](const auto& marcher) {
+                    traceSegments(rays, marcher, width_, height_, perRow);
+                });
 
     if (!deepOn_) return;
     deep_.width = width_;

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <memory>
-#include <optional>
 #include <sstream>
 
 #include "core/atomic_file.h"
@@ -50,12 +49,12 @@ FrameFormat formatOf(const std::string& pattern) {
 // linear Rec. 709 first, as render's own video does; an unknown space is
 // taken as Rec. 709. The exposure is the one the user asked for (a scene,
 // --set render.exposure), else the one the render wrote in the EXR's header
-// (plume_exposure), else the default.
-Image readFrame(const std::string& path, FrameFormat format, std::optional<float> asked,
-                float fallback) {
+// (plume_exposure), else the default: sceneExposure is the scene's, `asked`
+// whether the user gave it.
+Image readFrame(const std::string& path, FrameFormat format, float sceneExposure, bool asked) {
     if (format == FrameFormat::Png) return readPng(path);
     const ExrImage exr = readExr(path);
-    const float exposure = asked ? *asked : exr.exposure.value_or(fallback);
+    const float exposure = asked ? sceneExposure : exr.exposure.value_or(sceneExposure);
     std::vector<float> rgb(size_t(exr.width) * exr.height * 3);
     for (size_t i = 0; i < size_t(exr.width) * exr.height; ++i)
         for (int c = 0; c < 3; ++c) rgb[i * 3 + c] = exr.rgba[i * 4 + c];
@@ -139,8 +138,6 @@ int runEncode(const RunOptions& opt) {
         !opt.scenePath.empty() ||
         std::any_of(opt.overrides.begin(), opt.overrides.end(),
                     [](const std::string& o) { return o.starts_with("render.exposure="); });
-    const std::optional<float> askedExposure =
-        exposureSet ? std::optional<float>(scene.render.exposure) : std::nullopt;
 
     // Which frames: --frames, or the first to the last of the first sequence;
     // every one must be there in every sequence.
@@ -187,7 +184,7 @@ int runEncode(const RunOptions& opt) {
         std::vector<Image> frames;
         for (size_t s = 0; s < sequences.size(); ++s) {
             const std::string& path = sequences[s][n].path;
-            frames.push_back(readFrame(path, formats[s], askedExposure, scene.render.exposure));
+            frames.push_back(readFrame(path, formats[s], scene.render.exposure, exposureSet));
             const Image& image = frames.back();
             if (firstPath.empty()) {
                 width = image.width;

@@ -25,10 +25,15 @@
 
 namespace {
 
-void addRunOptions(CLI::App* cmd, plume::RunOptions& o) {
-    cmd->add_option("--frames", o.frames,
-                    "Frames to write, A-B or A (earlier frames are simulated)");
-    cmd->add_option("--set", o.overrides, "Override a scene key: --set domain.resolution=48")
+// The options of every command that runs frames through the sinks
+// (run/frame_sinks.h). `frames` says what --frames picks, `set` gives an
+// example key for --set.
+constexpr const char* kSimulatedFrames = "Frames to write, A-B or A (earlier frames are simulated)";
+void addRunOptions(CLI::App* cmd, plume::RunOptions& o,
+                   const std::string& frames = kSimulatedFrames,
+                   const std::string& set = "domain.resolution=48") {
+    cmd->add_option("--frames", o.frames, frames);
+    cmd->add_option("--set", o.overrides, "Override a scene key: --set " + set)
         ->allow_extra_args(false);
     cmd->add_option("--threads", o.threads,
                     "Worker threads (0: all cores); results are identical for any count")
@@ -119,16 +124,9 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
                     "Also write every frame as a linear half-float RGBA EXR into DIR");
     cmd->add_option("--deep", opt.outputs.deepDir,
                     "Also write every frame as a deep EXR (RGBA, Z, ZBack a sample) into DIR");
-    cmd->add_option("--frames", opt.frames,
-                    "Frames to write, A-B or A, by the files' frame numbers");
+    addRunOptions(cmd, opt, "Frames to write, A-B or A, by the files' frame numbers",
+                  "render.width=640");
     addChunkOptions(cmd, opt, "--png/--exr");
-    cmd->add_option("--set", opt.overrides, "Override a scene key");
-    cmd->add_option("--threads", opt.threads, "Worker threads (0: all cores)")
-        ->check(CLI::Range(0, 1024));
-    cmd->add_option("--stats", opt.outputs.statsPath, "Write per-frame timings to a CSV file");
-    cmd->add_option("--report", opt.outputs.reportPath,
-                    "Write an HTML page of the run (charts, the scene, a contact sheet)");
-    cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
 }
 
 void addUpresOptions(CLI::App* cmd, Options& o) {
@@ -144,17 +142,8 @@ void addUpresOptions(CLI::App* cmd, Options& o) {
     cmd->add_option(
         "--factor", opt.factor,
         "Fine cells per base cell along an axis, 2 to 4 (default: upres.factor, else 2)");
-    cmd->add_option("--frames", opt.frames,
-                    "Frames to write, A-B or A (every frame from 1 is still run)");
-    cmd->add_option("--set", opt.overrides, "Override a scene key: --set upres.strength=2")
-        ->allow_extra_args(false);
-    cmd->add_option("--threads", opt.threads,
-                    "Worker threads (0: all cores); results are identical for any count")
-        ->check(CLI::Range(0, 1024));
-    cmd->add_option("--stats", opt.outputs.statsPath, "Write per-frame timings to a CSV file");
-    cmd->add_option("--report", opt.outputs.reportPath,
-                    "Write an HTML page of the run (charts, the scene, a contact sheet)");
-    cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+    addRunOptions(cmd, opt, "Frames to write, A-B or A (every frame from 1 is still run)",
+                  "upres.strength=2");
 }
 
 void addEncodeOptions(CLI::App* cmd, Options& o) {

@@ -1,4 +1,4 @@
-// The NanoVDB writer behind the VDB cache's frame writer (vdb_cache.cpp):
+// The NanoVDB writer behind the VDB cache's frame writer (vdb_cache_write.cpp):
 // the grids built for the VDB frame, converted. io-private: OpenVDB types.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The seam between io's OpenVDB files (vdb_cache.cpp, solver_state.cpp):
+// The seam between io's OpenVDB files (vdb_cache_*.cpp, solver_state.cpp):
 // opening a file as one-line errors, writing one atomically, and the metadata
 // every plume file carries. io-private: included only by io .cpp files, so
 // OpenVDB stays behind io's public headers.

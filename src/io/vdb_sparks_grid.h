@@ -1,4 +1,4 @@
-// The writer's side of io/vdb_sparks.h, for the cache writer (io/vdb_cache.cpp).
+// The writer's side of io/vdb_sparks.h, for the cache writer (io/vdb_cache_write.cpp).
 #pragma once
 
 #include <openvdb/openvdb.h>

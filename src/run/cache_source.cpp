@@ -100,6 +100,9 @@ void CacheSource::produce(Frame& f, const char*& stage) {
         (view == RenderView::Flame && !volume_.hasFlame))
         throw InputError(viewError(view, file->path, viewName(view), volume_.gridNames));
     f.readSeconds = std::chrono::duration<double>(Clock::now() - start).count();
+    char did[64];
+    std::snprintf(did, sizeof did, "read %.2f s", f.readSeconds);
+    f.did = did;
 }
 
 VolumeView CacheSource::view() {
@@ -108,13 +111,6 @@ VolumeView CacheSource::view() {
     if (scene_.render.view == RenderView::Divergence) v.divergence = v.density;
     if (!sparks_.empty()) v.sparks = &sparks_;
     return v;
-}
-
-std::string CacheSource::describe(const Frame& f) const {
-    if (!f.written) return {};
-    char text[64];
-    std::snprintf(text, sizeof text, "read %.2f s", f.readSeconds);
-    return text;
 }
 
 }  // namespace plume

@@ -21,7 +21,6 @@ class CacheSource : public FrameSource {
     bool needs(const Frame& frame) const override;
     void produce(Frame& frame, const char*& stage) override;
     VolumeView view() override;
-    std::string describe(const Frame& frame) const override;
 
   private:
     const CacheSequence& cache_;

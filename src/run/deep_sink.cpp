@@ -4,7 +4,6 @@
 #include <system_error>
 
 #include "core/error.h"
-#include "core/report.h"
 #include "io/deep_exr.h"
 #include "io/frame_name.h"
 #include "render/output/color_space.h"
@@ -47,10 +46,6 @@ bool DeepExrSink::hasFrame(int frame) const {
     return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".exr"));
 }
 
-std::string DeepExrSink::wrote() const {
-    if (written_ == 0) return {};
-    return countOf(written_, std::string("deep EXR frame")) + " to " + dir_ +
-           (dir_.ends_with('/') ? "" : "/");
-}
+std::string DeepExrSink::wrote() const { return framesTo(written_, "deep EXR", dir_); }
 
 }  // namespace plume

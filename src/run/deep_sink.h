@@ -18,6 +18,7 @@ class DeepExrSink : public FrameSink {
     // Those refusals alone, before any sink makes a folder (FrameSinks).
     static void refuseBadUse(const std::string& dir, const Scene& scene, const std::string& exrDir);
     Takes takes() const override { return Takes::Rgba; }
+    unsigned needs() const override { return kDeep; }
     std::vector<std::string> folders() const override { return {dir_}; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;

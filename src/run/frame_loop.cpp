@@ -22,7 +22,6 @@ int runFrameLoop(const Scene& scene, FrameSinks& sinks, int lastIndex, const Mak
         releaseLoaderPages();
         for (index = source->firstIndex(); index <= lastIndex; ++index) {
             Frame f = sinks.frame(index);
-            f.source = source.get();
             if (source->needs(f)) {
                 source->produce(f, stage);
                 stage = "writing the fields";

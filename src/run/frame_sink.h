@@ -1,34 +1,84 @@
 // One output of a run (the VDB cache, PNG and EXR frames, the video, the
 // stats table, the resume state): what it takes from each frame. FrameSinks (frame_sinks.h)
 // owns a run's sinks and feeds them; a new output is one new FrameSink.
+// A frame is data the source makes once (the grids, the totals, the state a
+// resume needs, the pictures): no sink calls back into the source or reads
+// the solver.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/box.h"
 #include "core/deep_image.h"
+#include "core/grid3.h"
 #include "core/image.h"
+#include "core/spark.h"
 #include "render/output/render_passes.h"
 #include "run/output_paths.h"
 #include "sim/field_totals.h"
+#include "sim/fields.h"
+#include "sim/frame_feed.h"
 #include "sim/solver.h"
-#include "sim/upres/upres.h"
 
 namespace plume {
 
-// One frame as the sinks see it.
-class FrameSource;
+struct UpresInput;  // sim/upres/upres.h
 
+// What the sinks ask of a frame (FrameSink::needs, or-ed together), so the
+// source makes only that and the renderer traces only what is written.
+enum FrameNeeds : unsigned {
+    kGrids = 1u << 0,   // Frame::grids, to be written (the VDB and NanoVDB caches)
+    kFields = 1u << 1,  // Frame::grids.islands, to be looked at (the report's thumbnails)
+    kResume = 1u << 2,  // Frame::resume (the resume state)
+    kTotals = 1u << 3,  // Frame::totals (--stats, --report)
+    kPasses = 1u << 4,  // the render passes beside the RGBA (EXR frames)
+    kDeep = 1u << 5,    // the deep image (--deep)
+};
+
+// A frame's grids as the cache writers take them (io/vdb_cache.h), views
+// into the source's own, valid until its next frame. Which are set says
+// which writer applies: the feed alone (the solver's frame), the islands and
+// fine (upres inline), base and fine (upres over a cache).
+struct FrameGrids {
+    // The solver's frame a run of slabs at a time (a split bake's process 0
+    // never holds it whole); null with upres.
+    const FrameFeed* feed = nullptr;
+    // The frame's fields, island by island: the solver's (with upres, the
+    // coarse grids its velocity is written from), or for upres over a cache
+    // its fine grid alone. The report's density thumbnails read them.
+    std::vector<const Fields*> islands;
+    const Fields* fine = nullptr;       // upres's fine scalars, written in place of the solver's
+    const UpresInput* base = nullptr;   // upres over a cache: the base frame's velocity
+    std::string carryFrom;              // ... and the base file whose other grids it carries
+    const SparkList* sparks = nullptr;  // the solver's sparks (null: none)
+};
+
+// Upres's part of the resume state: views of its grids, copied only by the
+// sink that writes them (io/upres_state.h).
+struct UpresResume {
+    double time = 0;
+    int factor = 1;
+    Box3i box;
+    std::vector<const ScalarGrid*> fine, drift;
+};
+
+// What a resume state holds of the frame (run/resume.h).
+struct FrameResume {
+    const FrameFeed* feed = nullptr;  // the solver's fields with their warm start
+    const SparkList* sparks = nullptr;
+    std::optional<UpresResume> upres;  // none when upres is off
+};
+
+// One frame as the sinks see it.
 struct Frame {
-    int index = 0;         // the solver's frame, from 1 (Scene's frames count so)
-    int number = 0;        // the scene's frame number (time.start_frame on): names files
-    bool written = false;  // false: only simulated (before --frames) or skipped
-    const FrameSource* source = nullptr;  // what made it (run/frame_source.h)
-    const Solver* solver = nullptr;       // the simulation; null when rendering a cache
-    // Upres's fine scalars (sim/upres), which the cache writes in place of
-    // the solver's; null when upres is off.
-    const Fields* fine = nullptr;
-    const Upres* upres = nullptr;  // its state, for the resume state
+    int index = 0;                 // the solver's frame, from 1 (Scene's frames count so)
+    int number = 0;                // the scene's frame number (time.start_frame on): names files
+    bool written = false;          // false: only simulated (before --frames) or skipped
+    unsigned asked = 0;            // FrameNeeds: what the sinks that take this frame need of it
+    FrameGrids grids;              // with kGrids or kFields
+    FrameResume resume;            // with kResume
     const Image* image = nullptr;  // the rendered frame, opaque 8-bit sRGB (Takes::Image)
     // The rendered frame as premultiplied linear RGBA (Renderer::rgba; Takes::Rgba).
     const std::vector<float>* rgba = nullptr;
@@ -38,11 +88,16 @@ struct Frame {
     const DeepImage* deep = nullptr;
     FrameStats sim;  // the solver's numbers (zero when rendering a cache)
     // What the fields hold at the frame's end (smoke, fuel, peak speed):
-    // summed once for --stats and --report, zero when neither asked.
+    // summed once, with kTotals (--stats and --report); zero otherwise.
     FieldTotals totals;
+    // What the source did, for the progress line ("12 substeps, 40 pressure
+    // iterations, sim 0.50 s"; "" when it made nothing).
+    std::string did;
     double readSeconds = 0;    // wall time reading it from a cache
     double renderSeconds = 0;  // wall time rendering it
     double writeSeconds = 0;   // wall time in the sinks that wrote it
+
+    bool asks(unsigned needs) const { return (asked & needs) != 0; }
 };
 
 class FrameSink {
@@ -56,6 +111,9 @@ class FrameSink {
 
     virtual ~FrameSink() = default;
     virtual Takes takes() const = 0;
+    // What it needs of the frames it takes beyond their numbers, timings and
+    // pictures (FrameNeeds).
+    virtual unsigned needs() const { return 0; }
     // The folders it writes into, made (FrameSinks::open) once every sink's
     // path was checked, so a refused run leaves none behind.
     virtual std::vector<std::string> folders() const { return {}; }
@@ -69,6 +127,9 @@ class FrameSink {
     // What the run's closing line says this sink wrote, e.g. "24 VDB frames to
     // cache/" ("" when nothing to say).
     virtual std::string wrote() const { return {}; }
+    // Where in the closing line: lowest first, in the sinks' order among
+    // equals (the video is 0, named first as ffmpeg names its output).
+    virtual int wroteOrder() const { return 1; }
     // Whether this frame's output is already whole on disk (--skip-existing).
     // Every per-frame file is written under a temporary name and renamed, so
     // its existence is enough; a sink that is not one file per frame never has one.

@@ -6,10 +6,9 @@
 
 #include "core/error.h"
 #include "render/renderer.h"
+#include "run/cache_sinks.h"
 #include "run/deep_sink.h"
-#include "run/frame_source.h"
 #include "run/interrupt.h"
-#include "run/nvdb_sink.h"
 #include "run/output_paths.h"
 #include "run/output_sinks.h"
 #include "run/report_sink.h"
@@ -49,7 +48,6 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
             std::make_unique<ReportSink>(out.reportPath, scene, out.commandLine, sheet, renders));
         if (renders) sinks_.push_back(std::make_unique<ContactSheetSink>(sheet));
     }
-    totals_ = !out.reportPath.empty() || !out.statsPath.empty();
     if (!out.vdbDir.empty()) sinks_.push_back(std::make_unique<VdbCacheSink>(out.vdbDir, scene));
     if (!out.nvdbDir.empty()) sinks_.push_back(std::make_unique<NvdbCacheSink>(out.nvdbDir, scene));
     if (!out.pngDir.empty()) sinks_.push_back(std::make_unique<PngSink>(out.pngDir, scene));
@@ -75,20 +73,14 @@ void FrameSinks::open(const Scene& scene) {
         renderer_ = std::make_unique<Renderer>(scene);
     // Render passes are layers of the EXR frames: traced only when written.
     if (!scene.render.passes.empty() && renderer_) {
-        const bool exr = std::any_of(sinks_.begin(), sinks_.end(), [](const auto& sink) {
-            return dynamic_cast<const ExrSink*>(sink.get()) != nullptr;
-        });
-        if (exr)
+        if (needs() & kPasses)
             renderer_->enablePasses();
         else
             warn(
                 "render.passes: they are layers of the EXR frames, and this run writes none "
                 "(add --exr DIR)");
     }
-    if (renderer_ && std::any_of(sinks_.begin(), sinks_.end(), [](const auto& sink) {
-            return dynamic_cast<const DeepExrSink*>(sink.get()) != nullptr;
-        }))
-        renderer_->enableDeep();
+    if (renderer_ && (needs() & kDeep)) renderer_->enableDeep();
     for (const auto& sink : sinks_) sink->open();
 }
 
@@ -111,6 +103,9 @@ Frame FrameSinks::frame(int index) {
         ++skippedFrames_;
     else
         f.written = index >= firstFrame_;
+    // What the sinks that take it need: every frame's, and a written frame's.
+    for (const auto& sink : sinks_)
+        if (f.written || sink->takes() == FrameSink::Takes::EveryFrame) f.asked |= sink->needs();
     return f;
 }
 
@@ -151,9 +146,8 @@ void FrameSinks::writePictures(Frame& frame) {
 }
 
 void FrameSinks::frameDone(Frame& frame) {
-    if (totals_ && frame.source) frame.source->totals(frame.totals);
     feed(FrameSink::Takes::EveryFrame, frame);
-    std::string did = frame.source ? frame.source->describe(frame) : std::string();
+    std::string did = frame.did;
     if (frame.written && renderer_) {
         char text[64];
         std::snprintf(text, sizeof text, "render %.2f s", frame.renderSeconds);
@@ -179,6 +173,12 @@ bool FrameSinks::takes(FrameSink::Takes takes) const {
     return false;
 }
 
+unsigned FrameSinks::needs() const {
+    unsigned needs = 0;
+    for (const auto& sink : sinks_) needs |= sink->needs();
+    return needs;
+}
+
 void FrameSinks::interrupt(int frame) {
     finishSinks();
     const std::string keeps = kept();
@@ -200,13 +200,15 @@ void FrameSinks::finish() {
         if (skippedFrames_ > 0)
             progress_.message("plume: skipped " + std::to_string(skippedFrames_) +
                               " frame(s) whose outputs were already there (--skip-existing)");
-        // The closing line names what was written, the video first as ffmpeg
-        // names its output.
+        // The closing line names what was written, in the sinks' order
+        // (FrameSink::wroteOrder: the video first).
+        std::vector<const FrameSink*> order;
+        for (const auto& sink : sinks_) order.push_back(sink.get());
+        std::stable_sort(order.begin(), order.end(), [](const FrameSink* a, const FrameSink* b) {
+            return a->wroteOrder() < b->wroteOrder();
+        });
         std::vector<std::string> wrote;
-        for (const auto& sink : sinks_)
-            if (dynamic_cast<const VideoSink*>(sink.get())) wrote.push_back(sink->wrote());
-        for (const auto& sink : sinks_)
-            if (!dynamic_cast<const VideoSink*>(sink.get())) wrote.push_back(sink->wrote());
+        for (const FrameSink* sink : order) wrote.push_back(sink->wrote());
         progress_.message(wroteLine(wrote, secondsSinceStart()));
     }
     progress_.finish();

@@ -45,6 +45,7 @@ class FrameSinks {
     // render(), writePictures(), frameDone(). Each step does nothing for a
     // frame that is not written: one before --frames (only simulated) or one
     // whose outputs are all there already (--skip-existing).
+    // Its `asked` names what the sinks that take it need (FrameNeeds).
     Frame frame(int index);
     // To the sinks that take the fields (the VDB cache), before rendering, so
     // a crash mid-render keeps the cache.
@@ -57,8 +58,8 @@ class FrameSinks {
     // the linear RGBA, each made only when some sink takes it and dropped
     // once they have.
     void writePictures(Frame& frame);
-    // To the sinks that take every frame (stats, resume state); then the progress.
-    // The field totals (Frame::totals) are summed here when a sink reports them.
+    // To the sinks that take every frame (stats, resume state); then the
+    // progress, with what the source did (Frame::did).
     void frameDone(Frame& frame);
 
     // What the outputs keep when the run stops early ("" when nothing):
@@ -89,11 +90,12 @@ class FrameSinks {
     bool skipExisting_;
     bool quiet_;
     int skippedFrames_ = 0;
-    bool totals_ = false;  // --stats or --report: sum Frame::totals
     Progress progress_;
     ScopedWarningSink warnings_;  // library warnings beside the progress display
     std::vector<std::unique_ptr<FrameSink>> sinks_;
     bool takes(FrameSink::Takes takes) const;
+    // What the sinks need, all together (FrameNeeds).
+    unsigned needs() const;
 
     std::unique_ptr<Renderer> renderer_;  // when some sink takes an image or RGBA
     bool finished_ = false;

@@ -9,6 +9,7 @@
 
 #include "core/atomic_file.h"
 #include "core/error.h"
+#include "core/report.h"
 
 namespace plume {
 
@@ -91,6 +92,11 @@ void refuseUnseekableFrames(const std::string& dir, const std::string& prefix,
 std::string parentDir(const std::string& path) {
     fs::path parent = fs::path(path).parent_path();
     return parent.empty() ? "." : parent.string();
+}
+
+std::string framesTo(int frames, const std::string& kind, const std::string& dir) {
+    if (frames == 0) return {};
+    return countOf(frames, kind + " frame") + " to " + dir + (dir.ends_with('/') ? "" : "/");
 }
 
 }  // namespace plume

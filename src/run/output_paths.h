@@ -32,5 +32,8 @@ void refuseUnseekableFrames(const std::string& dir, const std::string& prefix,
                             const std::string& extension, const char* seeking);
 // The folder a file path will be written in ("." for a bare name).
 std::string parentDir(const std::string& path);
+// "24 PNG frames to frames/": a folder of per-frame files (`kind` "PNG"), as
+// the closing line names it; "" for none.
+std::string framesTo(int frames, const std::string& kind, const std::string& dir);
 
 }  // namespace plume

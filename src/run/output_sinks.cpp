@@ -11,47 +11,13 @@
 #include "io/video_encoder.h"
 #include "render/output/tone_map.h"
 #include "report/stats_table.h"
-#include "run/frame_source.h"
 #include "run/output_paths.h"
 
 namespace plume {
 
-namespace {
-
-// "24 PNG frames to frames/": a folder of per-frame files, for the closing line.
-std::string framesTo(int frames, const char* kind, const std::string& dir) {
-    if (frames == 0) return {};
-    return countOf(frames, std::string(kind) + " frame") + " to " + dir +
-           (dir.ends_with('/') ? "" : "/");
-}
-
-}  // namespace
-
 double videoFps(const Scene& scene) {
     return scene.output.fps > 0 ? scene.output.fps : scene.time.fps;
 }
-
-VdbCacheSink::VdbCacheSink(std::string dir, const Scene& scene)
-    : dir_(std::move(dir)), sceneName_(scene.name), clock_(scene) {
-    ensureWritableDir(dir_);
-    refuseUnseekableFrames(dir_, sceneName_ + "_", ".vdb", "a VDB");
-    options_.halfFloats = scene.output.vdbPrecision == VdbPrecision::Half;
-    if (scene.output.vdbPrecision == VdbPrecision::Exact) options_.tolerance = 0;
-    options_.velocityName = scene.output.velocityName;
-    options_.worldOrigin = scene.domain.origin;
-    options_.fps = scene.time.fps;
-    options_.sootOnly = scene.smokeOnlyFromFire();
-}
-
-void VdbCacheSink::consume(const Frame& frame) {
-    // As the renderer reads it for the frame's shutter (render/renderer.cpp).
-    options_.timeScale = clock_.identity() ? 0.0 : clock_.scale(double(frame.index) / clock_.fps());
-    frame.source->writeVdb(frameFileName(dir_, sceneName_, frame.number, ".vdb"), frame, sceneName_,
-                           options_);
-    ++written_;
-}
-
-std::string VdbCacheSink::wrote() const { return framesTo(written_, "VDB", dir_); }
 
 PngSink::PngSink(std::string dir, const Scene& scene)
     : dir_(std::move(dir)),
@@ -63,10 +29,6 @@ PngSink::PngSink(std::string dir, const Scene& scene)
       exposure_(scene.render.exposure),
       space_(workingSpace(scene)) {
     ensureWritableDir(dir_);
-}
-
-bool VdbCacheSink::hasFrame(int frame) const {
-    return std::filesystem::exists(frameFileName(dir_, sceneName_, frame, ".vdb"));
 }
 
 bool PngSink::hasFrame(int frame) const {

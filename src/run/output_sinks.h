@@ -1,5 +1,5 @@
-// The files a run writes frame by frame: the VDB cache, PNG and EXR frames,
-// the video and the stats table. Each constructor checks its path before any
+// The files a run writes frame by frame beside its caches (run/cache_sinks.h):
+// PNG and EXR frames, the video and the stats table. Each constructor checks its path before any
 // simulation work and throws RunError naming it.
 #pragma once
 
@@ -9,11 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "io/vdb_cache.h"
 #include "render/output/color_space.h"
 #include "run/frame_sink.h"
 #include "scene/scene.h"
-#include "scene/shot_clock.h"
 
 namespace plume {
 
@@ -21,23 +19,6 @@ class VideoEncoder;
 
 // The video's frame rate: output.fps, or time.fps when it is 0.
 double videoFps(const Scene& scene);
-
-// DIR/NAME_0001.vdb per written frame (io/vdb_cache.h).
-class VdbCacheSink : public FrameSink {
-  public:
-    VdbCacheSink(std::string dir, const Scene& scene);
-    Takes takes() const override { return Takes::Fields; }
-    std::vector<std::string> folders() const override { return {dir_}; }
-    void consume(const Frame& frame) override;
-    bool hasFrame(int frame) const override;
-    std::string wrote() const override;
-
-  private:
-    std::string dir_, sceneName_;
-    CacheOptions options_;
-    ShotClock clock_;  // each frame's time_scale, recorded in its file
-    int written_ = 0;
-};
 
 // DIR/NAME_0001.png per written frame: the video's opaque frame, or with
 // render.transparent an RGBA PNG of what is in front of the background.
@@ -75,6 +56,7 @@ class ExrSink : public FrameSink {
   public:
     ExrSink(std::string dir, const Scene& scene);
     Takes takes() const override { return Takes::Rgba; }
+    unsigned needs() const override { return kPasses; }  // render.passes are its layers
     std::vector<std::string> folders() const override { return {dir_}; }
     void consume(const Frame& frame) override;
     bool hasFrame(int frame) const override;
@@ -101,6 +83,7 @@ class VideoSink : public FrameSink {
     void finish() override;
     std::string keptOnInterrupt() const override;
     std::string wrote() const override;
+    int wroteOrder() const override { return 0; }  // first, as ffmpeg names its output
 
   private:
     std::string path_;
@@ -121,6 +104,7 @@ class StatsSink : public FrameSink {
   public:
     explicit StatsSink(std::string path);
     Takes takes() const override { return Takes::EveryFrame; }
+    unsigned needs() const override { return kTotals; }
     std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
     void consume(const Frame& frame) override;
     void finish() override;

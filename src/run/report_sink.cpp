@@ -14,7 +14,6 @@
 #include "io/png.h"
 #include "report/machine_info.h"
 #include "report/stats_table.h"
-#include "run/frame_source.h"
 #include "run/interrupt.h"
 #include "run/memory_check.h"
 #include "run/output_paths.h"
@@ -157,9 +156,9 @@ void ReportSink::consume(const Frame& frame) {
     lastFrame_ = frame.number;
     // Every written frame's picture is made: the run may stop after any of
     // them, and the sheet ends with the last.
-    if (!rendered_ && frame.written && frame.source && !frame.source->fields().empty())
-        sheet_->add(thumbnailOf(
-            frame.number, densityThumbnail(frame.source->fields(), extinction_, kThumbHeight)));
+    if (!rendered_ && frame.written && !frame.grids.islands.empty())
+        sheet_->add(thumbnailOf(frame.number,
+                                densityThumbnail(frame.grids.islands, extinction_, kThumbHeight)));
 }
 
 void ReportSink::finish() {

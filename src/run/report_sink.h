@@ -57,6 +57,8 @@ class ReportSink : public FrameSink {
     ReportSink(std::string path, const Scene& scene, std::string command,
                std::shared_ptr<ContactSheet> sheet, bool rendered);
     Takes takes() const override { return Takes::EveryFrame; }
+    // The totals for its charts; without rendered frames, the fields for its thumbnails.
+    unsigned needs() const override { return rendered_ ? kTotals : kTotals | kFields; }
     std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
     void consume(const Frame& frame) override;
     void finish() override;

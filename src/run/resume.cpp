@@ -28,30 +28,29 @@ ResumeStateSink::ResumeStateSink(std::string path, const Scene& scene)
 }
 
 void ResumeStateSink::consume(const Frame& frame) {
-    // The fields straight from the solver, a run of slabs at a time (a
+    const FrameResume& resume = frame.resume;
+    if (!resume.feed) throw RunError(path_ + ": this command keeps no resume state");
+    // The solver's fields come a run of slabs at a time through the feed (a
     // snapshot would copy them all at the moment the file's grids are built,
-    // the bake's peak).
-    const std::unique_ptr<FrameFeed> feed = frame.solver->feed();
-    // Upres's part first, in the file of this frame's parity: stopped before
+    // the bake's peak). Upres's part first, in the file of this frame's parity: stopped before
     // the solver's is written, the other file still holds the frame before.
     // The state counts frames as the solver does, from 1; messages name numbers.
-    if (frame.upres) writeUpresState(upresStatePath(path_, frame.index), upresState(frame));
-    writeSolverState(path_, *feed, true, frame.index, sceneHash_, sceneName_,
-                     frame.solver->sparks());
+    if (resume.upres)
+        writeUpresState(upresStatePath(path_, frame.index), upresState(frame.index, *resume.upres));
+    writeSolverState(path_, *resume.feed, true, frame.index, sceneHash_, sceneName_, resume.sparks);
     saved_ = frame.number;
 }
 
-UpresState ResumeStateSink::upresState(const Frame& frame) const {
-    const Upres& upres = *frame.upres;
+UpresState ResumeStateSink::upresState(int frame, const UpresResume& upres) const {
     UpresState state;
-    state.frame = frame.index;
+    state.frame = frame;
     state.sceneHash = sceneHash_;
-    state.time = upres.time();
-    state.factor = upres.factor();
-    state.box = upres.box();
+    state.time = upres.time;
+    state.factor = upres.factor;
+    state.box = upres.box;
     // Copies, for the one writer that takes them: a few fine grids per frame.
-    for (const ScalarGrid* g : upres.fineGrids()) state.fine.push_back(*g);
-    for (const ScalarGrid* g : upres.driftGrids()) state.drift.push_back(*g);
+    for (const ScalarGrid* g : upres.fine) state.fine.push_back(*g);
+    for (const ScalarGrid* g : upres.drift) state.drift.push_back(*g);
     return state;
 }
 

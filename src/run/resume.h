@@ -11,6 +11,8 @@
 #include "io/upres_state.h"
 #include "run/frame_sink.h"
 #include "scene/scene.h"
+#include "sim/solver.h"
+#include "sim/upres/upres.h"
 
 namespace plume {
 
@@ -23,7 +25,9 @@ class ResumeStateSink : public FrameSink {
   public:
     ResumeStateSink(std::string path, const Scene& scene);
     Takes takes() const override { return Takes::EveryFrame; }
+    unsigned needs() const override { return kResume; }
     std::vector<std::string> folders() const override { return {folderOfFile(path_)}; }
+    // Writes frame.resume; RunError when the frame has none (not the solver's).
     void consume(const Frame& frame) override;
     std::string keptOnInterrupt() const override;
     // "the resume state to DIR/NAME.resume (4.7 MB: ...)": what the file is
@@ -31,7 +35,7 @@ class ResumeStateSink : public FrameSink {
     std::string wrote() const override;
 
   private:
-    UpresState upresState(const Frame& frame) const;
+    UpresState upresState(int frame, const UpresResume& upres) const;
 
     std::string path_, sceneHash_, sceneName_;
     std::optional<int> saved_;  // the number of the frame the file holds, once written

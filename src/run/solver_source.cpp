@@ -28,15 +28,38 @@ int SolverSource::resume(const std::string& statePath, FrameSinks& sinks) {
 void SolverSource::produce(Frame& f, const char*& stage) {
     stage = "simulating";
     f.sim = solver_.advanceFrame(f.index);
-    f.solver = &solver_;
     if (upres_) {
         stage = "adding detail (upres)";
         const auto start = Clock::now();
         upres_->advance(solver_.islandFields(), f.index);
         f.sim.simSeconds += std::chrono::duration<double>(Clock::now() - start).count();
-        f.fine = &upres_->fine();
-        f.upres = &*upres_;
     }
+    char did[160];
+    std::snprintf(did, sizeof did, "%d substeps, %d pressure iterations, sim %.2f s",
+                  f.sim.substeps, f.sim.pressureIterations, f.sim.simSeconds);
+    f.did = did;
+    // What the sinks asked for, as views of the solver's and upres's own.
+    feed_.reset();
+    if (f.asks(kResume | kTotals) || (f.asks(kGrids) && !upres_)) feed_ = solver_.feed();
+    if (f.asks(kGrids | kFields)) {
+        // Island by island: a sparse solve's smoke apart costs no box around it all.
+        f.grids.islands = solver_.islandFields();
+        f.grids.sparks = solver_.sparks();
+        if (upres_)
+            f.grids.fine = &upres_->fine();
+        else
+            f.grids.feed = feed_.get();
+    }
+    if (f.asks(kResume)) {
+        f.resume.feed = feed_.get();
+        f.resume.sparks = solver_.sparks();
+        if (upres_)
+            f.resume.upres = UpresResume{upres_->time(), upres_->factor(), upres_->box(),
+                                         upres_->fineGrids(), upres_->driftGrids()};
+    }
+    // Read through the feed: a split bake's process 0 sums the others' slabs
+    // as they arrive, without gathering the frame whole.
+    if (f.asks(kTotals)) f.totals = fieldTotals(*feed_);
 }
 
 VolumeView SolverSource::view() {
@@ -44,25 +67,6 @@ VolumeView SolverSource::view() {
     VolumeView v = upres_ ? upres_->view() : solver_.fields().view();
     v.sparks = solver_.sparks();
     return v;
-}
-
-void SolverSource::writeVdb(const std::string& path, const Frame& frame,
-                            const std::string& sceneName, const CacheOptions& given) const {
-    CacheOptions options = given;
-    options.sparks = solver_.sparks();
-    // Island by island: a sparse solve's smoke apart costs no box around it all.
-    if (upres_)
-        writeVdbFrame(path, solver_.islandFields(), upres_->fine(), frame.number, sceneName,
-                      options);
-    else
-        writeVdbFrame(path, *solver_.feed(), frame.number, sceneName, options);
-}
-
-std::string SolverSource::describe(const Frame& f) const {
-    char text[160];
-    std::snprintf(text, sizeof text, "%d substeps, %d pressure iterations, sim %.2f s",
-                  f.sim.substeps, f.sim.pressureIterations, f.sim.simSeconds);
-    return text;
 }
 
 }  // namespace plume

@@ -2,6 +2,7 @@
 // a slice view's extra grids when the scene asks for them (render, bake).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -28,23 +29,16 @@ class SolverSource : public FrameSource {
     int firstIndex() const override { return done_ + 1; }
     void produce(Frame& frame, const char*& stage) override;
     VolumeView view() override;
-    void writeVdb(const std::string& path, const Frame& frame, const std::string& sceneName,
-                  const CacheOptions& options) const override;
-    std::vector<const Fields*> fields() const override { return solver_.islandFields(); }
-    // Read through the solver's feed: a split bake's process 0 sums the
-    // others' slabs as they arrive, without gathering the frame whole.
-    bool totals(FieldTotals& out) const override {
-        out = fieldTotals(*solver_.feed());
-        return true;
-    }
     int endFrame(int signal) override { return solver_.endFrame(signal); }
-    std::string describe(const Frame& frame) const override;
 
   private:
     const Scene& scene_;
     Solver solver_;
     std::optional<Upres> upres_;
     std::optional<SolverSliceGrids> slice_;  // render.view other than shaded
+    // The frame just made, for its writers and totals: read through it, a
+    // split bake's process 0 takes the others' slabs as they come.
+    std::unique_ptr<FrameFeed> feed_;
     int done_ = 0;
 };
 

@@ -76,20 +76,16 @@ void UpresSource::produce(Frame& f, const char*& stage) {
     t = Clock::now();
     upres_.advance(in_, f.index);  // the solver's count, from 1
     f.sim.simSeconds = secondsSince(t);
-    f.fine = &upres_.fine();
-}
-
-void UpresSource::writeVdb(const std::string& path, const Frame& frame,
-                           const std::string& sceneName, const CacheOptions& options) const {
-    CacheOptions o = options;
-    o.carryFrom = path_;  // the base frame's other grids, as they are
-    writeVdbFrame(path, in_, upres_.fine(), frame.number, sceneName, o);
-}
-
-std::string UpresSource::describe(const Frame& f) const {
-    char text[96];
-    std::snprintf(text, sizeof text, "read %.2f s, upres %.2f s", f.readSeconds, f.sim.simSeconds);
-    return text;
+    char did[96];
+    std::snprintf(did, sizeof did, "read %.2f s, upres %.2f s", f.readSeconds, f.sim.simSeconds);
+    f.did = did;
+    if (f.asks(kGrids | kFields)) {
+        f.grids.islands = {&upres_.fine()};
+        f.grids.fine = &upres_.fine();
+        f.grids.base = &in_;
+        f.grids.carryFrom = path_;  // the base frame's other grids, as they are
+    }
+    if (f.asks(kTotals)) f.totals = fieldTotals(std::vector<const Fields*>{&upres_.fine()});
 }
 
 }  // namespace plume

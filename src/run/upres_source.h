@@ -22,10 +22,6 @@ class UpresSource : public FrameSource {
 
     void produce(Frame& frame, const char*& stage) override;
     VolumeView view() override { return upres_.view(); }
-    void writeVdb(const std::string& path, const Frame& frame, const std::string& sceneName,
-                  const CacheOptions& options) const override;
-    std::vector<const Fields*> fields() const override { return {&upres_.fine()}; }
-    std::string describe(const Frame& frame) const override;
 
   private:
     const CacheSequence& cache_;

@@ -58,6 +58,23 @@ class SceneReader {
                                        const std::string& name);
     std::optional<double> number(const toml::node& node, const std::string& name,
                                  const std::string& what);
+    // "'NAME' must be WHAT, got GOT" at `at`; GOT, unless given, what `at` is.
+    void mustBe(const toml::node& at, const std::string& name, const std::string& what,
+                const std::string& got = {});
+    // Fails with "SHOWN = V is out of range ..." where V is outside spec.range.
+    bool inRange(const KeySpec& spec, const toml::node& at, const std::string& shown, double v);
+    std::optional<double> rangedNumber(const KeySpec& spec, const toml::node& node,
+                                       const std::string& name);
+    std::optional<SchemaValue> convertInteger(const KeySpec& spec, const toml::node& node,
+                                              const std::string& name);
+    std::optional<SchemaValue> convertTriple(const KeySpec& spec, const toml::node& node,
+                                             const std::string& name);
+    bool readElements(const KeySpec& spec, const toml::array& array, const std::string& name,
+                      const std::string& what, bool isVec, double (&v)[3]);
+    std::optional<std::string> convertChoice(const KeySpec& spec, const toml::node& at,
+                                             const std::string& name, const std::string& what);
+    std::optional<SchemaValue> convertChoiceList(const KeySpec& spec, const toml::node& node,
+                                                 const std::string& name);
     // loader_keys.cpp
     void readKeys(const toml::table& table, const SectionSpec& section, const std::string& display,
                   Animation& animation);

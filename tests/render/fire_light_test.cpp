@@ -53,8 +53,14 @@ struct Cells {
     void build(FireLight& fire) {
         grid.setDensity(density.data());
         grid.setCoefficients(density.data(), temperature.data(), flame.data());
-        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, 2, 3, settings, kSigmaPerVoxel, kVoxelMetres,
-                   0.9f, 4, cubic);
+        fire.build(grid, {{0, 0, 0}, {kN, kN, kN}}, settings,
+                   {.temperatureChannel = 2,
+                    .flameChannel = 3,
+                    .outChannel = 4,
+                    .sigmaPerVoxel = kSigmaPerVoxel,
+                    .voxelMetres = kVoxelMetres,
+                    .albedo = 0.9f,
+                    .cubic = cubic});
     }
     // What the march's flame gives off over the grid (luminance per unit of
     // 1 / distance^2 in voxels), read as the march reads it, 4^3 points a cell.

@@ -37,7 +37,6 @@ int countOf(const std::string& text, const std::string& what) {
 // One simulated frame through every step, as plume's frame loop takes it.
 void simulateFrame(FrameSinks& sinks, SolverSource& source, int number) {
     Frame frame = sinks.frame(number);
-    frame.source = &source;
     const char* stage = "";
     source.produce(frame, stage);
     sinks.writeFields(frame);
@@ -149,6 +148,43 @@ TEST(FrameSinks, FramesBeforeTheFirstAreOnlyRecorded) {
     EXPECT_EQ(frames, (std::vector<std::string>{"frame", "1", "2", "3"}));
     Fields f(scene.domain.cells(), scene.domain.dx());
     EXPECT_EQ(readSolverState(outputs.statePath, f).frame, 3);
+}
+
+// A frame asks the source for what its sinks need and no more: the grids
+// only of a written frame, the resume state's parts and the totals of every
+// simulated one; a run with neither gets a frame of pictures alone.
+TEST(FrameSinks, AFrameAsksForWhatItsSinksNeed) {
+    fs::path dir = scratchDir("sinks_asked");
+    const Scene scene = loadScene(kGolden + "rising.toml");
+    RunOutputs outputs;
+    outputs.vdbDir = (dir / "cache").string();
+    outputs.statsPath = (dir / "stats.csv").string();
+    outputs.statePath = resumeStatePath(outputs.vdbDir, scene.name);
+    {
+        FrameSinks sinks(scene, outputs, 2, 2, true);
+        EXPECT_EQ(sinks.frame(1).asked, unsigned(kResume | kTotals));  // only simulated
+        EXPECT_EQ(sinks.frame(2).asked, unsigned(kGrids | kResume | kTotals));
+        SolverSource source(scene);
+        Frame frame = sinks.frame(2);
+        const char* stage = "";
+        source.produce(frame, stage);
+        EXPECT_NE(frame.grids.feed, nullptr);
+        EXPECT_EQ(frame.resume.feed, frame.grids.feed);  // one feed, made once
+        EXPECT_GT(frame.totals.smoke, 0.0);
+        EXPECT_NE(frame.did.find(" substeps, "), std::string::npos) << frame.did;
+    }
+    RunOutputs pictures;
+    pictures.pngDir = (dir / "png").string();
+    FrameSinks sinks(scene, pictures, 1, 1, true);
+    Frame frame = sinks.frame(1);
+    EXPECT_EQ(frame.asked, 0u);
+    SolverSource source(scene);
+    const char* stage = "";
+    source.produce(frame, stage);
+    EXPECT_EQ(frame.grids.feed, nullptr);
+    EXPECT_TRUE(frame.grids.islands.empty());
+    EXPECT_EQ(frame.resume.feed, nullptr);
+    EXPECT_EQ(frame.totals.smoke, 0.0);
 }
 
 }  // namespace

@@ -110,6 +110,8 @@ class Upres {
   private:
     // `frame`: the frame index, whose simulated length (scene/shot_clock.h) they count in.
     void fitBox(const UpresInput& base, int frame);
+    Box3i smokeCells(const UpresInput& base) const;
+    void moveFine(const UpresInput& base, const Box3i& box);
     void renewPatterns(int frame);
     Grid3<uint8_t> nearSmoke(int reach) const;
     void stir(const UpresInput& base, int frame, ScalarGrid (&out)[3]);
