@@ -116,12 +116,13 @@ void SceneReader::placeFile(ShapeSettings& shape, const std::string& display,
 
 void SceneReader::placeEnvironment(EnvironmentSettings& environment, const toml::node& table) {
     auto it = given_.find("environment.file");
-    if (it == given_.end() || environment.file.empty()) {
-        fail(it == given_.end() ? table.source() : it->second,
+    if (it == given_.end()) {
+        fail(table.source(),
              "'environment.file' is required in [environment]: a latitude-longitude .exr or "
              ".hdr image");
         return;
     }
+    if (environment.file.empty()) return;  // plume check prints file = "": no environment
     namespace fs = std::filesystem;
     fs::path file(environment.file);
     environment.filePath =
