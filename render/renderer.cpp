@@ -18,7 +18,6 @@
 #include "render/march/ray_marcher.h"
 #include "render/march/screen_bounds.h"
 #include "render/output/compositing.h"
-#include "render/path/path_tracer.h"
 #include "render/solids/solid_motion_blur.h"
 #include "scene/flame_units.h"
 
@@ -29,9 +28,6 @@ namespace {
 // A B-spline frame marched in steps of at most this many voxels samples
 // every ray at its intervals' midpoints (render/march/pixel_tracer.cpp rayOffset).
 constexpr float kMidpointStep = 0.5f;
-
-// Paths each light cache cell sends (render/light/light_cache.h).
-constexpr int kLightCachePaths = 16;
 
 // An infinite ground fades out from this many domain diagonals away.
 constexpr float kHorizonDiagonals = 4.0f;
@@ -361,7 +357,7 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const SweepCarry carry = settings_.multipleScattering == MultipleScattering::Octaves
                                  ? SweepCarry::Depth
                                  : SweepCarry::Transmittance;
-    sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_, carry);
+    sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_, carry, environment_.get());
     for (size_t l = 0; l < directional_.size(); ++l)
         sweepDirectionalLight(shading_, sweepBox, directional_[l].direction, sigmaPerVoxel,
                               kLightSpread, kFirstLightChannel + int(l), sweepScratch_, carry);
@@ -512,50 +508,6 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (deepOn_ || (passesOn_ && settings_.wantsPass("motion")))
         traceSegmentPasses(rays, given, frame);
     if (passesOn_) tracePasses(rays, blurred, volume);
-}
-
-void Renderer::tracePathFrame(const VolumeView& volume, const Camera& camera, int frame) {
-    medium_.build(volume, smokeDensity_, settings_, albedo_,
-                  sharp_ ? MediumFilter::Sharp : cubic_ ? MediumFilter::Cubic : MediumFilter::Linear,
-                  *space_);
-    const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
-    const PathScene scene{.camera = &camera,
-                          .medium = &medium_,
-                          .origin = volume.origin,
-                          .directional = directional_,
-                          .point = point_,
-                          .environment = environment_.get(),
-                          .solids = solids,
-                          .phase = settings_.phase,
-                          .samples = settings_.samples,
-                          .frame = frame};
-    tracePaths(scene, frame_);
-}
-
-void Renderer::fillLightCache(const VolumeView& volume, const std::vector<Vec3f>& pointGrid) {
-    medium_.build(volume, smokeDensity_, settings_, albedo_, MediumFilter::Linear, *space_);
-    const LightCache::Lights lights{.directional = directional_,
-                                    .pointGrid = pointGrid,
-                                    .dx = volume.dx,
-                                    .phase = settings_.phase};
-    lightCache_.fill(shading_, lit_, medium_, lights, settings_.lightCacheResolution,
-                     kLightCachePaths);
-}
-
-void Renderer::fillBackground(const Camera& camera) {
-    if (!environmentVisible_) {
-        frame_.background.clear();
-        return;
-    }
-    frame_.background.resize(size_t(width_) * height_ * 3);
-    parallelForRange(height_, [&](int y0, int y1) {
-        for (int y = y0; y < y1; ++y)
-            for (int x = 0; x < width_; ++x) {
-                const Vec3f c = environment_->radiance(camera.direction(x, y));
-                float* out = &frame_.background[(size_t(y) * width_ + x) * 3];
-                out[0] = c.x, out[1] = c.y, out[2] = c.z;
-            }
-    });
 }
 
 void Renderer::traceSlice(const VolumeView& given) {

@@ -63,7 +63,7 @@ class Renderer {
 
     // render.passes: trace them after the beauty of every frame from now on
     // (a run asks only when it writes EXR frames, which hold them).
-    void enablePasses() { passesOn_ = !settings_.passes.empty() && !slice_; }
+    void enablePasses();
     // The last traced frame's passes, null when none were traced: layers of
     // linear RGB over the background as composite() puts the frame (the
     // background in the sky's; with render.transparent, no background), which
@@ -71,7 +71,7 @@ class Renderer {
     const RenderPasses* passes() const { return passesOn_ ? &passes_ : nullptr; }
     // --deep: a deep image of every frame from now on (render/output/deep_image.h),
     // traced after the beauty; deep() is the last frame's, null when off.
-    void enableDeep() { deepOn_ = !slice_; }
+    void enableDeep();
     const DeepImage* deep() const { return deepOn_ ? &deep_ : nullptr; }
     // The layer name of each of the scene's lights: its name, or light_N.
     const std::vector<std::string>& lightLayerNames() const { return lightNames_; }

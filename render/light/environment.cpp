@@ -20,9 +20,23 @@ int cdfInterval(const float* cdf, int n, float target) {
     return std::clamp(int(it - cdf), 0, n - 1);
 }
 
+// The index of a direction's cube face: +X, -X, +Y, -Y, +Z, -Z.
+int cubeFace(Vec3f d) {
+    const float ax = std::fabs(d.x), ay = std::fabs(d.y), az = std::fabs(d.z);
+    if (ax >= ay && ax >= az) return d.x >= 0.0f ? 0 : 1;
+    if (ay >= az) return d.y >= 0.0f ? 2 : 3;
+    return d.z >= 0.0f ? 4 : 5;
+}
+
 }  // namespace
 
-Environment::Environment(Vec3f radiance) : constant_(radiance), mean_(radiance) {}
+Environment::Environment(Vec3f radiance) : constant_(radiance), mean_(radiance) {
+    for (Vec3f& f : faceMean_) f = radiance;
+}
+
+Vec3f Environment::meanAround(Vec3f axis) const { return faceMean_[cubeFace(axis)]; }
+
+
 
 Environment::Environment(const EnvironmentSettings& settings, const WorkingSpace& space) {
     map_ = *settings.map;
@@ -88,6 +102,24 @@ void Environment::buildDistribution() {
         }
     }
     mean_ = solid > 0.0 ? sum * float(1.0 / solid) : Vec3f(0.0f);
+    // Each cube face's mean, from sub-texel samples (a face's edge cuts texels).
+    Vec3f faceSum[6] = {};
+    double faceSolid[6] = {};
+    constexpr int kSub = 4;
+    for (int y = 0; y < h; ++y)
+        for (int sy = 0; sy < kSub; ++sy) {
+            const float v = (float(y) + (float(sy) + 0.5f) / kSub) / float(h);
+            const float c = std::cos((0.5f - v) * kMapPi);
+            for (int x = 0; x < w; ++x)
+                for (int sx = 0; sx < kSub; ++sx) {
+                    const float u = (float(x) + (float(sx) + 0.5f) / kSub) / float(w);
+                    const int face = cubeFace(fromMap(u, v));
+                    faceSum[face] += texel(x, y) * c;
+                    faceSolid[face] += c;
+                }
+        }
+    for (int f = 0; f < 6; ++f)
+        faceMean_[f] = faceSolid[f] > 0.0 ? faceSum[f] * float(1.0 / faceSolid[f]) : mean_;
     texelCdf_.assign(size_t(w) * h, 0.0f);
     rowCdf_.assign(size_t(h), 0.0f);
     std::vector<float> weight(size_t(w) * h);

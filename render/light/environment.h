@@ -32,6 +32,9 @@ class Environment {
     float pdf(Vec3f d) const;
     // The mean radiance over the sphere.
     Vec3f mean() const { return mean_; }
+    // The mean radiance over the sixth of the sphere around axis direction
+    // `axis` (a unit axis, +-X, +-Y, +-Z): the directions nearer it than any other axis.
+    Vec3f meanAround(Vec3f axis) const;
 
   private:
     Vec3f texel(int x, int y) const {
@@ -47,6 +50,7 @@ class Environment {
     RadianceMap map_;
     float cosRot_ = 1.0f, sinRot_ = 0.0f;
     Vec3f mean_{0.0f};
+    Vec3f faceMean_[6];  // meanAround +X, -X, +Y, -Y, +Z, -Z
     // Importance sampling: each row's share (its texels' weights summed,
     // cumulative over rows), and each texel's within its row, cumulative.
     std::vector<float> rowCdf_, texelCdf_;

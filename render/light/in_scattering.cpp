@@ -1,6 +1,7 @@
 #include "render/light/in_scattering.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "core/parallel.h"
 #include "render/light/light_transmittance.h"
@@ -21,9 +22,21 @@ constexpr float kSkySpread = 0.25f;
 }  // namespace
 
 void sweepSkyOpenness(ShadingGrid& grid, const Box3i& box, float sigmaPerVoxel,
-                      std::vector<float>& scratch, SweepCarry carry) {
+                      std::vector<float>& scratch, SweepCarry carry,
+                      const Environment* environment) {
+    float weights[std::size(kSkyDirections)];
+    std::span<const float> weighed;
+    if (environment && !environment->constant()) {
+        auto luminance = [](Vec3f c) { return 0.2126f * c.x + 0.7152f * c.y + 0.0722f * c.z; };
+        const float mean = luminance(environment->mean());
+        for (size_t d = 0; d < std::size(kSkyDirections); ++d)
+            weights[d] = mean > 0.0f ? luminance(environment->meanAround(-kSkyDirections[d])) /
+                                           (mean * float(std::size(kSkyDirections)))
+                                     : 1.0f / float(std::size(kSkyDirections));
+        weighed = weights;
+    }
     sweepOpenness(grid, box, kSkyDirections, sigmaPerVoxel, kSkySpread, kSkyChannel, scratch,
-                  carry);
+                  carry, weighed);
 }
 
 namespace {

@@ -22,6 +22,7 @@
 #include "core/box.h"
 #include "core/vec.h"
 #include "core/volume.h"
+#include "render/light/environment.h"
 #include "render/light/fire_light.h"
 #include "render/light/light_cache.h"
 #include "render/light/light_transmittance.h"
@@ -115,8 +116,12 @@ inline float henyeyGreenstein(float cosTheta, float g) {
 // The sky's openness in channel kSkyChannel of every cell of `box`: the
 // smoke's transmittance toward the six axis directions, each swept with its
 // true optical depth, averaged. sigmaPerVoxel as for sweepDirectionalLight.
+// With an environment map, each direction is weighed by the map's light
+// from the sixth of the sky it stands for, over the map's mean: 1 in open
+// air still, the sky's light render.ambient (the map's mean) times it.
 void sweepSkyOpenness(ShadingGrid& grid, const Box3i& box, float sigmaPerVoxel,
-                      std::vector<float>& scratch, SweepCarry carry = SweepCarry::Depth);
+                      std::vector<float>& scratch, SweepCarry carry = SweepCarry::Depth,
+                      const Environment* environment = nullptr);
 
 // The lights of one frame, in the grid units of its volume. Holds the ray at
 // hand, so each thread marches with its own copy.

@@ -238,10 +238,10 @@ float seenThrough(float tau) { return tau > 0.0f ? std::exp(-tau) : 1.0f; }
 
 void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
                    float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch,
-                   SweepCarry carry) {
+                   SweepCarry carry, std::span<const float> weights) {
     if (box.empty() || directions.empty()) return;
-    const float weight = 1.0f / float(directions.size());
     for (size_t d = 0; d < directions.size(); ++d) {
+        const float weight = weights.empty() ? 1.0f / float(directions.size()) : weights[d];
         if (d == 0)
             sweepDirection(
                 grid, box, directions[d], sigmaPerVoxel, spread, scratch,

@@ -48,9 +48,10 @@ void sweepDirectionalLight(ShadingGrid& grid, const Box3i& box, Vec3f direction,
 // light travels) of the transmittance exp(-depth) toward the sky, each swept
 // as sweepDirectionalLight does, into channel `outChannel` of every cell in
 // the box. 1 in open air, 0 deep inside opaque smoke.
+// `weights`, one a direction, weigh the mean (empty: each 1 / its count).
 void sweepOpenness(ShadingGrid& grid, const Box3i& box, std::span<const Vec3f> directions,
                    float sigmaPerVoxel, float spread, int outChannel, std::vector<float>& scratch,
-                   SweepCarry carry = SweepCarry::Depth);
+                   SweepCarry carry = SweepCarry::Depth, std::span<const float> weights = {});
 
 // The same for a point light at lightGrid (grid units). A light outside the
 // box sweeps along the axis it is farthest out on, each cell looking one slice

@@ -17,6 +17,9 @@ void DeepExrSink::refuseBadUse(const std::string& dir, const Scene& scene,
     if (scene.render.view != RenderView::Shaded)
         throw InputError(
             "--deep: error: a deep image is of the shaded frame; render.view is not \"shaded\"");
+    if (scene.render.integrator == Integrator::Path)
+        throw InputError(
+            "--deep: error: a deep image is the march's samples; render.integrator is \"path\"");
     if (exrDir.empty()) return;
     std::error_code ec;
     if (std::filesystem::weakly_canonical(dir, ec) == std::filesystem::weakly_canonical(exrDir, ec))

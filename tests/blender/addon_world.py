@@ -13,7 +13,8 @@
 #   (render.background_top = background_bottom = ambient): a node World's
 #   Background, a World without nodes (world.color), strength 0 (black), no
 #   World (black); a World of more than one colour (a Sky Texture) keeps
-#   plume's own sky and says so in one line;
+#   plume's own sky and says so in one line; an Environment Texture (Blender's
+#   forest.exr through a Mapping node's Z rotation) is plume's [environment];
 # - Render with plume draws the night: the frame's corners are the World's
 #   dark blue as plume tone-maps it, not plume's daytime sky;
 # - the bake's imported material reads the grids with Cycles' Interpolation
@@ -138,6 +139,39 @@ check(len(warned) == 1 and "World 'Night'" in warned[0] and "Sky Texture" in war
       "and says so in one line naming the World and its node", str(warned))
 world.node_tree.links.remove(link)
 world.node_tree.nodes.remove(sky)
+
+# An Environment Texture (one of Blender's own studio HDRIs), turned about Z by
+# a Mapping node: plume's [environment], its file, rotation and strength.
+hdri = os.path.join(os.path.dirname(bpy.app.binary_path), "..", "share", "blender", "datafiles",
+                    "studiolights", "world", "forest.exr")
+hdri = next((p for p in (hdri, "/usr/share/blender/datafiles/studiolights/world/forest.exr")
+             if os.path.isfile(p)), None)
+if hdri is None:
+    die("Blender's studio light forest.exr is not where Debian's blender package puts it")
+nodes, links = world.node_tree.nodes, world.node_tree.links
+texture = nodes.new("ShaderNodeTexEnvironment")
+texture.image = bpy.data.images.load(hdri)
+mapping = nodes.new("ShaderNodeMapping")
+coords = nodes.new("ShaderNodeTexCoord")
+mapping.inputs["Rotation"].default_value = (0.0, 0.0, 0.5235988)  # 30 degrees
+links.new(coords.outputs["Generated"], mapping.inputs["Vector"])
+links.new(mapping.outputs["Vector"], texture.inputs["Vector"])
+env_link = links.new(texture.outputs["Color"], background.inputs["Color"])
+text, resolved, warned = exported("environment")
+env = resolved.get("environment", {})
+check(os.path.samefile(env.get("file") or "/nonexistent", hdri) and abs(env.get("rotation", 0) - 30.0) < 1e-3
+      and abs(env.get("intensity", 0) - STRENGTH) < 1e-6 and env.get("visible") is True,
+      "an Environment Texture World is [environment]: its file, the Mapping node's Z rotation and "
+      "the Background's strength", str(env))
+check(not warned, "and exports without a warning", str(warned))
+mapping.inputs["Scale"].default_value = (2.0, 1.0, 1.0)
+_, resolved, warned = exported("environment_scaled")
+check(resolved.get("environment", {}).get("file", "") == "" and len(warned) == 1
+      and "does more than turn about Z" in warned[0],
+      "a Mapping node that scales keeps plume's own sky and says so", str(warned))
+links.remove(env_link)
+for node in (texture, mapping, coords):
+    nodes.remove(node)
 gate("the World and the lights in the scene file")
 
 # --- Render with plume: a night sky, not a day's ----------------------------------

@@ -53,7 +53,8 @@ def load_volume(scene, vdb_file, dx, shift_voxels):
 
 def add_lights_and_sky(scene, resolved):
     """A sun per directional light (irradiance, as plume's intensity), the sky
-    (render.ambient) as a constant world of strength 1."""
+    (render.ambient) as a constant world of strength 1, or plume's
+    [environment] as an Environment Texture world."""
     for n, light in enumerate(resolved.get("light", [])):
         if light["type"] != "directional":
             die(f"light {n + 1} is {light['type']}; only directional lights are mapped")
@@ -67,8 +68,26 @@ def add_lights_and_sky(scene, resolved):
     world = bpy.data.worlds.new("Sky")
     world.use_nodes = True
     bg = world.node_tree.nodes["Background"]
-    bg.inputs["Color"].default_value = (*resolved["render"]["ambient"], 1.0)
-    bg.inputs["Strength"].default_value = 1.0
+    env = resolved.get("environment", {})
+    if env.get("file"):
+        # plume's [environment]: an Environment Texture turned by a Mapping
+        # node about Z, at the Background's strength.
+        nodes, links = world.node_tree.nodes, world.node_tree.links
+        texture = nodes.new("ShaderNodeTexEnvironment")
+        texture.image = bpy.data.images.load(env["file"])
+        texture.interpolation = "Linear"
+        mapping = nodes.new("ShaderNodeMapping")
+        mapping.inputs["Rotation"].default_value = (0.0, 0.0, math.radians(env.get("rotation", 0.0)))
+        coords = nodes.new("ShaderNodeTexCoord")
+        links.new(coords.outputs["Generated"], mapping.inputs["Vector"])
+        links.new(mapping.outputs["Vector"], texture.inputs["Vector"])
+        links.new(texture.outputs["Color"], bg.inputs["Color"])
+        bg.inputs["Strength"].default_value = env.get("intensity", 1.0)
+        say(f"world: {env['file']} rotated {env.get('rotation', 0.0)} degrees, "
+            f"strength {env.get('intensity', 1.0)}")
+    else:
+        bg.inputs["Color"].default_value = (*resolved["render"]["ambient"], 1.0)
+        bg.inputs["Strength"].default_value = 1.0
     scene.world = world
 
 

@@ -97,5 +97,25 @@ TEST(Environment, SamplingIsInProportionToTheLight) {
     EXPECT_NEAR(estimate / n / (4.0 * kPi), env.mean().x, 0.02 * env.mean().x);
 }
 
+// The sixths of the sphere (the sky sweeps' weights): a map lit only above
+// the horizon's 45 degrees gives all its light to +Z, and the six means
+// average to the map's mean (six equal solid angles).
+TEST(Environment, CubeFacesShareTheLight) {
+    const WorkingSpace space;
+    EnvironmentSettings s = oneTexel(0, 0);
+    auto map = std::make_shared<RadianceMap>(*s.map);
+    for (int y = 0; y < 8; ++y)  // rows 0-7 of 32: 45 degrees up and above
+        for (int x = 0; x < 64; ++x)
+            for (int c = 0; c < 3; ++c) map->rgb[(size_t(y) * 64 + x) * 3 + c] = 1.0f;
+    s.map = map;
+    const Environment env(s, space);
+    const Vec3f axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    float sum = 0.0f;
+    for (const Vec3f& a : axes) sum += env.meanAround(a).x;
+    EXPECT_GT(env.meanAround({0, 0, 1}).x, 0.75f);
+    EXPECT_EQ(env.meanAround({0, 0, -1}).x, 0.0f);
+    EXPECT_NEAR(sum / 6.0f, env.mean().x, 0.01f);
+}
+
 }  // namespace
 }  // namespace plume

@@ -5,6 +5,7 @@ lights (none when Blender has none), the World as plume's background and sky
 light, frames and fps. Anything plume cannot take is refused in one line
 naming the object, before anything is written; what a run leaves out or
 ignores is said in one line each (Exported.warnings)."""
+import json
 import math
 import os
 import re
@@ -253,14 +254,53 @@ def world_look(scene):
             if node.bl_idname != "ShaderNodeBackground":
                 return None, f"its {node.name} node ({node.bl_idname[len('ShaderNode'):]})"
             color, strength = node.inputs["Color"], node.inputs["Strength"]
-            linked = [f"{i.name} from its {i.links[0].from_node.name} node"
-                      for i in (color, strength) if i.is_linked]
-            if linked:
-                return None, f"its Background's {' and '.join(linked)}"
+            if strength.is_linked:
+                return None, f"its Background's Strength from its {strength.links[0].from_node.name} node"
+            if color.is_linked:
+                env, why = environment_of(color.links[0].from_node)
+                if env is None:
+                    return None, why
+                env["intensity"] = float(strength.default_value)
+                env["visible"] = world_seen(world)
+                return {"environment": env}, None
             radiance = [float(c) * float(strength.default_value) for c in color.default_value[:3]]
-    seen = world is None or getattr(world, "cycles_visibility", None) is None \
-        or world.cycles_visibility.camera
+    seen = world_seen(world)
     return {"background": radiance if seen else [0.0, 0.0, 0.0], "ambient": radiance}, None
+
+
+def world_seen(world):
+    """Whether the camera sees the World (Ray Visibility's Camera)."""
+    return world is None or getattr(world, "cycles_visibility", None) is None \
+        or world.cycles_visibility.camera
+
+
+def environment_of(node):
+    """A Background's colour from an Environment Texture (equirectangular, an
+    image file, its Vector from nothing or from a Mapping node of a Z rotation
+    alone) as plume's [environment]: ({"file", "rotation"}, None), or (None, why)."""
+    name = f"its {node.name} node ({node.bl_idname[len('ShaderNode'):]})"
+    if node.bl_idname != "ShaderNodeTexEnvironment":
+        return None, name
+    if node.projection != "EQUIRECTANGULAR":
+        return None, f"{name}: its {node.projection.lower()} projection (plume reads lat-long maps)"
+    image = node.image
+    if image is None or image.source != "FILE" or not image.filepath:
+        return None, f"{name}: no image file"
+    path = bpy.path.abspath(image.filepath, library=image.library)
+    rotation = 0.0
+    vector = node.inputs["Vector"]
+    if vector.is_linked:
+        mapping = vector.links[0].from_node
+        if mapping.bl_idname != "ShaderNodeMapping" or mapping.vector_type != "POINT" or any(
+                i.is_linked for i in mapping.inputs if i.name != "Vector"):
+            return None, f"{name}: its Vector from the {mapping.name} node"
+        loc, rot, scale = (mapping.inputs[k].default_value for k in ("Location", "Rotation", "Scale"))
+        if any(abs(v) > 1e-6 for v in (*loc, rot[0], rot[1])) or any(abs(v - 1.0) > 1e-6 for v in scale) \
+                or (mapping.inputs["Vector"].is_linked and mapping.inputs["Vector"].links[0].from_node.bl_idname
+                    != "ShaderNodeTexCoord"):
+            return None, f"{name}: its {mapping.name} node does more than turn about Z"
+        rotation = math.degrees(rot[2])
+    return {"file": os.path.abspath(path), "rotation": rotation}, None
 
 
 def world_notes(scene, purpose):
@@ -271,7 +311,8 @@ def world_notes(scene, purpose):
     what = "the render" if purpose == "render" else "the scene file"
     if look is None:
         return [f"plume: {what} leaves out World '{scene.world.name}': {why}; plume's sky is one "
-                "colour (render.background, render.ambient), so its own default sky stands in"]
+                "colour (render.background, render.ambient) or an Environment Texture ([environment]), so its "
+                "own default sky stands in"]
     return []
 
 
@@ -608,13 +649,19 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     width, height = frame_size(scene)
     look, _ = world_look(scene)
     sky = []
-    if look is not None:
+    if look is not None and "environment" not in look:
         what = (f"Blender World '{scene.world.name}': its colour x strength" if scene.world is not None
                 else "no Blender World: black, as Blender renders it")
         sky = [f"# the background and the sky light: {what}",
                f"background = {fmt(look['background'])}", f"ambient = {fmt(look['ambient'])}"]
     w.raw("[render]", [f"width = {width}", f"height = {height}"]
           + sky + settings_lines(ds, "DOMAIN", "render"))
+    if look is not None and "environment" in look:
+        env = look["environment"]
+        w.raw("[environment]", [f"# Blender World '{scene.world.name}': its Environment Texture",
+                                f"file = {json.dumps(env['file'])}", f"rotation = {fmt(env['rotation'])}",
+                                f"intensity = {fmt(env['intensity'])}",
+                                f"visible = {'true' if env['visible'] else 'false'}"])
     lines = settings_lines(ds, "DOMAIN", "output")
     if lines:
         w.raw("[output]", lines)
