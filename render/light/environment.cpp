@@ -169,8 +169,9 @@ Vec3f Environment::sample(float u1, float u2, float& pdf) const {
     const int x = cdfInterval(cdf, w, u2);
     const float lo = x > 0 ? cdf[x - 1] : 0.0f, hi = cdf[x];
     const float fx = hi > lo ? (u2 - lo) / (hi - lo) : 0.5f;
-    const float u = (float(x) + std::clamp(fx, 0.0f, 0.9999f)) / float(w);
-    const float v = (float(y) + std::clamp(fy, 0.0f, 0.9999f)) / float(h);
+    // Strictly inside the texel: a sample on the pole's row edge would have no density.
+    const float u = (float(x) + std::clamp(fx, 1e-4f, 0.9999f)) / float(w);
+    const float v = (float(y) + std::clamp(fy, 1e-4f, 0.9999f)) / float(h);
     const Vec3f d = fromMap(u, v);
     pdf = this->pdf(d);
     return d;
@@ -185,9 +186,9 @@ float Environment::pdf(Vec3f d) const {
     const float rowP = rowCdf_[y] - (y > 0 ? rowCdf_[y - 1] : 0.0f);
     const float* cdf = &texelCdf_[size_t(y) * w];
     const float texelP = cdf[x] - (x > 0 ? cdf[x - 1] : 0.0f);
-    // Per unit (u, v) area, then per steradian: dw = 2 pi^2 cos(elevation) du dv.
-    const float c = std::cos((0.5f - v) * kMapPi);
-    if (!(c > 1e-6f)) return 0.0f;
+    // Per unit (u, v) area, then per steradian: dw = 2 pi^2 cos(elevation) du dv,
+    // cos(elevation) from d itself (near the poles z rounds to 1 and v to 0).
+    const float c = std::max(std::sqrt(d.x * d.x + d.y * d.y), 1e-7f);
     return rowP * texelP * float(w) * float(h) / (2.0f * kMapPi * kMapPi * c);
 }
 
