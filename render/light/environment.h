@@ -1,9 +1,9 @@
 // The light around the scene: the procedural sky (render.ambient, the same
 // radiance from every direction) or an [environment] map, lat-long, as
-// Blender's Environment Texture maps it: Z up, the image's middle toward +X,
-// its left edge toward -X through +Y... u = 0.5 - atan2(y, x) / 2pi, v = 0.5
-// + asin(z) / pi from the bottom row. Sampled in proportion to its
-// brightness for the path tracer's next-event estimation.
+// Cycles' direction_to_equirectangular maps it: Z up, u = 0.5 - atan2(y, x)
+// / 2pi (the image's left edge toward -X, a quarter in toward +Y, its middle
+// toward +X), v = 0.5 + asin(z) / pi from the bottom row. Sampled in
+// proportion to its light for the path tracer's next-event estimation.
 #pragma once
 
 #include <vector>
