@@ -1,9 +1,5 @@
 #include "io/environment_file.h"
 
-#include <ImfChannelList.h>
-#include <ImfFrameBuffer.h>
-#include <ImfHeader.h>
-#include <ImfInputFile.h>
 #include <ImfTestFile.h>
 
 #include <cmath>
@@ -12,6 +8,7 @@
 #include <memory>
 
 #include "core/error.h"
+#include "io/exr_file.h"
 
 // Radiance .hdr through stb_image, its HDR reader alone (png.cpp has its own
 // static copy for PNG).
@@ -25,32 +22,23 @@ namespace plume {
 
 namespace {
 
-RadianceMap readExr(const std::string& path) {
-    Imf::InputFile file(path.c_str());
-    const Imf::Header& header = file.header();
-    const Imath::Box2i window = header.dataWindow();
-    RadianceMap map;
-    map.width = window.max.x - window.min.x + 1;
-    map.height = window.max.y - window.min.y + 1;
-    const Imf::ChannelList& channels = header.channels();
-    const bool rgb = channels.findChannel("R") && channels.findChannel("G") &&
-                     channels.findChannel("B");
-    if (!rgb && !channels.findChannel("Y"))
+// Through io's EXR reader (exr_file.h), which refuses a header asking for
+// more pixels than the file can hold.
+RadianceMap readLatLongExr(const std::string& path) {
+    const ExrChannels exr = readExrChannels(path);
+    const char* rgb[3] = {"R", "G", "B"};
+    const bool colour = exr.channels.contains("R") && exr.channels.contains("G") &&
+                        exr.channels.contains("B");
+    if (!colour && !exr.channels.contains("Y"))
         throw RunError("'" + path + "' has no R, G and B channels (nor Y)");
-    map.rgb.assign(size_t(map.width) * map.height * 3, 0.0f);
-    // The frame buffer addresses pixel (x, y) of the data window at
-    // base + x * xStride + y * yStride.
-    char* base = reinterpret_cast<char*>(map.rgb.data()) -
-                 (ptrdiff_t(window.min.x) + ptrdiff_t(window.min.y) * map.width) * 3 *
-                     ptrdiff_t(sizeof(float));
-    Imf::FrameBuffer buffer;
-    const size_t xStride = 3 * sizeof(float), yStride = xStride * map.width;
-    const char* names[3] = {"R", "G", "B"};
-    for (int c = 0; c < 3; ++c)
-        buffer.insert(rgb ? names[c] : "Y",
-                      Imf::Slice(Imf::FLOAT, base + c * sizeof(float), xStride, yStride));
-    file.setFrameBuffer(buffer);
-    file.readPixels(window.min.y, window.max.y);
+    RadianceMap map;
+    map.width = exr.width;
+    map.height = exr.height;
+    map.rgb.resize(size_t(map.width) * map.height * 3);
+    for (int c = 0; c < 3; ++c) {
+        const std::vector<float>& values = exr.channels.at(colour ? rgb[c] : "Y");
+        for (size_t n = 0; n < values.size(); ++n) map.rgb[n * 3 + c] = values[n];
+    }
     return map;
 }
 
@@ -77,13 +65,7 @@ RadianceMap readRadianceMap(const std::string& path) {
     if (ext == ".exr" || ext == ".EXR") {
         if (!Imf::isOpenExrFile(path.c_str()))
             throw RunError("'" + path + "' is not an OpenEXR file");
-        try {
-            map = readExr(path);
-        } catch (const RunError&) {
-            throw;
-        } catch (const std::exception& e) {
-            throw RunError("'" + path + "': " + e.what());
-        }
+        map = readLatLongExr(path);
     } else if (ext == ".hdr" || ext == ".HDR") {
         map = readHdr(path);
     } else {
@@ -101,7 +83,7 @@ void loadEnvironment(Scene& scene) {
     if (!env.given() || env.map) return;
     try {
         env.map = std::make_shared<RadianceMap>(readRadianceMap(env.filePath));
-    } catch (const RunError& e) {
+    } catch (const std::runtime_error& e) {  // RunError, or InputError for an oversized header
         throw InputError(SourceLocation{scene.path, env.fileLine, env.fileColumn},
                          std::string("environment.file: ") + e.what());
     }
