@@ -17,6 +17,7 @@
 #include "render/march/pixel_tracer.h"
 #include "render/march/ray_marcher.h"
 #include "render/march/screen_bounds.h"
+#include "render/light/light_rays.h"
 #include "render/output/compositing.h"
 #include "render/solids/solid_motion_blur.h"
 #include "scene/flame_units.h"
@@ -35,6 +36,28 @@ constexpr float kHorizonDiagonals = 4.0f;
 // How far a lamp's or the sun's light spreads sideways per slice it crosses
 // (see sweepDirectionalLight): a little.
 constexpr float kLightSpread = 0.2f;
+
+// The rays toward a sun, and toward each of the sky's parts (render/light/light_rays.h).
+// A ray a voxel, a node a voxel along it: against the path tracer (a sun's
+// single scattering alone) 2.0%; rays two voxels apart 7.0%, nodes two
+// apart 3.5%.
+constexpr LatticeSpacing kSunRays{.across = 1.0f, .along = 1.0f};
+constexpr LatticeSpacing kSkyRays{.across = 1.0f, .along = 1.0f};
+// The sky's parts: against the path tracer (the sky's single scattering
+// alone) 3.1% at 24, 2.8% at 32, 4.6% at 16.
+constexpr int kSkyParts = 24;
+
+// `count` directions spread evenly over the sphere (a Fibonacci lattice).
+std::vector<Vec3f> sphereLattice(int count) {
+    std::vector<Vec3f> d(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        const float z = 1.0f - (2.0f * float(i) + 1.0f) / float(count);
+        const float r = std::sqrt(std::max(0.0f, 1.0f - z * z));
+        const float phi = float(i) * 2.39996323f;  // the golden angle
+        d[size_t(i)] = Vec3f(r * std::cos(phi), r * std::sin(phi), z);
+    }
+    return d;
+}
 
 // Cells beyond the active ones a density lookup reaches: one for trilinear,
 // two for the B-spline.
@@ -104,6 +127,8 @@ Renderer::Renderer(const Scene& scene)
     } else {
         environment_ = std::make_unique<Environment>(settings_.ambient);
     }
+    if (settings_.multipleScattering != MultipleScattering::Octaves)
+        skyLights_ = environment_->skyLights(sphereLattice(kSkyParts));
     placeLights(scene.lights);
     for (size_t l = 0; l < scene.lights.size(); ++l)
         lightNames_.push_back(scene.lights[l].name.empty() ? "light_" + std::to_string(l + 1)
@@ -166,8 +191,10 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     const bool glows = fire || (!scene.burns() && scene.render.heatGlow > 0.0f);
     // Temperature; with a fire, the flame and its light on the smoke.
     // and the light sent toward the camera (four floats).
-    const std::uint64_t channels =
-        kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) + (fire ? 2 : 0) + 4;
+    // Without the octaves, the sky's light toward the camera (three).
+    const bool rays = scene.render.multipleScattering != MultipleScattering::Octaves;
+    const std::uint64_t channels = kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) +
+                                   (fire ? 2 : 0) + (rays ? 3 : 0) + 4;
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);
     const std::uint64_t nx = std::uint64_t(n.x), ny = std::uint64_t(n.y), nz = std::uint64_t(n.z);
     const std::uint64_t slice = std::max({nx * ny, ny * nz, nx * nz});
@@ -274,7 +301,7 @@ std::vector<float> Renderer::renderLinear(const VolumeView& volume, int frame) {
     return composite();
 }
 
-void Renderer::prepareVolume(const VolumeView& volume) {
+void Renderer::prepareVolume(const VolumeView& volume, Vec3f eye) {
     if (!volume.density) throw RunError("renderer: the volume has no density grid");
     const ScalarGrid& density = *volume.density;
     const Vec3i n{density.nx(), density.ny(), density.nz()};
@@ -297,6 +324,9 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     // Only a flame lights what is around it: the glow of hot smoke without
     // one (render.heat_glow) is a colour ramp on heat and lights nothing.
     fireChannel_ = flame ? channels++ : -1;
+    const bool rays = settings_.multipleScattering != MultipleScattering::Octaves;
+    seenSkyChannel_ = rays ? channels : -1;
+    if (rays) channels += 3;
     shading_.resize(n, channels);
     shading_.setDensity(density.data());
     // A cubic frame reads density, temperature and flame through the
@@ -354,13 +384,16 @@ void Renderer::prepareVolume(const VolumeView& volume) {
     const float sigmaPerVoxel = settings_.extinction * volume.dx;
     if (solids) solidsInSweep_.add(shading_, sweepBox, volume, sigmaPerVoxel, *solids);
     // The octaves were fitted to depths carried from slice to slice.
-    const SweepCarry carry = settings_.multipleScattering == MultipleScattering::Octaves
-                                 ? SweepCarry::Depth
-                                 : SweepCarry::Transmittance;
-    sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_, carry, environment_.get());
-    for (size_t l = 0; l < directional_.size(); ++l)
-        sweepDirectionalLight(shading_, sweepBox, directional_[l].direction, sigmaPerVoxel,
-                              kLightSpread, kFirstLightChannel + int(l), sweepScratch_, carry);
+    const SweepCarry carry = rays ? SweepCarry::Transmittance : SweepCarry::Depth;
+    if (rays) {
+        traceLight(sweepBox, eye, sigmaPerVoxel);
+    } else {
+        sweepSkyOpenness(shading_, sweepBox, sigmaPerVoxel, sweepScratch_, carry,
+                         environment_.get());
+        for (size_t l = 0; l < directional_.size(); ++l)
+            sweepDirectionalLight(shading_, sweepBox, directional_[l].direction, sigmaPerVoxel,
+                                  kLightSpread, kFirstLightChannel + int(l), sweepScratch_, carry);
+    }
     pointCoarse_.resize(point_.size());
     for (size_t l = 0; l < point_.size(); ++l)
         pointLightTransmittance(shading_, sweepBox,
@@ -383,6 +416,16 @@ void Renderer::prepareVolume(const VolumeView& volume) {
                  .cubic = cubic_,
                  .lampBox = lampBox});
     if (solids) solidsInSweep_.remove(shading_);
+}
+
+void Renderer::traceLight(const Box3i& box, Vec3f eye, float sigmaPerVoxel) {
+    lightRays_.start(shading_, box, sigmaPerVoxel);
+    // The openness also weighs the fire's light (FireLight::shadeSmoke), with the sky black too.
+    lightRays_.traceSky(shading_, skyLights_, eye, settings_.phase, kSkyRays,
+                        {.openness = kSkyChannel, .seen = seenSkyChannel_});
+    for (size_t l = 0; l < directional_.size(); ++l)
+        lightRays_.traceDepth(shading_, directional_[l].direction, kSunRays,
+                              kFirstLightChannel + int(l));
 }
 
 VolumeView Renderer::seenVolume(const VolumeView& given, int frame) {
@@ -442,12 +485,12 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     }
 
     // Pack the volume and the light reaching each cell, and the smoke's colour.
-    prepareVolume(volume);
+    const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
+    prepareVolume(volume, eye);
     packColors(volume);
 
     // The light every sample of the smoke sends toward the camera, and the
     // light on the solids.
-    const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
     InScattering inScattering(directional_, point_, settings_,
                               (albedo_.x + albedo_.y + albedo_.z) / 3.0f, volume);
     if (!fire_.empty()) inScattering.setFireLight(fireChannel_, fire_.color(), &fire_);
@@ -460,7 +503,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     // (Not with the smoke's colour, which the fire's light lane would not carry.)
     const bool fireApart = cubic_ && !fire_.empty() && !colored_;
     shading_.setPacksDensity(cubic_ && !fireApart);
+    inScattering.setSeenSky(seenSkyChannel_);
     inScattering.fillSource(shading_, lit_, emptySpace_, eye, albedo_, fireApart, cellColors());
+    if (cubic_ && seenSkyChannel_ >= 0) sharpenSource(shading_, lit_, emptySpace_, sourceScratch_);
     const Vec3f fireLight = fireApart ? fire_.color() * albedo_ : Vec3f(0.0f);
     const SolidScene* solids = solids_ && !solids_->empty() ? solids_.get() : nullptr;
     std::optional<SurfaceLight> surfaceLight;

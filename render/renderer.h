@@ -15,6 +15,7 @@
 #include "core/volume.h"
 #include "render/camera.h"
 #include "render/light/environment.h"
+#include "render/light/light_rays.h"
 #include "render/light/fire_light.h"
 #include "render/light/light_cache.h"
 #include "render/march/empty_space.h"
@@ -103,7 +104,10 @@ class Renderer {
     // volume as given, lit through the (blurred) one rendered.
     BlurredSolids blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
                              const Camera& camera);
-    void prepareVolume(const VolumeView& volume);
+    // The volume and the light reaching each cell, for a camera at eye (grid units).
+    void prepareVolume(const VolumeView& volume, Vec3f eye);
+    // The light toward each cell by rays (not with the octaves: render/light/light_rays.h).
+    void traceLight(const Box3i& box, Vec3f eye, float sigmaPerVoxel);
     // The smoke's colour (sim/smoke_color.h) in each cell of the lit box
     // into colors_, when the volume has one (renderer_color.cpp).
     void packColors(const VolumeView& volume);
@@ -192,6 +196,11 @@ class Renderer {
     EmptySpace emptySpace_;
     std::vector<ScalarGrid> pointCoarse_;  // for point lights inside the smoke
     std::vector<float> sweepScratch_;
+    std::vector<float> sourceScratch_;  // sharpenSource's copy
+    LightRays lightRays_;               // without the octaves
+    // The sky (or the map) as distant lights for the rays (Environment::skyLights).
+    std::vector<SkyLight> skyLights_;
+    int seenSkyChannel_ = -1;  // traceSky's light toward the camera; -1 with the octaves
 };
 
 }  // namespace plume

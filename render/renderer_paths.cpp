@@ -48,7 +48,11 @@ void Renderer::tracePathFrame(const VolumeView& volume, const Camera& camera, in
 }
 
 void Renderer::fillLightCache(const VolumeView& volume, const std::vector<Vec3f>& pointGrid) {
-    medium_.build(volume, smokeDensity_, settings_, albedo_, MediumFilter::Linear, *space_);
+    // The density as the camera's rays read it: the cache's paths through
+    // trilinear density in a cubic frame came out 2% dark against the path
+    // tracer's (sun alone), for 30% more of the cache's time.
+    medium_.build(volume, smokeDensity_, settings_, albedo_,
+                  cubic_ ? MediumFilter::Cubic : MediumFilter::Linear, *space_);
     const LightCache::Lights lights{.directional = directional_,
                                     .pointGrid = pointGrid,
                                     .dx = volume.dx,

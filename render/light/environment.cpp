@@ -38,6 +38,47 @@ Vec3f Environment::meanAround(Vec3f axis) const { return faceMean_[cubeFace(axis
 
 
 
+std::vector<SkyLight> Environment::skyLights(std::span<const Vec3f> centres) const {
+    const size_t count = centres.size();
+    std::vector<Vec3f> light(count, Vec3f(0.0f)), mean(count, Vec3f(0.0f));
+    auto nearest = [&](Vec3f d) {
+        size_t best = 0;
+        for (size_t c = 1; c < count; ++c)
+            if (dot(d, centres[c]) > dot(d, centres[best])) best = c;
+        return best;
+    };
+    if (constant()) {
+        for (size_t c = 0; c < count; ++c) {
+            light[c] = constant_ * (4.0f * kMapPi / float(count));
+            mean[c] = centres[c];
+        }
+    } else {
+        const int w = map_.width, h = map_.height;
+        const float texelSolid = (2.0f * kMapPi / float(w)) * (kMapPi / float(h));
+        for (int y = 0; y < h; ++y) {
+            const float v = (float(y) + 0.5f) / float(h);
+            const float solid = texelSolid * std::cos((0.5f - v) * kMapPi);
+            for (int x = 0; x < w; ++x) {
+                const Vec3f d = fromMap((float(x) + 0.5f) / float(w), v);
+                const Vec3f l = texel(x, y) * solid;
+                const size_t c = nearest(d);
+                light[c] += l;
+                mean[c] += d * mapLuminance(l);
+            }
+        }
+    }
+    float total = 0.0f;
+    for (const Vec3f& l : light) total += mapLuminance(l);
+    std::vector<SkyLight> lights(count);
+    for (size_t c = 0; c < count; ++c) {
+        const float m = length(mean[c]);
+        lights[c] = {.direction = -(m > 0.0f ? mean[c] / m : centres[c]),
+                     .light = light[c],
+                     .share = total > 0.0f ? mapLuminance(light[c]) / total : 1.0f / float(count)};
+    }
+    return lights;
+}
+
 Environment::Environment(const EnvironmentSettings& settings, const WorkingSpace& space) {
     map_ = *settings.map;
     const float scale = settings.intensity;

@@ -6,6 +6,7 @@
 // proportion to its light for the path tracer's next-event estimation.
 #pragma once
 
+#include <span>
 #include <vector>
 
 #include "core/radiance_map.h"
@@ -14,6 +15,13 @@
 #include "scene/scene.h"
 
 namespace plume {
+
+// One part of the sky as a distant light (Environment::skyLights).
+struct SkyLight {
+    Vec3f direction;  // the way its light travels, unit
+    Vec3f light;      // its part's radiance integrated over its solid angle
+    float share;      // its part of the sky's luminance, the parts' summing to 1
+};
 
 class Environment {
   public:
@@ -35,6 +43,12 @@ class Environment {
     // The mean radiance over the sixth of the sphere around axis direction
     // `axis` (a unit axis, +-X, +-Y, +-Z): the directions nearer it than any other axis.
     Vec3f meanAround(Vec3f axis) const;
+
+    // The sky as distant lights for the march: the sphere split among
+    // `centres` (unit directions the light comes from; each takes the
+    // directions nearer it than any other), each part's light sent from its
+    // light-weighted mean direction, so a map's sun shines from where it is.
+    std::vector<SkyLight> skyLights(std::span<const Vec3f> centres) const;
 
   private:
     Vec3f texel(int x, int y) const {

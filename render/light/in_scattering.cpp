@@ -91,6 +91,7 @@ InScattering::InScattering(std::span<const LightSettings> directional,
       point_(point),
       mode_(settings.multipleScattering),
       ambient_(settings.ambient),
+      skyOn_(settings.ambient.x > 0.0f || settings.ambient.y > 0.0f || settings.ambient.z > 0.0f),
       albedo_(albedo),
       g_(settings.phase),
       dx_(volume.dx),
@@ -113,6 +114,39 @@ void InScattering::startRay(Vec3f d) {
             gi *= kOctavePhase;
         }
     }
+}
+
+void sharpenSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
+                   std::vector<float>& copy) {
+    if (box.empty()) return;
+    const Vec3i n = grid.n();
+    float* source = grid.source(0, 0, 0);
+    copy.assign(source, source + size_t(n.x) * n.y * n.z * 4);
+    // A neighbour outside the filled cells stands in with the cell's own value.
+    auto filled = [&](int i, int j, int k) {
+        return i >= box.lo.x && j >= box.lo.y && k >= box.lo.z && i < box.hi.x && j < box.hi.y &&
+               k < box.hi.z &&
+               !emptySpace.empty(
+                   emptySpace.blockAt(Vec3f(float(i) + 0.5f, float(j) + 0.5f, float(k) + 0.5f)));
+    };
+    constexpr int kSides[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
+        for (int k = box.lo.z + k0; k < box.lo.z + k1; ++k)
+            for (int j = box.lo.y; j < box.hi.y; ++j)
+                for (int i = box.lo.x; i < box.hi.x; ++i) {
+                    if (!filled(i, j, k)) continue;
+                    const size_t c = grid.cellIndex(i, j, k) * 4;
+                    float laplacian[3] = {0.0f, 0.0f, 0.0f};
+                    for (const auto& side : kSides) {
+                        const int a = i + side[0], b = j + side[1], e = k + side[2];
+                        if (!filled(a, b, e)) continue;
+                        const size_t q = grid.cellIndex(a, b, e) * 4;
+                        for (int l = 0; l < 3; ++l) laplacian[l] += copy[q + l] - copy[c + l];
+                    }
+                    for (int l = 0; l < 3; ++l)
+                        source[c + l] = copy[c + l] - laplacian[l] * (1.0f / 6.0f);
+                }
+    });
 }
 
 }  // namespace plume

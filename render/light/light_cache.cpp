@@ -48,8 +48,10 @@ void LightCache::fill(const ShadingGrid& grid, const Box3i& box, const Medium& m
     const float* data = grid.data();
     const float g = lights.phase;
 
+    const int strataSide = std::max(1, int(std::sqrt(float(pathsPerCell))));
     parallelForRange(cells.hi.z - cells.lo.z, [&](int k0, int k1) {
         std::vector<float> sum(size_t(layers_) * kFloats);
+        std::vector<float> shape(static_cast<size_t>(layers_));
         for (int k = cells.lo.z + k0; k < cells.lo.z + k1; ++k)
             for (int j = cells.lo.y; j < cells.hi.y; ++j)
                 for (int i = cells.lo.x; i < cells.hi.x; ++i) {
@@ -59,13 +61,30 @@ void LightCache::fill(const ShadingGrid& grid, const Box3i& box, const Medium& m
                     if (!medium.near(centre, 1.5f * std::max({scale_.x, scale_.y, scale_.z})))
                         continue;
                     std::fill(sum.begin(), sum.end(), 0.0f);
+                    std::fill(shape.begin(), shape.end(), 0.0f);
                     const uint32_t cellId = uint32_t((size_t(k) * n_.y + j) * n_.x + i);
                     for (int path = 0; path < pathsPerCell; ++path) {
                         PathRandom random(cellId, uint32_t(path), 0x6c696768u, 0u);
-                        const Vec3f start((float(i) + random.uniform()) * scale_.x,
-                                          (float(j) + random.uniform()) * scale_.y,
-                                          (float(k) + random.uniform()) * scale_.z);
-                        const Vec3f from = sampleSphere(random.uniform(), random.uniform());
+                        // Stratified: the starts over the cell's octants,
+                        // the first directions over a grid of the sphere's
+                        // (z, phi), each stratum jittered.
+                        const int octant = path & 7;
+                        const Vec3f start(
+                            (float(i) + 0.5f * (float(octant & 1) + random.uniform())) * scale_.x,
+                            (float(j) + 0.5f * (float((octant >> 1) & 1) + random.uniform())) *
+                                scale_.y,
+                            (float(k) + 0.5f * (float(octant >> 2) + random.uniform())) * scale_.z);
+                        const int strata = strataSide * strataSide;
+                        const int stratum = (path * 7) % strata;  // not in step with the octant
+                        const Vec3f from = sampleSphere(
+                            (float(stratum / strataSide) + random.uniform()) / float(strataSide),
+                            (float(stratum % strataSide) + random.uniform()) / float(strataSide));
+                        {
+                            const Trilinear w = grid.weights(start);
+                            shape[0] += shapeOfOpenness(w(data + sky));
+                            for (int l = 1; l < layers_; ++l)
+                                shape[size_t(l)] += shapeOfDepth(w(data + firstLight + l - 1));
+                        }
                         Vec3f o = start, d = from, beta(1.0f);
                         for (int bounce = 0; bounce < kCacheMaxBounces; ++bounce) {
                             Vec3f p;
@@ -113,13 +132,14 @@ void LightCache::fill(const ShadingGrid& grid, const Box3i& box, const Medium& m
                     }
                     float* out = data_.data() + ((size_t(k) * n_.y + j) * n_.x + i) *
                                                     size_t(layers_) * kFloats;
-                    const float inv = 1.0f / float(pathsPerCell);
-                    for (size_t v = 0; v < sum.size(); ++v) out[v] = sum[v] * inv;
+                    for (int l = 0; l < layers_; ++l)
+                        for (int v = 0; v < kFloats; ++v)
+                            out[l * kFloats + v] = sum[size_t(l) * kFloats + v] / shape[size_t(l)];
                 }
     });
 }
 
-Vec3f LightCache::at(int layer, Vec3f pGrid, Vec3f d) const {
+Vec3f LightCache::at(int layer, Vec3f pGrid, Vec3f d, float shape) const {
     // Trilinear between cache cell centres, clamped at the edges.
     float f[3];
     int c0[3], c1[3];
@@ -139,11 +159,11 @@ Vec3f LightCache::at(int layer, Vec3f pGrid, Vec3f d) const {
         const float* c = cell(i, j, k) + size_t(layer) * kFloats;
         for (int e = 0; e < kFloats; ++e) v[e] += w * c[e];
     }
-    const Vec3f mean(v[0], v[1], v[2]);
+    const Vec3f mean = Vec3f(v[0], v[1], v[2]) * shape;
     const float l = cacheLuminance(mean);
     if (!(l > 0.0f)) return Vec3f(0.0f);
     // Henyey-Greenstein to first order: 1 + 3 g cos, over the light's directions.
-    const float lobe = 1.0f + 3.0f * g_ * (v[3] * d.x + v[4] * d.y + v[5] * d.z) / l;
+    const float lobe = 1.0f + 3.0f * g_ * (v[3] * d.x + v[4] * d.y + v[5] * d.z) * shape / l;
     return mean * std::max(0.0f, lobe);
 }
 

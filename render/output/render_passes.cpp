@@ -119,8 +119,10 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
     if (settings_.multipleScattering == MultipleScattering::Transport)
         inScattering.setLightCache(&lightCache_);  // the beauty's, filled per unit of each light
     const bool fireApart = cubic_ && !fire_.empty() && !colored_;
+    inScattering.setSeenSky(seenSkyChannel_);
     inScattering.fillSource(shading_, lit_, emptySpace_, rays.eye, albedo_, fireApart,
                             cellColors());
+    if (cubic_ && seenSkyChannel_ >= 0) sharpenSource(shading_, lit_, emptySpace_, sourceScratch_);
     const Vec3f fireLight = fireApart && fire ? fire_.color() * albedo_ : Vec3f(0.0f);
 
     // The solids' light (and the moving solids' over the shutter), the same

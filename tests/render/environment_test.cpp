@@ -8,6 +8,7 @@
 #include <cmath>
 #include <memory>
 #include <numbers>
+#include <vector>
 
 #include "render/path/path_random.h"
 
@@ -115,6 +116,42 @@ TEST(Environment, CubeFacesShareTheLight) {
     EXPECT_GT(env.meanAround({0, 0, 1}).x, 0.75f);
     EXPECT_EQ(env.meanAround({0, 0, -1}).x, 0.0f);
     EXPECT_NEAR(sum / 6.0f, env.mean().x, 0.01f);
+}
+
+// The sky split into parts for the march: all the light is in them, and a
+// map's sun shines from where it is, not from its part's centre.
+TEST(Environment, SkyLightsHoldTheLightAndItsDirection) {
+    const WorkingSpace space;
+    std::vector<Vec3f> centres;
+    for (int i = 0; i < 24; ++i) {
+        const float z = 1.0f - (2.0f * float(i) + 1.0f) / 24.0f, r = std::sqrt(1.0f - z * z);
+        centres.push_back({r * std::cos(2.39996323f * float(i)), r * std::sin(2.39996323f * float(i)), z});
+    }
+    const Environment sky(Vec3f(0.2f, 0.3f, 0.4f));
+    Vec3f total(0.0f);
+    float shares = 0.0f;
+    for (const SkyLight& part : sky.skyLights(centres)) {
+        total += part.light;
+        shares += part.share;
+    }
+    EXPECT_NEAR(total.y, 0.3f * 4.0f * kPi, 1e-4f);
+    EXPECT_NEAR(shares, 1.0f, 1e-5f);
+
+    const Environment sun(oneTexel(20, 9), space);
+    const std::vector<SkyLight> parts = sun.skyLights(centres);
+    const SkyLight* brightest = &parts[0];
+    total = Vec3f(0.0f);
+    for (const SkyLight& part : parts) {
+        total += part.light;
+        if (part.share > brightest->share) brightest = &part;
+    }
+    // One texel of 100 over its solid angle, all in one part.
+    const float elevation = (0.5f - 9.5f / 32.0f) * kPi;
+    const float texelSolid = (2.0f * kPi / 64.0f) * (kPi / 32.0f) * std::cos(elevation);
+    EXPECT_NEAR(total.x, 100.0f * texelSolid, 1e-3f);
+    EXPECT_NEAR(brightest->share, 1.0f, 1e-5f);
+    // Its light travels away from the texel.
+    EXPECT_GT(dot(brightest->direction, -texelDirection(20, 9)), 0.9999f);
 }
 
 }  // namespace
