@@ -512,6 +512,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     if (solids)
         surfaceLight.emplace(shading_, lit_, directional_, point_, settings_, ground_, volume,
                              *solids, &fire_);
+    if (surfaceLight) surfaceLight->setSky(skyLights_);
     BlurredSolids blurred = solids ? blurSolids(frame, given, volume, camera) : BlurredSolids{};
 
     // What every ray shares: the box it is marched through and the pixels

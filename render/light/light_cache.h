@@ -6,7 +6,8 @@
 // cells sends paths in every direction from points inside it; a path
 // tracks (render/path/medium.h) to a collision, scatters there the light
 // that reaches it directly (a sun or lamp through the optical depth the
-// sweeps left in the ShadingGrid, the sky through the cell's openness), and
+// rays left in the ShadingGrid, render/light/light_rays.h; the sky through
+// the cell's openness), and
 // goes on by the phase function until Russian roulette ends it. What the
 // cell holds is the mean radiance those paths bring back, and its mean
 // direction (the first moment, luminance-weighted), so a read toward a ray
@@ -16,8 +17,9 @@
 // each per unit of that light (its colour times intensity; the sky's per
 // unit of render.ambient), so a render pass with a light off reads no
 // light of it. Paths are hashed from the cell and the path's index, not the
-// frame: the cache's noise stays where it is from frame to frame instead of
-// flickering, and a frame is the same for any thread count.
+// frame, so a frame is the same for any thread count and frame range; their
+// noise still changes with the density from frame to frame, which a blur
+// of the cells (after the shape, below) keeps down.
 #pragma once
 
 #include <cmath>
@@ -73,6 +75,7 @@ class LightCache {
     static float shapeOfOpenness(float openness) { return kShapeFloor + openness; }
 
   private:
+    void blurCells(const Box3i& cells);
     // Keeps the shape away from 0 deep in shadow.
     static constexpr float kShapeFloor = 0.05f;
     // Floats a cell holds per layer: RGB, then the moment's x, y, z.

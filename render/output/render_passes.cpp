@@ -131,6 +131,7 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
     if (rays.solids)
         surfaceLight.emplace(shading_, lit_, directional, point, settings, ground_, volume,
                              *rays.solids, fire ? &fire_ : nullptr);
+    if (surfaceLight) surfaceLight->setSky(skyLights_);
     BlurredSolids partBlurred;
     partBlurred.pixels = blurred.pixels;
     partBlurred.scenes = std::move(blurred.scenes);

@@ -188,8 +188,18 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
     // below, which the sky lights.
     float entry;
     const float sky = shadows ? channelToward(lookup, up_, kSkyChannel, 1.0f, entry) : 1.0f;
-    const float facingSky = 0.5f * (1.0f + n.z) * sky + 0.5f * (1.0f - n.z) * skyBelow_;
-    e += render_.ambient * (kPi * facingSky);
+    const bool skyOn = render_.ambient.x > 0.0f || render_.ambient.y > 0.0f || render_.ambient.z > 0.0f;
+    if (skyParts_.empty() || !skyOn) {
+        const float facingSky = 0.5f * (1.0f + n.z) * sky + 0.5f * (1.0f - n.z) * skyBelow_;
+        e += render_.ambient * (kPi * facingSky);
+    } else {
+        // The parts above the horizon, each from its direction; the world
+        // below as before.
+        Vec3f above(0.0f);
+        for (const SkyLight& part : skyParts_)
+            if (part.direction.z < 0.0f) above += part.light * std::max(0.0f, -dot(n, part.direction));
+        e += above * sky + render_.ambient * (kPi * 0.5f * (1.0f - n.z) * skyBelow_);
+    }
     return e;
 }
 

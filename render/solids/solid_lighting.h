@@ -18,6 +18,7 @@
 #include "core/box.h"
 #include "core/vec.h"
 #include "core/volume.h"
+#include "render/light/environment.h"
 #include "render/light/fire_light.h"
 #include "render/march/ray.h"
 #include "render/march/shading_grid.h"
@@ -36,6 +37,11 @@ class SurfaceLight {
                  const RenderSettings& render, const GroundSettings& ground,
                  const VolumeView& volume, const SolidScene& solids,
                  const FireLight* fire = nullptr);
+
+    // The sky as parts (Environment::skyLights), not render.ambient alike
+    // from every direction: a map's light on the upper half of what a
+    // surface faces comes from where the map puts it. Refers to them.
+    void setSky(std::span<const SkyLight> parts) { skyParts_ = parts; }
 
     // Radiance the surface sends back along the ray that hit it at world point p.
     Vec3f shade(Vec3f p, const SurfaceHit& hit) const;
@@ -66,6 +72,7 @@ class SurfaceLight {
     const VolumeView& volume_;
     const SolidScene& solids_;
     const FireLight* fire_;  // a fire's glow, when something glows
+    std::span<const SkyLight> skyParts_;
 };
 
 // Puts the solids into a ShadingGrid's density (channel 0) for the light
