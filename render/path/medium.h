@@ -138,7 +138,7 @@ bool Medium::track(const Ray& ray, float t0, float t1, Random& random, Visit&& v
             // Exponential steps are memoryless: past the block's end the
             // next block starts afresh from its entry.
             for (;;) {
-                t -= std::log1p(-random.uniform()) / m;
+                t += random.exponential() / m;
                 if (t >= blockEnd) break;
                 if (!visit(t, m)) return true;
             }
