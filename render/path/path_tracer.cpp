@@ -7,6 +7,7 @@
 
 #include "core/parallel.h"
 #include "render/light/in_scattering.h"
+#include "render/path/emitters.h"
 #include "render/path/path_random.h"
 #include "render/path/scattering.h"
 
@@ -25,6 +26,10 @@ constexpr int kMaxBounces = 1024;
 constexpr float kShadowRoulette = 0.1f;
 // Surfaces: a new ray starts this far (metres) off the surface it leaves.
 constexpr float kSurfaceOffset = 1e-4f;
+// The flame's light from within this many voxels of a vertex is gathered
+// along the next ray; next-event estimation draws it from farther (its
+// 1/r^2 stays below 1/4).
+constexpr float kFlameNear = 2.0f;
 
 float maxComponent(Vec3f c) { return std::max({c.x, c.y, c.z}); }
 
@@ -44,7 +49,10 @@ struct Vertex {
 class PathIntegrator {
   public:
     explicit PathIntegrator(const PathScene& scene)
-        : s_(scene), m_(*scene.medium), dx_(scene.medium->dx()), inv_(1.0f / scene.medium->dx()) {}
+        : s_(scene), m_(*scene.medium), dx_(scene.medium->dx()), inv_(1.0f / scene.medium->dx()) {
+        if (scene.flameEvents && m_.glows()) flames_ = EmissionSampler(m_);
+        flameEvents_ = scene.flameEvents && m_.glows();
+    }
 
     // One camera path from eye along d: the radiance it brings back (the
     // background excluded) and the transmittance to the background.
@@ -57,9 +65,19 @@ class PathIntegrator {
     // (infinity: out of the scene): ratio tracking through the medium, 0
     // when a surface is in the way.
     float transmittance(Vec3f from, Vec3f d, float distance, PathRandom& random) const;
-    // Light from the lights and the sky arriving at v toward a path that
-    // travelled along d (medium) and scattering toward it.
+    // Light from the lights, the sky and the flame arriving at v toward a
+    // path that travelled along d (medium) and scattering toward it.
     Vec3f nextEvent(const Vertex& v, Vec3f d, PathRandom& random) const;
+    // The flame's part of it, from kFlameNear voxels of `from` and farther.
+    Vec3f flameEvent(const Vertex& v, Vec3f from, Vec3f d, PathRandom& random) const;
+    // The flame's light along the first kFlameNear voxels of a scattered ray
+    // that travels tEnd (grid units) before it scatters or meets a surface:
+    // its integral, by stratified points. Over the tracked tEnd, whose
+    // chance to pass t is the transmittance to t, its mean is the emission
+    // seen through the medium (the track-length estimator); unlike the
+    // camera ray's gathering at tentative collisions, its noise does not
+    // grow where a bright flame is thin.
+    Vec3f nearFlame(const Ray& ray, float tEnd, PathRandom& random) const;
     // The phase function or the surface's BRDF for light from wi, times cos
     // on a surface.
     float scatter(const Vertex& v, Vec3f d, Vec3f wi) const {
@@ -74,6 +92,8 @@ class PathIntegrator {
     const PathScene& s_;
     const Medium& m_;
     float dx_, inv_;
+    EmissionSampler flames_;
+    bool flameEvents_ = false;
 };
 
 float PathIntegrator::transmittance(Vec3f from, Vec3f d, float distance,
@@ -133,7 +153,46 @@ Vec3f PathIntegrator::nextEvent(const Vertex& v, Vec3f d, PathRandom& random) co
                 light += env.radiance(wi) * (f * t * powerHeuristic(pdf, scatterPdf) / pdf);
         }
     }
+    if (flameEvents_) light += flameEvent(v, from, d, random);
     return light;
+}
+
+Vec3f PathIntegrator::flameEvent(const Vertex& v, Vec3f from, Vec3f d, PathRandom& random) const {
+    if (flames_.empty()) return Vec3f(0.0f);
+    // A point of the flame p, drawn by its light: the light arriving over the
+    // volume is emission(p) T f / r^2 per cubic voxel, over the point's density.
+    float pdf;
+    const float u0 = random.uniform(), u1 = random.uniform(), u2 = random.uniform(),
+                u3 = random.uniform();
+    const Vec3f p = flames_.sample(u0, u1, u2, u3, random.uniform(), pdf);
+    const Vec3f toPoint = p - toGrid(from);
+    const float r2 = dot(toPoint, toPoint);
+    // Nearer, the next ray gathers it (nearFlame).
+    if (r2 < kFlameNear * kFlameNear || !(pdf > 0.0f)) return Vec3f(0.0f);
+    const Vec3f e = m_.emission(p);
+    if (!(maxComponent(e) > 0.0f)) return Vec3f(0.0f);
+    const float r = std::sqrt(r2);
+    const Vec3f wi = toPoint / r;
+    const float f = scatter(v, d, wi);
+    if (f <= 0.0f) return Vec3f(0.0f);
+    const float t = transmittance(from, wi, r * dx_, random);
+    return e * (f * t / (r2 * pdf));
+}
+
+Vec3f PathIntegrator::nearFlame(const Ray& ray, float tEnd, PathRandom& random) const {
+    // The part of [0, min(tEnd, kFlameNear)] inside the grid.
+    float lo, hi;
+    const Vec3i n = m_.n();
+    if (!clipRay(ray, Vec3f(0.0f), Vec3f(float(n.x), float(n.y), float(n.z)), lo, hi))
+        return Vec3f(0.0f);
+    hi = std::min({hi, tEnd, kFlameNear});
+    if (!(lo < hi)) return Vec3f(0.0f);
+    // One point in each of two strata.
+    constexpr int kStrata = 2;
+    const float length = (hi - lo) / float(kStrata), u = random.uniform();
+    Vec3f light(0.0f);
+    for (int s = 0; s < kStrata; ++s) light += m_.emission(ray.at(lo + (float(s) + u) * length));
+    return light * length;
 }
 
 Vec3f PathIntegrator::radiance(Vec3f eye, Vec3f d, PathRandom& random,
@@ -156,19 +215,24 @@ Vec3f PathIntegrator::radiance(Vec3f eye, Vec3f d, PathRandom& random,
         }
 
         // Delta tracking to the first real collision before the surface,
-        // gathering the flame's light on the way.
+        // gathering the flame's light on the way (the camera ray's; past a
+        // scattering, nearFlame below).
         const Ray ray(toGrid(o), d);
+        const bool nearOnly = bounce > 0 && flameEvents_;
         Vertex v;
+        float tCollision = kInf;  // grid units
         bool collided = m_.track(ray, 0.0f, tSurface * inv_, random, [&](float t, float majorant) {
             const Vec3f p = ray.at(t);
-            if (m_.glows()) sum += beta * m_.emission(p) / majorant;
+            if (m_.glows() && !nearOnly) sum += beta * m_.emission(p) / majorant;
             if (random.uniform() * majorant < m_.sigma(p)) {
                 v.world = s_.origin + p * dx_;
                 v.albedo = m_.albedo(p);
+                tCollision = t;
                 return false;
             }
             return true;
         });
+        if (nearOnly) sum += beta * nearFlame(ray, std::min(tCollision, tSurface * inv_), random);
         if (!collided && !onSurface) {
             // Out of the scene: the sky's light, weighted against next-event's
             // sample of it (the camera ray's background is composited apart).
