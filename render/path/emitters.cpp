@@ -1,6 +1,7 @@
 #include "render/path/emitters.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/parallel.h"
 
@@ -92,6 +93,10 @@ EmissionSampler::EmissionSampler(const Medium& medium) {
         *this = EmissionSampler();
         return;
     }
+    nb_ = nb;
+    blockIndex_.assign(glows.size(), -1);
+    for (size_t b = 0; b < blocks_.size(); ++b)
+        blockIndex_[(size_t(blocks_[b].z) * nb.y + blocks_[b].y) * nb.x + blocks_[b].x] = int(b);
     double previous = 0.0;
     blockProbability_.resize(blocks_.size());
     for (size_t b = 0; b < blocks_.size(); ++b) {
@@ -100,6 +105,14 @@ EmissionSampler::EmissionSampler(const Medium& medium) {
         previous = blockCdf_[b];
     }
     blockCdf_.back() = 1.0;
+    float largest = 0.0f;
+    for (size_t b = 0; b < blocks_.size(); ++b) {
+        const float* cdf = &voxelCdf_[b * kBlockVoxels];
+        for (int v = 0; v < kBlockVoxels; ++v)
+            largest =
+                std::max(largest, blockProbability_[b] * (cdf[v] - (v > 0 ? cdf[v - 1] : 0.0f)));
+    }
+    lookupScale_ = 100.0f / largest;
 }
 
 Vec3f EmissionSampler::sample(float u0, float u1, float u2, float u3, float u4, float& pdf) const {
@@ -113,10 +126,14 @@ Vec3f EmissionSampler::sample(float u0, float u1, float u2, float u3, float u4, 
     const int v =
         std::min(int(std::upper_bound(cdf, cdf + kBlockVoxels, u1) - cdf), kBlockVoxels - 1);
     pdf = blockProbability_[b] * (cdf[v] - (v > 0 ? cdf[v - 1] : 0.0f));
+    // Strictly inside the voxel, so that pdf(p) finds it again.
+    auto inside = [](int cell, float u) {
+        return std::min(float(cell) + u, std::nextafter(float(cell + 1), 0.0f));
+    };
     const Vec3i& block = blocks_[b];
-    return {float(block.x * kBlock + v % kBlock) + u2,
-            float(block.y * kBlock + (v / kBlock) % kBlock) + u3,
-            float(block.z * kBlock + v / (kBlock * kBlock)) + u4};
+    return {inside(block.x * kBlock + v % kBlock, u2),
+            inside(block.y * kBlock + (v / kBlock) % kBlock, u3),
+            inside(block.z * kBlock + v / (kBlock * kBlock), u4)};
 }
 
 }  // namespace plume

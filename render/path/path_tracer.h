@@ -8,10 +8,12 @@
 // environment (importance-sampled, weighted against the phase function's
 // own sample by the power heuristic) and to the flame (points drawn by its
 // light, render/path/emitters.h); the ground and the solids diffuse
-// (Lambert), lit alike. The flame's emission is split by distance: the
-// camera ray gathers it at every tentative collision, a scattered ray at
-// stratified points over its first kFlameNear voxels (where next-event's
-// 1/r^2 would spike), next-event estimation the rest. Russian roulette past
+// (Lambert), lit alike. Every ray integrates the flame's emission along its
+// way at stratified points (the camera ray through ratio-tracked
+// transmittance); past a scattering, each point is weighed against
+// next-event's draw of it by the power heuristic, so the line takes the
+// flame near a vertex (where next-event's 1/r^2 would spike) and next-event
+// the flame far off. Russian roulette past
 // a few bounces keeps it unbiased without a bounce limit. A pixel's samples
 // are jittered over its area, each path's random numbers hashed from pixel,
 // sample and frame (render/path/path_random.h): a frame is the same for any

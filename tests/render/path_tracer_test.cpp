@@ -257,10 +257,12 @@ TEST(PathFire, EmissionSamplerCoversTheFlame) {
     }
 }
 
-// Next-event estimation to the flame changes the noise, not the light: the
-// slab lit by the flame (and by the flame's smoke, which scatters its light
-// from near and far) as the paths alone gather it, within four standard
-// errors of the two; for each filter's reach.
+// Next-event estimation to the flame and the rays' line integrals weighed
+// against it change the noise, not the light: the slab lit by the flame
+// (and by the flame's smoke, which scatters its light from near and far) as
+// the paths alone gather it at tentative collisions, within four standard
+// errors of the two; for each filter's reach. (Dropping next-event's pdf,
+// or its weight against the line, fails it.)
 TEST(PathFire, FlameEventsMatchGathering) {
     for (MediumFilter filter : {MediumFilter::Linear, MediumFilter::Cubic}) {
         const FireBox box(filter, 0.5f);
