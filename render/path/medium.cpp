@@ -36,7 +36,8 @@ void Medium::build(const VolumeView& volume, const ScalarGrid* smokeDensity,
         if (temperature_) bsplineCoefficients(temperature_->data(), n_, temperatureCoefficients_);
         if (flame_) bsplineCoefficients(flame_->data(), n_, flameCoefficients_);
     }
-    buildMajorants(filter_ == MediumFilter::Linear ? 1 : 2);
+    apron_ = filter_ == MediumFilter::Linear ? 1 : 2;
+    buildMajorants(apron_);
 }
 
 void Medium::buildMajorants(int apron) {
@@ -69,6 +70,41 @@ void Medium::buildMajorants(int apron) {
                 }
     });
     empty_ = std::all_of(majorant_.begin(), majorant_.end(), [](float m) { return m <= 0.0f; });
+}
+
+float Medium::emissionBound(Vec3i lo, Vec3i hi) const {
+    if (!glows_) return 0.0f;
+    // The largest value a lookup in the cells can read, as buildMajorants
+    // bounds the density: the filter's weights are positive and sum to one.
+    const Vec3i readLo{std::max(0, lo.x - apron_), std::max(0, lo.y - apron_),
+                       std::max(0, lo.z - apron_)};
+    const Vec3i readHi{std::min(n_.x, hi.x + apron_), std::min(n_.y, hi.y + apron_),
+                       std::min(n_.z, hi.z + apron_)};
+    auto largest = [&](const ScalarGrid& grid, const std::vector<float>& coefficients) {
+        const float* values = filter_ == MediumFilter::Sharp ? coefficients.data() : grid.data();
+        float m = 0.0f;
+        for (int k = readLo.z; k < readHi.z; ++k)
+            for (int j = readLo.y; j < readHi.y; ++j) {
+                const float* row = values + (size_t(k) * n_.y + j) * n_.x;
+                for (int i = readLo.x; i < readHi.x; ++i) m = std::max(m, row[i]);
+            }
+        return m;
+    };
+    const float kelvin = largest(*temperature_, temperatureCoefficients_) * fireTemperature_;
+    if (!(kelvin > 0.0f)) return 0.0f;
+    // Planck's light grows with the temperature at every wavelength, and a
+    // flame's as T^4: the hottest lookup bounds the light (within the few
+    // per cent its colour's channel sum moves, which only weighs the draw).
+    Vec3f light;
+    if (!flame_) {
+        light = blackbody(kelvin) *
+                (heatGlow_ * largest(*density_, densityCoefficients_) * sigmaPerVoxel_);
+    } else {
+        const float flame = largest(*flame_, flameCoefficients_);
+        if (!(flame > 0.0f)) return 0.0f;
+        light = flameRadiance(kelvin) * (emission_ * flame * dx_);
+    }
+    return light.x + light.y + light.z;
 }
 
 float Medium::density(Vec3f p) const {

@@ -72,6 +72,14 @@ class Medium {
     }
 
     static constexpr int kBlockShift = 2;
+    // The blocks of 4^3 cells the majorants are kept over (the last ones
+    // cut by the grid's edge).
+    Vec3i blocks() const { return blocks_; }
+    // A bound on the sum of emission()'s channels at any point of the cells
+    // [lo, hi) (by the values within the filter's reach): positive wherever
+    // they emit. What the path tracer draws the flame's points by
+    // (render/path/emitters.h).
+    float emissionBound(Vec3i lo, Vec3i hi) const;
 
   private:
     float density(Vec3f pGrid) const;
@@ -84,6 +92,7 @@ class Medium {
     float dx_ = 1.0f;
     float sigmaPerVoxel_ = 0.0f;
     bool empty_ = true, glows_ = false;
+    int apron_ = 1;  // cells beyond a block a lookup in it reads
     MediumFilter filter_ = MediumFilter::Linear;
     const ScalarGrid* density_ = nullptr;
     const ScalarGrid* temperature_ = nullptr;

@@ -7,6 +7,7 @@
 
 #include "core/parallel.h"
 #include "render/light/in_scattering.h"
+#include "render/path/emitters.h"
 #include "render/path/path_random.h"
 #include "render/path/scattering.h"
 
@@ -25,6 +26,9 @@ constexpr int kMaxBounces = 1024;
 constexpr float kShadowRoulette = 0.1f;
 // Surfaces: a new ray starts this far (metres) off the surface it leaves.
 constexpr float kSurfaceOffset = 1e-4f;
+// A scattered ray looks the flame up by roulette at points whose weight
+// against next-event is below this (flameAlong).
+constexpr float kLineRoulette = 0.25f;
 
 float maxComponent(Vec3f c) { return std::max({c.x, c.y, c.z}); }
 
@@ -44,7 +48,10 @@ struct Vertex {
 class PathIntegrator {
   public:
     explicit PathIntegrator(const PathScene& scene)
-        : s_(scene), m_(*scene.medium), dx_(scene.medium->dx()), inv_(1.0f / scene.medium->dx()) {}
+        : s_(scene), m_(*scene.medium), dx_(scene.medium->dx()), inv_(1.0f / scene.medium->dx()) {
+        if (scene.flameEvents && m_.glows()) flames_ = EmissionSampler(m_);
+        flameEvents_ = scene.flameEvents && m_.glows();
+    }
 
     // One camera path from eye along d: the radiance it brings back (the
     // background excluded) and the transmittance to the background.
@@ -57,9 +64,34 @@ class PathIntegrator {
     // (infinity: out of the scene): ratio tracking through the medium, 0
     // when a surface is in the way.
     float transmittance(Vec3f from, Vec3f d, float distance, PathRandom& random) const;
-    // Light from the lights and the sky arriving at v toward a path that
-    // travelled along d (medium) and scattering toward it.
+    // Light from the lights, the sky and the flame arriving at v toward a
+    // path that travelled along d (medium) and scattering toward it.
     Vec3f nextEvent(const Vertex& v, Vec3f d, PathRandom& random) const;
+    // The flame's part of it: a point of the flame drawn by its light.
+    Vec3f flameEvent(const Vertex& v, Vec3f from, Vec3f d, PathRandom& random) const;
+    // The flame's light along a ray that travels tEnd (grid units) before
+    // it scatters or meets a surface: its integral by stratified points a
+    // voxel apart (where the flame may glow). Over the tracked tEnd, whose
+    // chance to pass t is the transmittance to t, its mean is the emission
+    // seen through the medium (the track-length estimator; unlike gathering
+    // at tentative collisions, its noise does not grow where a bright flame
+    // is thin). The ray's direction had density scatterPdf: each point is
+    // weighed against flameEvent's draw of it (lineWeight).
+    Vec3f flameAlong(const Ray& ray, float tEnd, float scatterPdf, PathRandom& random) const;
+    // The flame's light along the camera ray up to tEnd (grid units), added
+    // to `light`: at stratified points a voxel apart, each through the
+    // ratio-tracked transmittance to it (wherever the ray scatters, unlike
+    // flameAlong's track length: the flame seen directly is smooth). Returns
+    // the transmittance through the grid (tEnd infinite) or to tEnd.
+    float flameSeen(const Ray& ray, float tEnd, Vec3f& light, PathRandom& random) const;
+    // The two ways to the flame's light at a point r voxels away, weighed by
+    // the power heuristic in volume measure: a direction drawn with density
+    // scatterPdf reaches it with density scatterPdf / r^2, flameEvent with
+    // flamePdf. The line's weight; flameEvent's is 1 minus it.
+    static float lineWeight(float scatterPdf, float r2, float flamePdf) {
+        const float a = scatterPdf, b = flamePdf * r2;
+        return a > 0.0f ? a * a / (a * a + b * b) : 0.0f;
+    }
     // The phase function or the surface's BRDF for light from wi, times cos
     // on a surface.
     float scatter(const Vertex& v, Vec3f d, Vec3f wi) const {
@@ -74,6 +106,8 @@ class PathIntegrator {
     const PathScene& s_;
     const Medium& m_;
     float dx_, inv_;
+    EmissionSampler flames_;
+    bool flameEvents_ = false;
 };
 
 float PathIntegrator::transmittance(Vec3f from, Vec3f d, float distance,
@@ -133,7 +167,100 @@ Vec3f PathIntegrator::nextEvent(const Vertex& v, Vec3f d, PathRandom& random) co
                 light += env.radiance(wi) * (f * t * powerHeuristic(pdf, scatterPdf) / pdf);
         }
     }
+    if (flameEvents_) light += flameEvent(v, from, d, random);
     return light;
+}
+
+Vec3f PathIntegrator::flameEvent(const Vertex& v, Vec3f from, Vec3f d, PathRandom& random) const {
+    if (flames_.empty()) return Vec3f(0.0f);
+    // A point of the flame p, drawn by its light: the light arriving over the
+    // volume is emission(p) T f / r^2 per cubic voxel, over the point's density.
+    float pdf;
+    const float u0 = random.uniform(), u1 = random.uniform(), u2 = random.uniform(),
+                u3 = random.uniform();
+    const Vec3f p = flames_.sample(u0, u1, u2, u3, random.uniform(), pdf);
+    const Vec3f toPoint = p - toGrid(from);
+    const float r2 = dot(toPoint, toPoint);
+    if (!(pdf > 0.0f) || !(r2 > 0.0f)) return Vec3f(0.0f);
+    const Vec3f e = m_.emission(p);
+    if (!(maxComponent(e) > 0.0f)) return Vec3f(0.0f);
+    const float r = std::sqrt(r2);
+    const Vec3f wi = toPoint / r;
+    const float f = scatter(v, d, wi);
+    if (f <= 0.0f) return Vec3f(0.0f);
+    const float t = transmittance(from, wi, r * dx_, random);
+    // Near the vertex, where 1/r^2 would spike, the next ray's line takes
+    // the light over.
+    return e * (f * t / (r2 * pdf) * (1.0f - lineWeight(f, r2, pdf)));
+}
+
+Vec3f PathIntegrator::flameAlong(const Ray& ray, float tEnd, float scatterPdf,
+                                 PathRandom& random) const {
+    float lo, hi;
+    const Vec3i n = m_.n();
+    if (flames_.empty() ||
+        !clipRay(ray, Vec3f(0.0f), Vec3f(float(n.x), float(n.y), float(n.z)), lo, hi))
+        return Vec3f(0.0f);
+    hi = std::min(hi, tEnd);
+    if (!(lo < hi)) return Vec3f(0.0f);
+    // A point in each voxel-long stratum, all at the same offset.
+    const int strata = int(std::ceil(hi - lo));
+    const float length = (hi - lo) / float(strata), u = random.uniform();
+    Vec3f light(0.0f);
+    for (int s = 0; s < strata; ++s) {
+        const float t = lo + (float(s) + u) * length;
+        const Vec3f p = ray.at(t);
+        if (!flames_.mayGlow(p)) continue;
+        // Far from the vertex next-event takes most of the light: there the
+        // point is looked up by roulette, with a chance by its weight.
+        const float w = lineWeight(scatterPdf, t * t, flames_.pdf(p));
+        const float keep = std::min(1.0f, w * (1.0f / kLineRoulette)) * flames_.lookupChance(p);
+        if (!(keep > 0.0f) || (keep < 1.0f && random.uniform() >= keep)) continue;
+        light += m_.emission(p) * (w / keep);
+    }
+    return light * length;
+}
+
+float PathIntegrator::flameSeen(const Ray& ray, float tEnd, Vec3f& light,
+                                PathRandom& random) const {
+    float lo, hi;
+    const Vec3i n = m_.n();
+    if (!clipRay(ray, Vec3f(0.0f), Vec3f(float(n.x), float(n.y), float(n.z)), lo, hi)) return 1.0f;
+    hi = std::min(hi, tEnd);
+    if (!(lo < hi)) return 1.0f;
+    // The points before tUntil, through the transmittance so far.
+    const int strata = flames_.empty() ? 0 : int(std::ceil(hi - lo));
+    const float length = strata > 0 ? (hi - lo) / float(strata) : 0.0f, u = random.uniform();
+    Vec3f flame(0.0f);
+    float transmittance = 1.0f;
+    int s = 0;
+    auto gatherTo = [&](float tUntil) {
+        for (; s < strata; ++s) {
+            const float t = lo + (float(s) + u) * length;
+            if (t >= tUntil) break;
+            const Vec3f p = ray.at(t);
+            if (!flames_.mayGlow(p)) continue;
+            const float keep = flames_.lookupChance(p);
+            if (!(keep > 0.0f) || (keep < 1.0f && random.uniform() >= keep)) continue;
+            flame += m_.emission(p) * (transmittance / keep);
+        }
+    };
+    // Ratio tracking, as transmittance() does.
+    m_.track(ray, lo, hi, random, [&](float tc, float majorant) {
+        gatherTo(tc);
+        transmittance *= 1.0f - std::min(1.0f, m_.sigma(ray.at(tc)) / majorant);
+        if (transmittance < kShadowRoulette) {
+            if (random.uniform() >= 0.5f) {
+                transmittance = 0.0f;
+                return false;
+            }
+            transmittance *= 2.0f;
+        }
+        return true;
+    });
+    if (transmittance > 0.0f) gatherTo(kInf);
+    light += flame * length;
+    return transmittance;
 }
 
 Vec3f PathIntegrator::radiance(Vec3f eye, Vec3f d, PathRandom& random,
@@ -145,30 +272,44 @@ Vec3f PathIntegrator::radiance(Vec3f eye, Vec3f d, PathRandom& random,
     for (int bounce = 0; bounce < kMaxBounces; ++bounce) {
         SurfaceHit hit;
         bool onSurface = hitSurface(o, d, kInf, hit);
+        const bool surfaceAhead = onSurface;
         // The ground fades into the background toward the horizon: a part of
         // the rays pass.
         if (onSurface && hit.coverage < 1.0f && random.uniform() >= hit.coverage) onSurface = false;
         const float tSurface = onSurface ? hit.t : kInf;
 
-        if (bounce == 0) {
+        if (bounce == 0 && flameEvents_) {
+            // The flame seen directly, and what of the background shows, by
+            // one ratio tracking (a ground fading toward the horizon lets
+            // 1 - coverage through, as transmittance() has it).
+            const bool fading = surfaceAhead && !onSurface;
+            const float t = flameSeen(Ray(toGrid(o), d), tSurface * inv_, sum, random);
+            transmittanceOut = onSurface ? 0.0f : fading ? t * (1.0f - hit.coverage) : t;
+        } else if (bounce == 0) {
             // What of the background shows: ratio-tracked, for a smooth alpha.
             transmittanceOut = onSurface ? 0.0f : transmittance(o, d, kInf, random);
         }
 
         // Delta tracking to the first real collision before the surface,
-        // gathering the flame's light on the way.
+        // gathering the flame's light on the way (flameAlong, or at every
+        // tentative collision without flame events).
         const Ray ray(toGrid(o), d);
         Vertex v;
+        float tCollision = kInf;  // grid units
         bool collided = m_.track(ray, 0.0f, tSurface * inv_, random, [&](float t, float majorant) {
             const Vec3f p = ray.at(t);
-            if (m_.glows()) sum += beta * m_.emission(p) / majorant;
+            if (m_.glows() && !flameEvents_) sum += beta * m_.emission(p) / majorant;
             if (random.uniform() * majorant < m_.sigma(p)) {
                 v.world = s_.origin + p * dx_;
                 v.albedo = m_.albedo(p);
+                tCollision = t;
                 return false;
             }
             return true;
         });
+        if (flameEvents_ && bounce > 0)
+            sum +=
+                beta * flameAlong(ray, std::min(tCollision, tSurface * inv_), scatterPdf, random);
         if (!collided && !onSurface) {
             // Out of the scene: the sky's light, weighted against next-event's
             // sample of it (the camera ray's background is composited apart).

@@ -4,14 +4,20 @@
 //
 // Null-scattering (delta) tracking through the medium's majorants (render/
 // path/medium.h); at every real collision, next-event estimation to the
-// suns and point lights (ratio-tracked transmittance) and to the sky or
+// suns and point lights (ratio-tracked transmittance), to the sky or
 // environment (importance-sampled, weighted against the phase function's
-// own sample by the power heuristic); the flame's emission gathered at every
-// tentative collision; the ground and the solids diffuse (Lambert), lit
-// alike. Russian roulette past a few bounces keeps it unbiased without a
-// bounce limit. A pixel's samples are jittered over its area, each path's
-// random numbers hashed from pixel, sample and frame (render/path/path_random.h):
-// a frame is the same for any thread count.
+// own sample by the power heuristic) and to the flame (points drawn by its
+// light, render/path/emitters.h); the ground and the solids diffuse
+// (Lambert), lit alike. Every ray integrates the flame's emission along its
+// way at stratified points (the camera ray through ratio-tracked
+// transmittance); past a scattering, each point is weighed against
+// next-event's draw of it by the power heuristic, so the line takes the
+// flame near a vertex (where next-event's 1/r^2 would spike) and next-event
+// the flame far off. Russian roulette past
+// a few bounces keeps it unbiased without a bounce limit. A pixel's samples
+// are jittered over its area, each path's random numbers hashed from pixel,
+// sample and frame (render/path/path_random.h): a frame is the same for any
+// thread count.
 #pragma once
 
 #include <span>
@@ -36,6 +42,9 @@ struct PathScene {
     float phase = 0.0f;                  // Henyey-Greenstein g
     int samples = 64;
     int frame = 0;
+    // false: the flame's light gathered along the paths alone, without
+    // next-event estimation (the same expectation, far noisier; for tests).
+    bool flameEvents = true;
 };
 
 // Traces every pixel of `image` (its size): the light the smoke and the
