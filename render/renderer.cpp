@@ -127,6 +127,7 @@ Renderer::Renderer(const Scene& scene)
     } else {
         environment_ = std::make_unique<Environment>(settings_.ambient);
     }
+    settings_.multipleScattering = scene.multipleScatteringOf();
     if (settings_.multipleScattering != MultipleScattering::Octaves)
         skyLights_ = environment_->skyLights(sphereLattice(kSkyParts));
     placeLights(scene.lights);
@@ -192,7 +193,7 @@ std::uint64_t Renderer::bytesFor(const Scene& scene, Vec3i n) {
     // Temperature; with a fire, the flame and its light on the smoke.
     // and the light sent toward the camera (four floats).
     // Without the octaves, the sky's light toward the camera (three).
-    const bool rays = scene.render.multipleScattering != MultipleScattering::Octaves;
+    const bool rays = scene.multipleScatteringOf() != MultipleScattering::Octaves;
     const std::uint64_t channels = kFirstLightChannel + scene.lights.size() + (glows ? 1 : 0) +
                                    (fire ? 2 : 0) + (rays ? 3 : 0) + 4;
     const std::uint64_t half = std::uint64_t((n.x + 1) / 2) * ((n.y + 1) / 2) * ((n.z + 1) / 2);

@@ -243,7 +243,10 @@ struct EnvironmentSettings {
 enum class Integrator { March, Path };
 
 // The march's light of two and more bounces (render.multiple_scattering).
-enum class MultipleScattering { Transport, Octaves, Off };
+// Auto is the octaves under the procedural sky and transport under an
+// [environment] map, whose light has directions the octaves cannot carry
+// (multipleScatteringOf).
+enum class MultipleScattering { Auto, Transport, Octaves, Off };
 
 // How a frame reads density between voxels (render.filter, render/march/filter.h):
 // Sharp is the B-spline through every voxel's value (render/march/cubic.h).
@@ -317,7 +320,7 @@ struct RenderSettings {
     RenderFilter filter = RenderFilter::Auto;
     Integrator integrator = Integrator::March;
     int samples = 64;  // path samples a pixel (render.integrator = "path")
-    MultipleScattering multipleScattering = MultipleScattering::Octaves;
+    MultipleScattering multipleScattering = MultipleScattering::Auto;
     float lightCacheResolution = 0.5f;  // of the density's, per axis
     bool adaptive =
         true;  // trace a sparse grid of pixels, fill between (render/march/pixel_tracer.cpp)
@@ -399,6 +402,12 @@ struct Scene {
     bool colored() const;
     // True when sparks are born (sparks.rate or an emitter's sparks above 0).
     bool hasSparks() const;
+    // render.multiple_scattering with "auto" decided: transport under an
+    // [environment] map, else the octaves.
+    MultipleScattering multipleScatteringOf() const {
+        if (render.multipleScattering != MultipleScattering::Auto) return render.multipleScattering;
+        return environment.given() ? MultipleScattering::Transport : MultipleScattering::Octaves;
+    }
     // This scene with every animated key set to its value at `frame`
     // (fractional frames between keys; frame f is the state at time f / fps).
     Scene atFrame(double frame) const;

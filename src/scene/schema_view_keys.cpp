@@ -125,10 +125,12 @@ std::vector<KeySpec> viewKeys() {
             "its square root"),
         key("render", "multiple_scattering", renderPart, &RenderSettings::multipleScattering,
             kAny,
-            "the march's light of two and more bounces: transport (paths through the real "
-            "density fill a light cache each frame), octaves (the older approximation: "
-            "shadows seen through less smoke) or off (single scattering only)",
-            {"transport", "octaves", "off"}),
+            "the march's light of two and more bounces: transport (shadows by rays, the sky "
+            "from 24 directions, paths through the real density fill a light cache each frame; "
+            "about 4x the octaves' time), octaves (an approximation: shadows seen through less "
+            "smoke), off (single scattering only), or auto: transport under an [environment] "
+            "map, else octaves",
+            {"auto", "transport", "octaves", "off"}),
         key("render", "light_cache_resolution", renderPart, &RenderSettings::lightCacheResolution,
             {0.05, 1},
             "the transport light cache's cells per density cell along each axis"),

@@ -54,6 +54,21 @@ TEST(SceneDefaults, AFuelEmitterMakesNoSmokeOfItsOwn) {
     EXPECT_TRUE(parseScene("[[emitter]]\nfuel = 1.0\n", "s.toml").smokeOnlyFromFire());
 }
 
+// An [environment] map's light has directions the octaves cannot carry:
+// "auto" takes transport under one, the octaves under the procedural sky,
+// and a value given stays.
+TEST(SceneDefaults, MultipleScatteringAutoFollowsTheEnvironment) {
+    Scene s = parseScene("", "s.toml");
+    EXPECT_EQ(s.render.multipleScattering, MultipleScattering::Auto);
+    EXPECT_EQ(s.multipleScatteringOf(), MultipleScattering::Octaves);
+    s.environment.file = "sky.hdr";
+    EXPECT_EQ(s.multipleScatteringOf(), MultipleScattering::Transport);
+    s.render.multipleScattering = MultipleScattering::Octaves;
+    EXPECT_EQ(s.multipleScatteringOf(), MultipleScattering::Octaves);
+    const Scene given = parseScene("[render]\nmultiple_scattering = \"off\"\n", "s.toml");
+    EXPECT_EQ(given.multipleScatteringOf(), MultipleScattering::Off);
+}
+
 TEST(SceneDefaults, NoLightGivesOneWarmKeyLight) {
     Scene s = parseScene("", "s.toml");
     ASSERT_EQ(s.lights.size(), 1u);
