@@ -482,6 +482,9 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     fillBackground(camera);
     if (settings_.integrator == Integrator::Path) {
         tracePathFrame(volume, camera, frame);
+        // The sparks' streaks over it, as over the march's frame: they need
+        // the volume and the solids, not the march's grid.
+        drawSparkStreaks(given, volume, camera);
         return;
     }
 

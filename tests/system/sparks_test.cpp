@@ -308,6 +308,26 @@ TEST(SparkStreaks, RenderVdbDrawsTheCachesSparks) {
     }
     EXPECT_GT(brighter, 0.05f);
     EXPECT_LT(darker, 1e-6f);
+
+    // The path integrator draws them over its frame too (its paths the same
+    // with and without: hashed from pixel and sample).
+    for (const char* c : {"with", "without"})
+        ASSERT_EQ(test::runPlume(std::string("render-vdb '") + c + "/fire_####.vdb' --scene '" +
+                                     scene + "' --set render.integrator=path --set "
+                                             "render.samples=1 --exr " + c + "_path",
+                                 dir.path())
+                      .status,
+                  0);
+    const ExrImage pathWith = readExr((dir.path() / "with_path" / "fire_0006.exr").string());
+    const ExrImage pathWithout = readExr((dir.path() / "without_path" / "fire_0006.exr").string());
+    ASSERT_EQ(pathWith.rgba.size(), pathWithout.rgba.size());
+    brighter = darker = 0.0f;
+    for (size_t n = 0; n < pathWith.rgba.size(); ++n) {
+        brighter = std::max(brighter, pathWith.rgba[n] - pathWithout.rgba[n]);
+        darker = std::max(darker, pathWithout.rgba[n] - pathWith.rgba[n]);
+    }
+    EXPECT_GT(brighter, 0.05f);
+    EXPECT_LT(darker, 1e-6f);
 }
 
 TEST(SparkStreaks, GlowUnlessSmokeHidesThem) {
