@@ -59,7 +59,7 @@ void LightRays::start(const ShadingGrid& grid, const Box3i& box, float sigmaPerV
     box_ = box;
     sigma_ = sigmaPerVoxel;
     if (box.empty()) return;
-    padded_ = Vec3i(box.hi.x - box.lo.x + 2, box.hi.y - box.lo.y + 2, box.hi.z - box.lo.z + 2);
+    padded_ = Vec3i{box.hi.x - box.lo.x + 2, box.hi.y - box.lo.y + 2, box.hi.z - box.lo.z + 2};
     density_.assign(size_t(padded_.x) * padded_.y * padded_.z, 0.0f);
     const int channels = grid.channels();
     const float* data = grid.data();
