@@ -30,6 +30,21 @@ constexpr float kSurfaceOffset = 1e-4f;
 // against next-event is below this (flameAlong).
 constexpr float kLineRoulette = 0.25f;
 
+// One tentative collision of ratio tracking: the transmittance t times the
+// null part of the majorant, with roulette once it is small. False: t is 0
+// and the tracking stops.
+bool ratioStep(float& t, float sigma, float majorant, PathRandom& random) {
+    t *= 1.0f - std::min(1.0f, sigma / majorant);
+    if (t < kShadowRoulette) {
+        if (random.uniform() >= 0.5f) {
+            t = 0.0f;
+            return false;
+        }
+        t *= 2.0f;
+    }
+    return true;
+}
+
 float maxComponent(Vec3f c) { return std::max({c.x, c.y, c.z}); }
 
 float powerHeuristic(float a, float b) {
@@ -121,15 +136,7 @@ float PathIntegrator::transmittance(Vec3f from, Vec3f d, float distance,
     const Ray ray(toGrid(from), d);
     const float tEnd = std::isinf(distance) ? kInf : distance * inv_;
     m_.track(ray, 0.0f, tEnd, random, [&](float tc, float majorant) {
-        t *= 1.0f - std::min(1.0f, m_.sigma(ray.at(tc)) / majorant);
-        if (t < kShadowRoulette) {
-            if (random.uniform() >= 0.5f) {
-                t = 0.0f;
-                return false;
-            }
-            t *= 2.0f;
-        }
-        return true;
+        return ratioStep(t, m_.sigma(ray.at(tc)), majorant, random);
     });
     return t;
 }
@@ -248,15 +255,7 @@ float PathIntegrator::flameSeen(const Ray& ray, float tEnd, Vec3f& light,
     // Ratio tracking, as transmittance() does.
     m_.track(ray, lo, hi, random, [&](float tc, float majorant) {
         gatherTo(tc);
-        transmittance *= 1.0f - std::min(1.0f, m_.sigma(ray.at(tc)) / majorant);
-        if (transmittance < kShadowRoulette) {
-            if (random.uniform() >= 0.5f) {
-                transmittance = 0.0f;
-                return false;
-            }
-            transmittance *= 2.0f;
-        }
-        return true;
+        return ratioStep(transmittance, m_.sigma(ray.at(tc)), majorant, random);
     });
     if (transmittance > 0.0f) gatherTo(kInf);
     light += flame * length;
