@@ -101,7 +101,7 @@ SurfaceLight::SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
       directional_(directional),
       point_(point),
       render_(render),
-      skyBelow_(ground.enabled ? luminance(ground.color) : kSkyBelowNoGround),
+      ground_(ground),
       volume_(volume),
       solids_(solids),
       fire_(fire && !fire->empty() ? fire : nullptr) {
@@ -111,6 +111,30 @@ SurfaceLight::SurfaceLight(const ShadingGrid& grid, const Box3i& lit,
         sampleLo_ = Vec3f(float(lit.lo.x), float(lit.lo.y), float(lit.lo.z)) + Vec3f(0.5f);
         sampleHi_ = Vec3f(float(lit.hi.x), float(lit.hi.y), float(lit.hi.z)) - Vec3f(0.5f);
     }
+    below_ = worldBelow();
+}
+
+void SurfaceLight::setSky(std::span<const SkyLight> parts) {
+    skyParts_ = parts;
+    below_ = worldBelow();
+}
+
+// The ground as a diffuse surface under the open sky and the suns: what it
+// sends up lights the undersides of the solids (the path tracer's first
+// bounce off it, without the shadows on it). Without a ground, a dim world.
+Vec3f SurfaceLight::worldBelow() const {
+    const bool skyOn = render_.ambient.x > 0.0f || render_.ambient.y > 0.0f || render_.ambient.z > 0.0f;
+    if (!ground_.enabled) return render_.ambient * (kPi * kSkyBelowNoGround);
+    Vec3f onGround(0.0f);
+    if (skyParts_.empty() || !skyOn) {
+        onGround = render_.ambient * kPi;
+    } else {
+        for (const SkyLight& part : skyParts_)
+            if (part.direction.z < 0.0f) onGround += part.light * -part.direction.z;
+    }
+    for (const LightSettings& light : directional_)
+        if (light.direction.z < 0.0f) onGround += light.color * (light.intensity * -light.direction.z);
+    return ground_.color * onGround;
 }
 
 float SurfaceLight::channelToward(Vec3f p, const Ray& along, int channel, float clear,
@@ -190,16 +214,16 @@ Vec3f SurfaceLight::irradiance(Vec3f p, Vec3f n, bool shadows) const {
     const float sky = shadows ? channelToward(lookup, up_, kSkyChannel, 1.0f, entry) : 1.0f;
     const bool skyOn = render_.ambient.x > 0.0f || render_.ambient.y > 0.0f || render_.ambient.z > 0.0f;
     if (skyParts_.empty() || !skyOn) {
-        const float facingSky = 0.5f * (1.0f + n.z) * sky + 0.5f * (1.0f - n.z) * skyBelow_;
-        e += render_.ambient * (kPi * facingSky);
+        e += render_.ambient * (kPi * 0.5f * (1.0f + n.z) * sky);
     } else {
         // The parts above the horizon, each from its direction; the world
         // below as before.
         Vec3f above(0.0f);
         for (const SkyLight& part : skyParts_)
             if (part.direction.z < 0.0f) above += part.light * std::max(0.0f, -dot(n, part.direction));
-        e += above * sky + render_.ambient * (kPi * 0.5f * (1.0f - n.z) * skyBelow_);
+        e += above * sky;
     }
+    e += below_ * (0.5f * (1.0f - n.z));
     return e;
 }
 

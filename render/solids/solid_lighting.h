@@ -41,7 +41,7 @@ class SurfaceLight {
     // The sky as parts (Environment::skyLights), not render.ambient alike
     // from every direction: a map's light on the upper half of what a
     // surface faces comes from where the map puts it. Refers to them.
-    void setSky(std::span<const SkyLight> parts) { skyParts_ = parts; }
+    void setSky(std::span<const SkyLight> parts);
 
     // Radiance the surface sends back along the ray that hit it at world point p.
     Vec3f shade(Vec3f p, const SurfaceHit& hit) const;
@@ -51,6 +51,7 @@ class SurfaceLight {
     float shadow(Vec3f p, Vec3f n) const;
 
   private:
+    Vec3f worldBelow() const;
     // Light arriving on a unit of surface at p facing n (W/m^2 in a sun's
     // units), with or without the shadows of smoke and solids.
     Vec3f irradiance(Vec3f p, Vec3f n, bool shadows) const;
@@ -68,7 +69,10 @@ class SurfaceLight {
     std::vector<Ray> towardLight_;
     Ray up_{Vec3f(0.0f), Vec3f(0.0f, 0.0f, 1.0f)};
     const RenderSettings& render_;
-    float skyBelow_;  // what the lower half of a surface's view gives, per unit of sky
+    const GroundSettings& ground_;
+    // The light a surface facing straight down gets from the world below: the
+    // ground's diffuse reflection of the suns and the sky (W/m^2).
+    Vec3f below_;
     const VolumeView& volume_;
     const SolidScene& solids_;
     const FireLight* fire_;  // a fire's glow, when something glows
