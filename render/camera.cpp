@@ -11,7 +11,7 @@ constexpr float kDegrees = std::numbers::pi_v<float> / 180.0f;
 }  // namespace
 
 Camera::Camera(const CameraSettings& settings, int width, int height)
-    : position_(settings.position) {
+    : position_(settings.position), orthographic_(settings.orthographic()) {
     forward_ = normalize(settings.lookAt - settings.position);
     right_ = normalize(cross(forward_, settings.up));
     // Looking along `up`: any perpendicular will do rather than a NaN image.
@@ -19,8 +19,9 @@ Camera::Camera(const CameraSettings& settings, int width, int height)
         right_ = normalize(
             cross(forward_, std::fabs(forward_.x) < 0.9f ? Vec3f(1, 0, 0) : Vec3f(0, 1, 0)));
     up_ = cross(right_, forward_);
-    halfHeight_ = settings.halfHeight(float(width) / float(height));
-    halfWidth_ = halfHeight_ * float(width) / float(height);
+    const float aspect = float(width) / float(height);
+    halfHeight_ = orthographic_ ? 0.5f * settings.orthoWidth / aspect : settings.halfHeight(aspect);
+    halfWidth_ = orthographic_ ? 0.5f * settings.orthoWidth : halfHeight_ * float(width) / float(height);
     pixelScale_ = 2.0f * halfHeight_ / float(height);
 }
 

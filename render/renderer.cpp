@@ -302,7 +302,7 @@ std::vector<float> Renderer::renderLinear(const VolumeView& volume, int frame) {
     return composite();
 }
 
-void Renderer::prepareVolume(const VolumeView& volume, Vec3f eye) {
+void Renderer::prepareVolume(const VolumeView& volume, const ViewPoint& eye) {
     if (!volume.density) throw RunError("renderer: the volume has no density grid");
     const ScalarGrid& density = *volume.density;
     const Vec3i n{density.nx(), density.ny(), density.nz()};
@@ -419,7 +419,7 @@ void Renderer::prepareVolume(const VolumeView& volume, Vec3f eye) {
     if (solids) solidsInSweep_.remove(shading_);
 }
 
-void Renderer::traceLight(const Box3i& box, Vec3f eye, float sigmaPerVoxel) {
+void Renderer::traceLight(const Box3i& box, const ViewPoint& eye, float sigmaPerVoxel) {
     lightRays_.start(shading_, box, sigmaPerVoxel);
     // The openness also weighs the fire's light (FireLight::shadeSmoke), with the sky black too.
     lightRays_.traceSky(shading_, skyLights_, eye, settings_.phase, kSkyRays,
@@ -489,7 +489,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     }
 
     // Pack the volume and the light reaching each cell, and the smoke's colour.
-    const Vec3f eye = (camera.position() - volume.origin) / volume.dx;
+    const ViewPoint eye = camera.viewPoint(volume.origin, volume.dx);
     prepareVolume(volume, eye);
     packColors(volume);
 
@@ -534,6 +534,7 @@ void Renderer::traceImage(const VolumeView& given, int frame) {
     const FrameRays rays{
         .camera = camera,
         .eye = eye,
+        .gridOrigin = volume.origin,
         .dx = volume.dx,
         .marchLo = marchLo,
         .marchHi = marchHi,

@@ -105,9 +105,9 @@ class Renderer {
     BlurredSolids blurSolids(int frame, const VolumeView& given, const VolumeView& volume,
                              const Camera& camera);
     // The volume and the light reaching each cell, for a camera at eye (grid units).
-    void prepareVolume(const VolumeView& volume, Vec3f eye);
+    void prepareVolume(const VolumeView& volume, const ViewPoint& eye);
     // The light toward each cell by rays (not with the octaves: render/light/light_rays.h).
-    void traceLight(const Box3i& box, Vec3f eye, float sigmaPerVoxel);
+    void traceLight(const Box3i& box, const ViewPoint& eye, float sigmaPerVoxel);
     // The smoke's colour (sim/smoke_color.h) in each cell of the lit box
     // into colors_, when the volume has one (renderer_color.cpp).
     void packColors(const VolumeView& volume);

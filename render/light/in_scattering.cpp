@@ -49,7 +49,8 @@ struct CellValue {
 }  // namespace
 
 void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
-                              Vec3f eye, Vec3f albedo, bool fireApart, const float* color) const {
+                              const ViewPoint& eye, Vec3f albedo, bool fireApart,
+                              const float* color) const {
     if (box.empty()) return;
     const int fireLane = fireApart ? fireChannel_ : -1;
     parallelForRange(box.hi.z - box.lo.z, [&](int k0, int k1) {
@@ -64,9 +65,7 @@ void InScattering::fillSource(ShadingGrid& grid, const Box3i& box, const EmptySp
                         continue;
                     }
                     // The camera's direction through the cell centre.
-                    const Vec3f toCell = p - eye;
-                    const float distance = length(toCell);
-                    at.startRay(distance > 0.0f ? toCell / distance : Vec3f(0.0f, 0.0f, 1.0f));
+                    at.startRay(eye.toward(p));
                     const size_t index = grid.cellIndex(i, j, k);
                     const float* cell = grid.cell(index);
                     const Vec3f tint =

@@ -28,6 +28,7 @@
 #include "render/light/light_transmittance.h"
 #include "render/march/empty_space.h"
 #include "render/march/shading_grid.h"
+#include "render/view_point.h"
 #include "scene/scene.h"
 
 namespace plume {
@@ -158,7 +159,7 @@ class InScattering {
     void startRay(Vec3f d);
 
     // The light every cell of `box` sends toward a camera at `eye` (grid
-    // units), times the smoke's colour, into the grid's source (RGB); with
+    // units; or along its one direction, orthographic), times the smoke's colour, into the grid's source (RGB); with
     // fireApart the fire's light is left out of it and goes, per unit albedo
     // and colour, into the fourth float, which the B-spline's lookup reads
     // through Catmull-Rom (ShadingGrid::smoothSourceAt). Each
@@ -171,8 +172,8 @@ class InScattering {
     // With `color` (three floats a cell of the grid, x fastest: the smoke's
     // colour, sim/smoke_color.h) each cell's light is times its own colour
     // instead of `albedo`.
-    void fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace, Vec3f eye,
-                    Vec3f albedo, bool fireApart = false, const float* color = nullptr) const;
+    void fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
+                    const ViewPoint& eye, Vec3f albedo, bool fireApart = false, const float* color = nullptr) const;
 
     // Light arriving at pGrid (w: the weights a RayMarcher reads the
     // ShadingGrid's data with), sent toward the camera; per unit albedo.

@@ -191,7 +191,7 @@ void LightRays::traceDepth(ShadingGrid& grid, Vec3f direction, LatticeSpacing sp
           [outChannel](float* cell, Vec3f, float tau) { cell[outChannel] = tau; });
 }
 
-void LightRays::traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, Vec3f eye, float g,
+void LightRays::traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, const ViewPoint& eye, float g,
                          LatticeSpacing spacing, const SkyChannels& channels) {
     if (box_.empty()) return;
     const int open = channels.openness, seen = channels.seen;
@@ -202,9 +202,14 @@ void LightRays::traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, Vec3f
             const float t = tau > 0.0f ? std::exp(-tau) : 1.0f;
             // Scattered toward the camera, along the line from the eye through
             // the cell (InScattering::fillSource's direction).
-            const Vec3f toCell = p - eye;
-            const float distance = length(toCell);
-            const float cosTheta = distance > 0.0f ? -dot(light.direction, toCell) / distance : 0.0f;
+            float cosTheta;
+            if (eye.parallel) {
+                cosTheta = -dot(light.direction, eye.forward);
+            } else {
+                const Vec3f toCell = p - eye.eye;
+                const float distance = length(toCell);
+                cosTheta = distance > 0.0f ? -dot(light.direction, toCell) / distance : 0.0f;
+            }
             const Vec3f l = light.light * (t * light_rays::phase(cosTheta, g));
             if (first) {
                 cell[open] = light.share * t;

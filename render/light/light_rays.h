@@ -19,6 +19,7 @@
 #include "core/vec.h"
 #include "render/light/environment.h"
 #include "render/march/shading_grid.h"
+#include "render/view_point.h"
 
 namespace plume {
 
@@ -47,8 +48,8 @@ class LightRays {
     // The sky (Environment::skyLights) through the smoke at every cell of
     // the box: its openness, and the light its parts send through the smoke
     // that the cell scatters by Henyey-Greenstein g toward a camera at `eye`
-    // (grid units). Overwrites both.
-    void traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, Vec3f eye, float g,
+    // (grid units; or along its one direction, orthographic). Overwrites both.
+    void traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, const ViewPoint& eye, float g,
                   LatticeSpacing spacing, const SkyChannels& channels);
 
   private:

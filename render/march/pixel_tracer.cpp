@@ -158,7 +158,7 @@ class PixelTracer {
             if (rays_.blurred.pixels.contains(x, y)) return tracePixel(x, y);
             const Camera& camera = rays_.camera;
             SurfaceHit hit;
-            if (rays_.solids->intersect(camera.position(),
+            if (rays_.solids->intersect(camera.origin(x, y),
                                         camera.direction(float(x) + 0.5f, float(y) + 0.5f),
                                         std::numeric_limits<float>::infinity(), hit))
                 id = hit.id;
@@ -246,10 +246,12 @@ class PixelTracer {
     RaySum traceRay(int x, int y, const float offset[2], const SolidScene* solids,
                     const SurfaceLight* surfaceLight, int* id = nullptr) const {
         const Camera& camera = rays_.camera;
-        const Vec3f d = camera.direction(float(x) + 0.5f + offset[0], float(y) + 0.5f + offset[1]);
-        const Ray ray(rays_.eye, d);
+        const float px = float(x) + 0.5f + offset[0], py = float(y) + 0.5f + offset[1];
+        const Vec3f d = camera.direction(px, py);
+        const Vec3f from = camera.origin(px, py);
+        const Ray ray(rays_.rayOrigin(px, py), d);
         SurfaceHit hit;
-        const bool solid = solids && solids->intersect(camera.position(), d,
+        const bool solid = solids && solids->intersect(from, d,
                                                        std::numeric_limits<float>::infinity(), hit);
         if (id) *id = solid ? hit.id : 0;
         // The smoke: clip the ray to it and march the part inside; a pixel
@@ -261,7 +263,7 @@ class PixelTracer {
             if (t0 < t1) sum = marcher_.march(ray, t0, t1, jitter(x, y));
         }
         if (solid) {
-            const Vec3f p = camera.position() + d * hit.t;
+            const Vec3f p = from + d * hit.t;
             if (hit.id == kGroundId && solids->shadowCatcher()) {
                 // Only the shadow: it darkens what lies behind, in alpha.
                 sum.transmittance *= 1.0f - hit.coverage * surfaceLight->shadow(p, hit.normal);
@@ -336,10 +338,10 @@ void traceDepth(const FrameRays& rays, const Marcher& marcher, int width, int he
     const Camera& camera = rays.camera;
     forEachPixelOf(width, height, [&](int x, int y) {
         const Vec3f d = camera.direction(x, y);
-        const Ray ray(rays.eye, d);
+        const Ray ray(rays.rayOrigin(float(x) + 0.5f, float(y) + 0.5f), d);
         SurfaceHit hit;
         const bool solid = rays.solids &&
-                           rays.solids->intersect(camera.position(), d,
+                           rays.solids->intersect(camera.origin(x, y), d,
                                                   std::numeric_limits<float>::infinity(), hit) &&
                            !(hit.id == kGroundId && rays.solids->shadowCatcher());
         // The smoke in front of the solid, then the solid.

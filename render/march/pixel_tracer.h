@@ -21,7 +21,8 @@ namespace plume {
 // What every camera ray of a frame shares.
 struct FrameRays {
     const Camera& camera;
-    Vec3f eye;                         // the camera's position in grid units
+    ViewPoint eye;                     // the camera's position in grid units
+    Vec3f gridOrigin;                  // where grid point 0 is in the world
     float dx;                          // metres per voxel
     Vec3f marchLo, marchHi;            // the box rays are marched through, grid units
     PixelRect smoke;                   // the pixels whose rays can meet that box
@@ -40,6 +41,13 @@ struct FrameRays {
     // `filled`), whatever this one's light: a render pass's layers then add
     // up to the beauty, each pixel made the same way in every one.
     bool replayFill = false;
+
+    // Where the ray through image point (px, py) starts, in grid units: the
+    // eye, or its own point of an orthographic camera's image plane.
+    Vec3f rayOrigin(float px, float py) const {
+        if (!eye.parallel) return eye.eye;
+        return (camera.origin(px, py) - gridOrigin) / dx;
+    }
 };
 
 // The offset (0 to 1) inside each render.step interval at which pixel

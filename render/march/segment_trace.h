@@ -53,10 +53,11 @@ void traceSegments(const FrameRays& rays, const Marcher& marcher, int width, int
                 px.entry = -1.0f;
                 const Vec3f d = camera.direction(x, y);
                 px.direction = d;
-                const Ray ray(rays.eye, d);
+                const Vec3f from = camera.origin(x, y);
+                const Ray ray(rays.rayOrigin(float(x) + 0.5f, float(y) + 0.5f), d);
                 SurfaceHit hit;
                 const bool solid = rays.solids && rays.solids->intersect(
-                                                      camera.position(), d,
+                                                      from, d,
                                                       std::numeric_limits<float>::infinity(), hit);
                 RaySum sum;
                 float t0, t1;
@@ -74,7 +75,7 @@ void traceSegments(const FrameRays& rays, const Marcher& marcher, int width, int
                 s.z0 = s.z1 = hit.t;
                 s.solid = true;
                 s.before = sum.transmittance;
-                const Vec3f p = camera.position() + d * hit.t;
+                const Vec3f p = from + d * hit.t;
                 if (hit.id == kGroundId && rays.solids->shadowCatcher()) {
                     s.transmittance =
                         1.0f - hit.coverage * rays.surfaceLight->shadow(p, hit.normal);

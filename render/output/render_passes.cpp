@@ -140,6 +140,7 @@ void Renderer::tracePart(const LightPart& part, const FrameRays& rays, BlurredSo
                                         volume, *scene, fire ? &fire_ : nullptr);
     const FrameRays partRays{.camera = rays.camera,
                              .eye = rays.eye,
+                             .gridOrigin = rays.gridOrigin,
                              .dx = rays.dx,
                              .marchLo = rays.marchLo,
                              .marchHi = rays.marchHi,

@@ -87,7 +87,7 @@ void Renderer::traceSegmentPasses(const FrameRays& rays, const VolumeView& volum
                 double u = 0, v = 0, lit = 0, ou = 0, ov = 0, opaque = 0;
                 for (const RaySegment& part : px.parts) {
                     const float z = 0.5f * (part.z0 + part.z1);
-                    const Vec3f p = camera.position() + px.direction * z;
+                    const Vec3f p = camera.origin(x, y) + px.direction * z;
                     Vec3f moved(0.0f);
                     if (moving && !part.solid) {
                         const Vec3f g = (p - volume.origin) / volume.dx;

@@ -355,7 +355,6 @@ Vec3f PathIntegrator::radiance(Vec3f eye, Vec3f d, PathRandom& random,
 void tracePaths(const PathScene& scene, LinearImage& image) {
     const path_tracing::PathIntegrator integrator(scene);
     const Camera& camera = *scene.camera;
-    const Vec3f eye = camera.position();
     const int width = image.width, samples = std::max(1, scene.samples);
     parallelForTiles(image.width, image.height, 16, [&](int x0, int y0, int x1, int y1) {
         for (int y = y0; y < y1; ++y)
@@ -367,7 +366,8 @@ void tracePaths(const PathScene& scene, LinearImage& image) {
                     const float jx = random.uniform(), jy = random.uniform();
                     const Vec3f d = camera.direction(float(x) + jx, float(y) + jy);
                     float t;
-                    sum += integrator.radiance(eye, d, random, t);
+                    sum += integrator.radiance(camera.origin(float(x) + jx, float(y) + jy), d,
+                                               random, t);
                     transmittance += t;
                 }
                 const size_t i = size_t(y) * width + x;

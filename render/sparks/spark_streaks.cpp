@@ -107,10 +107,14 @@ void drawSparks(const SparkList& sparks, const Camera& camera, const VolumeView&
             if (!camera.project(s.p - half, out.ax, out.ay) ||
                 !camera.project(s.p + half, out.bx, out.by))
                 continue;
+            // Orthographic: a pixel spans the same metres at any distance.
             const float distance = length(s.p - camera.position());
-            const float radius = s.pscale / std::max(distance * pixelAngle, 1e-9f);
+            const float footprint =
+                camera.orthographic() ? camera.pixelSizeAt(distance) : distance * pixelAngle;
+            const float radius = s.pscale / std::max(footprint, 1e-9f);
             const float disc = 3.14159265f * radius * radius;
-            const float seen = sparkTransmittance(volume, look.extinction, camera.position(), s.p);
+            const float seen =
+                sparkTransmittance(volume, look.extinction, camera.originToward(s.p), s.p);
             out.energy = sparkRadiance(s.temperature) * (look.glow * disc * seen);
             out.seen = out.energy.x + out.energy.y + out.energy.z > 0.0f;
             out.samples = std::max(1, int(std::ceil(std::hypot(out.bx - out.ax, out.by - out.ay))));
@@ -119,7 +123,8 @@ void drawSparks(const SparkList& sparks, const Camera& camera, const VolumeView&
             const int tests = solidTests(out.samples);
             for (int j = 0; j < tests; ++j) {
                 const float t = (float(j) + 0.5f) / float(tests);
-                if (behindSolid(*solids, camera.position(), s.p - half + half * (2.0f * t)))
+                const Vec3f at = s.p - half + half * (2.0f * t);
+                if (behindSolid(*solids, camera.originToward(at), at))
                     out.hidden |= std::uint64_t(1) << j;
             }
             if (out.hidden == (tests == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << tests) - 1))

@@ -123,7 +123,6 @@ void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSetti
     const float at = plane_.position - origin_[a];  // the plane in the domain's frame
     const SliceSampler sampler(volume, view_, a, velocity_);
     const Camera camera(cameraSettings, image.width, image.height);
-    const Vec3f eye = camera.position();
 
     // The obstacles where they are now; a mesh without its SDF (render-vdb
     // does not load meshes) is left out.
@@ -147,6 +146,7 @@ void SliceView::draw(const VolumeView& volume, const CameraSettings& cameraSetti
         for (int y = y0; y < y1; ++y)
             for (int x = 0; x < w; ++x) {
                 const Vec3f d = camera.direction(x, y);
+                const Vec3f eye = camera.origin(x, y);
                 if (std::fabs(d[a]) < 1e-8f) continue;
                 const float t = (at - eye[a]) / d[a];
                 if (!(t > 0.0f)) continue;

@@ -25,6 +25,7 @@ enum class PressureMethod { MGPCG, PCG, SOR };
 // advection MacCormack's; see Solver::advanceVelocityReflected.
 enum class AdvectionScheme { MacCormack, SemiLagrangian, Reflection };
 enum class LightType { Directional, Point };
+enum class CameraType { Perspective, Orthographic };
 enum class Codec { H264, MPEG4 };
 // Half: 16-bit floats; Full: 32-bit; Exact: 32-bit and no value dropped as
 // inactive, so a render of the cache is bit-identical to plume render's frame.
@@ -266,6 +267,10 @@ enum class RenderView {
 };
 
 struct CameraSettings {
+    // Orthographic: every ray parallel to the view, from a plane ortho_width
+    // wide through position (a flipbook's cells, or Blender's Orthographic).
+    CameraType type = CameraType::Perspective;
+    float orthoWidth = 2.0f;  // metres the image's width spans, orthographic
     Vec3f position{1, -3.2f, 1.2f};
     Vec3f lookAt{1, 1, 1};
     Vec3f up{0, 0, 1};
@@ -275,13 +280,14 @@ struct CameraSettings {
     float focalLength = 0.0f;   // mm; 0: fov
     float sensorWidth = 36.0f;  // mm
     bool given = false;         // false: frame the domain automatically
-    Animation animation;        // position, look_at, up, fov or focal_length
+    Animation animation;        // position, look_at, up, fov or focal_length, ortho_width
 
     // Whether the lens gives the field of view: focal_length given or keyed.
     bool byLens() const;
     // Half the image's height per metre in front of the camera for an image
     // of width / height `aspect`: tan(fov / 2), or the lens's.
     float halfHeight(float aspect) const;
+    bool orthographic() const { return type == CameraType::Orthographic; }
     bool keyed() const { return !animation.empty(); }
 };
 

@@ -188,6 +188,8 @@ inline KeySpec unusedWhen(KeySpec k, bool (*unused)(const Scene&, std::size_t)) 
 // The field of view is fov or a lens: the one not taken is not written.
 inline bool byLens(const Scene& s, std::size_t) { return s.camera.byLens(); }
 inline bool byFov(const Scene& s, std::size_t) { return !s.camera.byLens(); }
+// ortho_width is an orthographic camera's alone.
+inline bool perspective(const Scene& s, std::size_t) { return !s.camera.orthographic(); }
 inline bool pointsEmitter(const Scene& s, std::size_t i) { return s.emitters.at(i).shape == Shape::Points; }
 
 }  // namespace plume::binding

@@ -30,6 +30,13 @@ KeySpec backgroundAlias() {
 std::vector<KeySpec> viewKeys() {
     return {
         // [camera]
+        key("camera", "type", cameraPart, &CameraSettings::type, kAny,
+            "perspective (a pinhole: fov or focal_length) or orthographic (every ray parallel "
+            "to the view, over ortho_width; for flipbooks and Blender's Orthographic)",
+            {"perspective", "orthographic"}),
+        unusedWhen(animated(key("camera", "ortho_width", cameraPart, &CameraSettings::orthoWidth,
+            kPositive, "orthographic: metres the image's width spans (its height: times "
+            "height / width), at any distance")), perspective),
         placedAt(animated(key("camera", "position", cameraPart, &CameraSettings::position, kAny,
             "eye position in metres")), Placement::Point),
         placedAt(animated(key("camera", "look_at", cameraPart, &CameraSettings::lookAt, kAny,

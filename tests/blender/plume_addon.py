@@ -17,7 +17,10 @@
 # - keyframes round trip: plume.export writes keys that `plume check` reads back
 #   equal to Blender's values at each key (collider center and rotation, camera
 #   focal length), with the domain's origin, start frame and fps;
-# - plume.export leaves an orthographic camera out, saying so in one line;
+# - plume.export maps an orthographic camera to plume's (camera.type, and
+#   ortho_width from Orthographic Scale by the sensor fit: the larger side with
+#   Auto, the width with Horizontal, the height with Vertical), which `plume
+#   check` reads back;
 # - plume.bake bakes with an area and a spot light and an orthographic camera in
 #   the scene (a bake uses neither), and imports '<domain>_plume': a volume
 #   sequence numbered as the scene (start 1001), grids density/temperature/velocity, bounds inside the
@@ -28,9 +31,10 @@
 # - a small Cycles frame with the smoke differs clearly from one without it;
 # - SIGINT (the modal operator's Esc) stops a bake after a frame, its frames
 #   kept, and plume.bake(resume=True) bakes the rest;
-# - plume.render refuses the orthographic camera in one line naming it, and
-#   with a perspective one writes plume's MP4 beside the .blend, one frame per
-#   scene frame, saying in one line it leaves out the area and spot lights.
+# - plume.render refuses a panoramic camera in one line naming it, takes an
+#   orthographic one, and with a perspective one writes plume's MP4 beside the
+#   .blend, one frame per scene frame, saying in one line it leaves out the area
+#   and spot lights.
 import math
 import os
 import subprocess
@@ -326,16 +330,26 @@ check(sun_keys != [] and worst < 1e-5, "its direction reads back equal on every 
 gate("round trip")
 
 # --- Bake and import through the operator ------------------------------------
-# An orthographic camera (and the area and spot lights): a bake needs neither.
+# An orthographic camera (and the area and spot lights): exported as plume's;
+# a bake needs neither. The frame is 64 x 80: Auto fits the scale to the height.
 cam_data.type = "ORTHO"
-ortho_toml = os.path.join(work, "ortho.toml")
-result, lines = captured(lambda: bpy.ops.plume.export(filepath=ortho_toml))
-warned = warnings_of(lines)
-with open(ortho_toml, "rb") as f:
-    written = tomllib.load(f)
-check(result == {"FINISHED"} and "camera" not in written
-      and any("leaves out camera 'Camera' (orthographic" in w for w in warned),
-      "Export leaves the orthographic camera out of the file, saying so in one line", str(warned))
+cam_data.ortho_scale = 2.5
+ortho_widths = {}
+for fit, want in (("AUTO", 2.5 * 64 / 80), ("HORIZONTAL", 2.5), ("VERTICAL", 2.5 * 64 / 80)):
+    cam_data.sensor_fit = fit
+    ortho_toml = os.path.join(work, f"ortho_{fit.lower()}.toml")
+    result, lines = captured(lambda: bpy.ops.plume.export(filepath=ortho_toml))
+    warned = warnings_of(lines)
+    r = subprocess.run([plume, "check", ortho_toml], capture_output=True, text=True)
+    back = tomllib.loads(r.stdout).get("camera", {}) if r.returncode == 0 else {}
+    ortho_widths[fit] = (back.get("type"), back.get("ortho_width"), want)
+    check(result == {"FINISHED"} and r.returncode == 0 and back.get("type") == "orthographic"
+          and abs(back.get("ortho_width", 0) - want) < 1e-5
+          and not any("'Camera'" in w for w in warned),
+          f"Export maps the orthographic camera (sensor fit {fit}): ortho_width {want:g}, read back",
+          f"{back.get('type')}, {back.get('ortho_width')}; {r.stderr.strip()} {warned}")
+say(f"orthographic camera: {ortho_widths}")
+cam_data.sensor_fit = "AUTO"
 scene.frame_set(FIRST)
 t = time.monotonic()
 try:
@@ -480,15 +494,19 @@ check(result == {"FINISHED"} and len(kept) == LAST - FIRST + 1, "Resume bakes th
 gate("stop and resume")
 
 # --- Render with plume: plume's own MP4 beside the .blend ------------------------
-cam_data.type = "ORTHO"
+cam_data.type = "PANO"
 try:
     bpy.ops.plume.render()
-    check(False, "Render with plume refuses an orthographic camera", "plume.render finished")
+    check(False, "Render with plume refuses a panoramic camera", "plume.render finished")
 except RuntimeError as e:
     msg = str(e).strip()
-    say(f"orthographic camera: {msg}")
-    check("'Camera'" in msg and "orthographic" in msg and "\n" not in msg,
-          "Render with plume refuses the orthographic camera in one line naming it")
+    say(f"panoramic camera: {msg}")
+    check("'Camera'" in msg and "panoramic" in msg and "\n" not in msg,
+          "Render with plume refuses the panoramic camera in one line naming it")
+cam_data.type = "ORTHO"
+notes = plume_export.view_notes(scene, "render")  # raises for a camera plume cannot take
+check(not any("'Camera'" in n for n in notes), "Render with plume takes the orthographic camera",
+      str(notes))
 cam_data.type = "PERSP"
 result, lines = captured(lambda: bpy.ops.plume.render())
 warned = warnings_of(lines)

@@ -63,6 +63,8 @@ def pixels_per_voxel(scene, domain, voxel):
     cam = scene.camera
     if cam is not None and export.left_out_camera(scene) is None:
         corners = cam.data.view_frame(scene=scene)  # camera space, at one depth
+        if cam.data.type == "ORTHO":  # a pixel spans the same at every distance
+            return voxel / (2.0 * max(abs(c.y) for c in corners) / height)
         half = max(abs(c.y) for c in corners) / abs(corners[0].z)
         distance = (centre - cam.matrix_world.translation).length
     else:

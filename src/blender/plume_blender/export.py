@@ -190,9 +190,9 @@ def left_out_lights(scene):
 
 
 def left_out_camera(scene):
-    """The scene's camera when plume's pinhole cannot stand for it."""
+    """The scene's camera when plume's (perspective or orthographic) cannot stand for it."""
     cam = scene.camera
-    if cam is not None and (cam.type != "CAMERA" or cam.data.type != "PERSP"):
+    if cam is not None and (cam.type != "CAMERA" or cam.data.type not in ("PERSP", "ORTHO")):
         return cam
     return None
 
@@ -210,10 +210,12 @@ def view_notes(scene, purpose):
     cam = left_out_camera(scene)
     if cam is not None and purpose == "render":
         raise ExportError(f"plume: camera '{cam.name}' is {camera_kind(cam)}; plume renders through "
-                          "a perspective camera (set its type to Perspective; Bake does not need it)")
+                          "a perspective or orthographic camera (set its type to one of them; "
+                          "Bake does not need it)")
     if cam is not None and purpose == "export":
         notes.append(f"plume: the scene file leaves out camera '{cam.name}' ({camera_kind(cam)}; "
-                     "plume's camera is perspective): plume frames the domain by itself")
+                     "plume's camera is perspective or orthographic): plume frames the domain "
+                     "by itself")
     lights = left_out_lights(scene)
     if lights and purpose in ("render", "export"):
         what = "the render" if purpose == "render" else "the scene file"
@@ -438,8 +440,15 @@ def camera_values(cam, scene):
     d = cam.data
     w = scene.render.resolution_x * scene.render.pixel_aspect_x
     h = scene.render.resolution_y * scene.render.pixel_aspect_y
-    # plume's sensor width spans the image's larger side (Blender's fit Auto).
     fit = d.sensor_fit
+    if d.type == "ORTHO":
+        # Blender's Orthographic Scale spans the larger side (fit Auto), the
+        # width (Horizontal) or the height (Vertical); plume's ortho_width the width.
+        spans_width = fit == "HORIZONTAL" or (fit == "AUTO" and w >= h)
+        width = d.ortho_scale if spans_width else d.ortho_scale * w / h
+        return {"type": "orthographic", "position": list(pos), "look_at": list(pos + forward),
+                "up": list(up), "ortho_width": float(width)}
+    # plume's sensor width spans the image's larger side (Blender's fit Auto).
     if fit == "AUTO":
         sensor = d.sensor_width
     elif fit == "HORIZONTAL":
@@ -712,7 +721,7 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     cam = scene.camera
     if cam is not None and left_out_camera(scene) is not None:
         w.lines += ["", f"# Blender camera '{cam.name}' left out: {camera_kind(cam)} "
-                        "(plume's is perspective)"]
+                        "(plume's is perspective or orthographic)"]
         cam = None
     if cam is not None:
         w.table("[camera]", camera_values(cam, scene))
@@ -723,7 +732,8 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
                 set_frame(scene, f)
                 v = {"frame": float(f) if f != int(f) else int(f)}
                 v.update(camera_values(cam, scene))
-                del v["sensor_width"]  # not animatable in plume
+                v.pop("sensor_width", None)  # not animatable in plume
+                v.pop("type", None)
                 w.table("[[camera.key]]", v)
             set_frame(scene, first)
 
