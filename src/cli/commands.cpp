@@ -20,6 +20,7 @@
 #include "render/views/slice_view.h"
 #include "run/cache_sequence.h"
 #include "run/cache_source.h"
+#include "run/flipbook_sink.h"
 #include "run/frame_loop.h"
 #include "run/frame_range.h"
 #include "run/memory_check.h"
@@ -43,18 +44,25 @@ WarningSink quietWarnings(bool quiet) {
     return [](const std::string&) {};
 }
 
-// -o, the default <name>.mp4, or none with --no-video.
+// -o, the default <name>.mp4, or none with --no-video (or a --flipbook without -o:
+// its frames are cells, not a shot to watch).
 std::string videoPath(const RunOptions& opt, const std::string& name) {
     if (opt.noVideo) {
         if (!opt.output.empty())
             throw InputError("-o " + opt.output + ": error: --no-video writes no video");
         if (opt.outputs.pngDir.empty() && opt.outputs.exrDir.empty() &&
             opt.outputs.vdbDir.empty() && opt.outputs.deepDir.empty() &&
-            opt.outputs.nvdbDir.empty())
+            opt.outputs.nvdbDir.empty() && opt.outputs.flipbookDir.empty())
             throw InputError("--no-video: error: nothing to write; add --png DIR or --exr DIR");
         return {};
     }
+    if (!opt.outputs.flipbookDir.empty() && opt.output.empty()) return {};
     return opt.output.empty() ? name + ".mp4" : opt.output;
+}
+
+// --flipbook: every frame rendered as its cell (flipbook_sink.h).
+void flipbookScene(const RunOptions& opt, Scene& scene) {
+    if (!opt.outputs.flipbookDir.empty()) applyFlipbook(scene);
 }
 
 // A split bake's closing words: what its processes sent each other, and
@@ -151,6 +159,7 @@ Scene loadSceneWithGeometry(const RunOptions& opt) {
 
 int runRender(const RunOptions& opt) {
     Scene scene = loadSceneWithGeometry(opt);
+    flipbookScene(opt, scene);
     RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
     return simulate(scene, opt, outputs);
@@ -192,6 +201,7 @@ int runRenderVdb(const RunOptions& opt) {
     if (!opt.scenePath.empty()) loadObstacleGeometry(scene);
     const std::string grid = opt.grid.empty() ? scene.render.grid : opt.grid;
     cache.fireDefaults(scene, grid);
+    flipbookScene(opt, scene);
     RunOutputs outputs = opt.outputs;
     outputs.videoPath = videoPath(opt, scene.name);
     // --frames A-B picks files by frame number; the framing follows the whole

@@ -98,6 +98,9 @@ void addRenderOptions(CLI::App* cmd, Options& o) {
     cmd->add_option("--deep", opt.outputs.deepDir,
                     "Also write every frame as a deep EXR (RGBA, Z, ZBack a sample), "
                     "DIR/<name>_0001.exr ...");
+    cmd->add_option("--flipbook", opt.outputs.flipbookDir,
+                    "Write a texture sheet of frames sampled from the shot, "
+                    "DIR/<name>_colour.png and DIR/<name>.json ([flipbook]); no video without -o");
     addRunOptions(cmd, opt);
     addChunkOptions(cmd, opt, "--png/--exr/--vdb");
 }
@@ -124,6 +127,9 @@ void addRenderVdbOptions(CLI::App* cmd, Options& o) {
                     "Also write every frame as a linear half-float RGBA EXR into DIR");
     cmd->add_option("--deep", opt.outputs.deepDir,
                     "Also write every frame as a deep EXR (RGBA, Z, ZBack a sample) into DIR");
+    cmd->add_option("--flipbook", opt.outputs.flipbookDir,
+                    "Write a texture sheet of frames sampled from the sequence, "
+                    "DIR/<name>_colour.png and DIR/<name>.json ([flipbook]); no video without -o");
     addRunOptions(cmd, opt, "Frames to write, A-B or A, by the files' frame numbers",
                   "render.width=640");
     addChunkOptions(cmd, opt, "--png/--exr");

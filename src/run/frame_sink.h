@@ -114,6 +114,9 @@ class FrameSink {
     // What it needs of the frames it takes beyond their numbers, timings and
     // pictures (FrameNeeds).
     virtual unsigned needs() const { return 0; }
+    // Whether it takes the picture of written frame `index` (a flipbook takes
+    // the frames of its cells): a frame no picture sink takes is not rendered.
+    virtual bool takesFrame(int /*index*/) const { return true; }
     // The folders it writes into, made (FrameSinks::open) once every sink's
     // path was checked, so a refused run leaves none behind.
     virtual std::vector<std::string> folders() const { return {}; }

@@ -8,6 +8,7 @@
 #include "render/renderer.h"
 #include "run/cache_sinks.h"
 #include "run/deep_sink.h"
+#include "run/flipbook_sink.h"
 #include "run/interrupt.h"
 #include "run/output_paths.h"
 #include "run/output_sinks.h"
@@ -43,7 +44,7 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
         auto sheet = std::make_shared<ContactSheet>(firstFrame);
         // A run that renders fills the sheet with its frames, scaled down.
         const bool renders = !out.videoPath.empty() || !out.pngDir.empty() || !out.exrDir.empty() ||
-                             !out.deepDir.empty();
+                             !out.deepDir.empty() || !out.flipbookDir.empty();
         sinks_.push_back(
             std::make_unique<ReportSink>(out.reportPath, scene, out.commandLine, sheet, renders));
         if (renders) sinks_.push_back(std::make_unique<ContactSheetSink>(sheet));
@@ -54,6 +55,9 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     if (!out.exrDir.empty()) sinks_.push_back(std::make_unique<ExrSink>(out.exrDir, scene));
     if (!out.deepDir.empty())
         sinks_.push_back(std::make_unique<DeepExrSink>(out.deepDir, scene, out.exrDir));
+    if (!out.flipbookDir.empty())
+        sinks_.push_back(
+            std::make_unique<FlipbookSink>(out.flipbookDir, scene, firstFrame, lastFrame));
     if (!out.videoPath.empty()) sinks_.push_back(std::make_unique<VideoSink>(out.videoPath, scene));
     if (!out.statePath.empty())
         sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
@@ -116,15 +120,23 @@ void FrameSinks::writeFields(Frame& frame) {
     frame.writeSeconds += secondsSince(t);
 }
 
+bool FrameSinks::pictured(int index) const {
+    for (const auto& sink : sinks_)
+        if ((sink->takes() == FrameSink::Takes::Image || sink->takes() == FrameSink::Takes::Rgba) &&
+            sink->takesFrame(index))
+            return true;
+    return false;
+}
+
 void FrameSinks::render(Frame& frame, const VolumeView& volume, int renderIndex) {
-    if (!frame.written || !renderer_) return;
+    if (!frame.written || !renderer_ || !pictured(frame.index)) return;
     const auto t = Clock::now();
     renderer_->trace(volume, renderIndex);
     frame.renderSeconds += secondsSince(t);
 }
 
 void FrameSinks::writePictures(Frame& frame) {
-    if (!frame.written || !renderer_) return;
+    if (!frame.written || !renderer_ || !pictured(frame.index)) return;
     const auto t = Clock::now();
     if (takes(FrameSink::Takes::Image)) {
         const Image image = renderer_->toneMapped();
@@ -148,7 +160,7 @@ void FrameSinks::writePictures(Frame& frame) {
 void FrameSinks::frameDone(Frame& frame) {
     feed(FrameSink::Takes::EveryFrame, frame);
     std::string did = frame.did;
-    if (frame.written && renderer_) {
+    if (frame.written && renderer_ && pictured(frame.index)) {
         char text[64];
         std::snprintf(text, sizeof text, "render %.2f s", frame.renderSeconds);
         did += (did.empty() ? "" : ", ") + std::string(text);
@@ -163,8 +175,10 @@ void FrameSinks::frameDone(Frame& frame) {
 }
 
 void FrameSinks::feed(FrameSink::Takes takes, const Frame& frame) {
+    const bool picture = takes == FrameSink::Takes::Image || takes == FrameSink::Takes::Rgba;
     for (const auto& sink : sinks_)
-        if (sink->takes() == takes) sink->consume(frame);
+        if (sink->takes() == takes && (!picture || sink->takesFrame(frame.index)))
+            sink->consume(frame);
 }
 
 bool FrameSinks::takes(FrameSink::Takes takes) const {

@@ -93,6 +93,8 @@ class FrameSinks {
     Progress progress_;
     ScopedWarningSink warnings_;  // library warnings beside the progress display
     std::vector<std::unique_ptr<FrameSink>> sinks_;
+    // Whether some sink takes frame `index`'s picture (FrameSink::takesFrame).
+    bool pictured(int index) const;
     bool takes(FrameSink::Takes takes) const;
     // What the sinks need, all together (FrameNeeds).
     unsigned needs() const;

@@ -1,5 +1,6 @@
 // The scene loader's camera and lights: the checks that span several keys (a
-// view direction, an up off the view, a directional light's direction), and
+// view direction, an up off the view, a directional light's direction, a
+// flipbook's sheet), and
 // the light a scene without one gets.
 #include <algorithm>
 #include <cctype>
@@ -79,6 +80,38 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
                                    "' both set the field of view: give fov or focal_length, "
                                    "not both");
         }
+    }
+
+    // A flipbook's cells: what is made so far, frames that fit, a frame
+    // inside its padding, and the sheet's sides powers of two unless freed
+    {
+        const FlipbookSettings& f = scene.flipbook;
+        const toml::node* section = root.get("flipbook");
+        auto at = [&](std::initializer_list<std::string> names) { return whereGiven(names, section); };
+        auto powerOfTwo = [](int n) { return n > 0 && (n & (n - 1)) == 0; };
+        if (f.kind == FlipbookKind::SixWay)
+            fail(at({"flipbook.kind"}),
+                 "'flipbook.kind' = \"six_way\": six-way lightmaps are not made yet; "
+                 "only \"colour\"");
+        if (f.motion)
+            fail(at({"flipbook.motion"}),
+                 "'flipbook.motion': the motion-vector sheet is not made yet");
+        if (f.frames > f.columns * f.rows)
+            fail(at({"flipbook.frames", "flipbook.columns", "flipbook.rows"}),
+                 "'flipbook.frames' = " + std::to_string(f.frames) + ": more than the sheet's " +
+                     std::to_string(f.columns) + " x " + std::to_string(f.rows) + " cells");
+        if (f.imageSize() < 16)
+            fail(at({"flipbook.padding", "flipbook.frame_size"}),
+                 "'flipbook.padding' = " + std::to_string(f.padding) + ": leaves a frame of " +
+                     std::to_string(f.imageSize()) + " px in a " + std::to_string(f.frameSize) +
+                     " px cell; a frame is 16 px or more");
+        if (f.powerOfTwo && (!powerOfTwo(f.sheetWidth()) || !powerOfTwo(f.sheetHeight())))
+            fail(at({"flipbook.columns", "flipbook.rows", "flipbook.frame_size",
+                     "flipbook.power_of_two"}),
+                 "the flipbook's sheet is " + std::to_string(f.sheetWidth()) + " x " +
+                     std::to_string(f.sheetHeight()) +
+                     " px, not powers of two: give columns, rows and frame_size that make "
+                     "them so, or flipbook.power_of_two = false");
     }
 
     // A slice view's plane: an axis and metres (where it lies against the

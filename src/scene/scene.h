@@ -362,6 +362,29 @@ struct OutputSettings {
     std::string colorSpaceAt;
 };
 
+// A flipbook (--flipbook DIR): the shot's frames as cells of one texture
+// sheet for game engines (render/output/flipbook.h).
+enum class FlipbookKind { Colour, SixWay };
+enum class FlipbookAlpha { Straight, Premultiplied };
+enum class FlipbookFormat { Png, Exr, Tga };
+
+struct FlipbookSettings {
+    int columns = 8, rows = 8;
+    int frameSize = 256;  // pixels, a square cell: the frame and its padding
+    int frames = 0;       // sampled evenly from the shot; 0: columns * rows
+    FlipbookKind kind = FlipbookKind::Colour;
+    FlipbookAlpha alpha = FlipbookAlpha::Straight;
+    FlipbookFormat format = FlipbookFormat::Png;
+    int padding = 0;          // pixels of transparency around the frame, inside its cell
+    bool powerOfTwo = true;   // refuse a sheet whose sides are not powers of two
+    bool motion = false;      // a motion-vector sheet (not made yet)
+
+    int frameCount() const { return frames > 0 ? frames : columns * rows; }
+    int sheetWidth() const { return columns * frameSize; }
+    int sheetHeight() const { return rows * frameSize; }
+    int imageSize() const { return frameSize - 2 * padding; }  // the frame's, in its cell
+};
+
 struct Scene {
     std::string name = "plume";  // file stem: names the cache and video
     std::string path;            // the file it came from
@@ -380,6 +403,7 @@ struct Scene {
     EnvironmentSettings environment;
     RenderSettings render;
     OutputSettings output;
+    FlipbookSettings flipbook;
     // The dotted keys the scene file or a --set gave ("render.emission",
     // "emitter[1].fuel"); the rest are defaults.
     std::set<std::string> given;

@@ -52,6 +52,11 @@ const std::vector<SectionSpec>& sceneSections() {
          "(render.ambient) and the background"},
         {"render", false, "Image size and the look of the smoke"},
         {"output", false, "Video encoding and VDB cache format"},
+        {"flipbook", false,
+         "The texture sheet --flipbook DIR writes for game engines: frames sampled evenly from "
+         "the shot, each rendered frame_size square on a transparent background, frame 0 at "
+         "the top left, row by row, with a JSON sidecar (TexturePacker's layout, as Pixi reads "
+         "it); the run's other frames (--png, --exr, a video with -o) are then the cells' too"},
     };
     return sections;
 }

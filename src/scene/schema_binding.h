@@ -40,6 +40,7 @@ inline GroundSettings& groundPart(Scene& s, std::size_t) { return s.ground; }
 inline EnvironmentSettings& environmentPart(Scene& s, std::size_t) { return s.environment; }
 inline ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
 inline OutputSettings& outputPart(Scene& s, std::size_t) { return s.output; }
+inline FlipbookSettings& flipbookPart(Scene& s, std::size_t) { return s.flipbook; }
 
 // Conversions between a struct member and a SchemaValue. Enums are stored as
 // the index of their name in the key's choices, which follow the enum order.

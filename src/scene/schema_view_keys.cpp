@@ -215,6 +215,35 @@ std::vector<KeySpec> viewKeys() {
             "the working space of the --exr frames (beauty and passes), through OpenColorIO: "
             "lin_rec709 (linear Rec. 709, D65) or acescg (ACES AP1, D60), from plume's config; "
             "with $OCIO set, a colour space of that config; PNG and MP4 stay sRGB"),
+
+        // [flipbook]
+        key("flipbook", "columns", flipbookPart, &FlipbookSettings::columns, {1, 64},
+            "cells across the sheet"),
+        key("flipbook", "rows", flipbookPart, &FlipbookSettings::rows, {1, 64},
+            "cells down the sheet"),
+        even(key("flipbook", "frame_size", flipbookPart, &FlipbookSettings::frameSize,
+            {16, 4096}, "a cell's side in pixels (square); the frame is rendered this size "
+            "less twice the padding, whatever render.width and height say")),
+        key("flipbook", "frames", flipbookPart, &FlipbookSettings::frames, {0, 4096},
+            "how many frames, sampled evenly from the shot (or --frames); 0: columns x rows"),
+        key("flipbook", "kind", flipbookPart, &FlipbookSettings::kind, kAny,
+            "what the sheet holds: colour (the lit frame, NAME_colour); six_way (Unity's "
+            "six-way lightmaps) is not made yet", {"colour", "six_way"}),
+        key("flipbook", "alpha", flipbookPart, &FlipbookSettings::alpha, kAny,
+            "straight (colour not multiplied by alpha, as PNG holds it) or premultiplied "
+            "(colour times alpha, for additive and premultiplied blending)",
+            {"straight", "premultiplied"}),
+        key("flipbook", "format", flipbookPart, &FlipbookSettings::format, kAny,
+            "png (8-bit sRGB), exr (16-bit half linear, output.color_space) or tga (8-bit "
+            "sRGB, uncompressed)", {"png", "exr", "tga"}),
+        key("flipbook", "padding", flipbookPart, &FlipbookSettings::padding, {0, 512},
+            "transparent pixels around each frame inside its cell, so mipmaps do not bleed "
+            "between frames; the frame is frame_size - 2 x padding"),
+        key("flipbook", "power_of_two", flipbookPart, &FlipbookSettings::powerOfTwo, kAny,
+            "refuse a sheet whose width or height is not a power of two (columns x frame_size, "
+            "rows x frame_size), as engines' mipmaps and compression want"),
+        key("flipbook", "motion", flipbookPart, &FlipbookSettings::motion, kAny,
+            "a motion-vector sheet beside it, for frame blending (not made yet)"),
     };
 }
 

@@ -1,0 +1,51 @@
+// --flipbook DIR: the sampled frames of the run in one texture sheet,
+// DIR/NAME_colour.png (or .exr, .tga), and its sidecar DIR/NAME.json
+// (render/output/flipbook.h). The sheet is written once, whole, after the
+// last frame: an interrupted run leaves none.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/image.h"
+#include "render/output/color_space.h"
+#include "render/output/flipbook.h"
+#include "run/frame_sink.h"
+#include "scene/scene.h"
+
+namespace plume {
+
+// The scene as a flipbook renders it: each frame its cell's frame, square,
+// on a transparent background (what --png then writes too).
+void applyFlipbook(Scene& scene);
+
+class FlipbookSink : public FrameSink {
+  public:
+    // The shot is frames first..last (indices from 1); throws InputError when
+    // the sheet wants more frames than that.
+    FlipbookSink(std::string dir, const Scene& scene, int first, int last);
+    Takes takes() const override { return Takes::Rgba; }
+    bool takesFrame(int index) const override { return layout_.cellOf(index) >= 0; }
+    std::vector<std::string> folders() const override { return {dir_}; }
+    void consume(const Frame& frame) override;
+    void finish() override;
+    std::string keptOnInterrupt() const override;
+    std::string wrote() const override;
+
+    std::string sheetPath() const;
+    std::string sidecarPath() const;
+
+  private:
+    std::string dir_;
+    FlipbookLayout layout_;
+    FlipbookInfo info_;
+    float exposure_;
+    std::shared_ptr<const WorkingSpace> space_;
+    Image sheet8_;              // PNG and TGA
+    std::vector<float> sheetF_;  // EXR
+    std::vector<bool> done_;
+    int placed_ = 0;
+    bool written_ = false;
+};
+
+}  // namespace plume
