@@ -21,7 +21,8 @@ Camera::Camera(const CameraSettings& settings, int width, int height)
     up_ = cross(right_, forward_);
     const float aspect = float(width) / float(height);
     halfHeight_ = orthographic_ ? 0.5f * settings.orthoWidth / aspect : settings.halfHeight(aspect);
-    halfWidth_ = orthographic_ ? 0.5f * settings.orthoWidth : halfHeight_ * float(width) / float(height);
+    halfWidth_ =
+        orthographic_ ? 0.5f * settings.orthoWidth : halfHeight_ * float(width) / float(height);
     pixelScale_ = 2.0f * halfHeight_ / float(height);
 }
 

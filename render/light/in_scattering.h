@@ -159,13 +159,13 @@ class InScattering {
     void startRay(Vec3f d);
 
     // The light every cell of `box` sends toward a camera at `eye` (grid
-    // units; or along its one direction, orthographic), times the smoke's colour, into the grid's source (RGB); with
-    // fireApart the fire's light is left out of it and goes, per unit albedo
-    // and colour, into the fourth float, which the B-spline's lookup reads
-    // through Catmull-Rom (ShadingGrid::smoothSourceAt). Each
-    // cell sees
-    // the camera along the line from the eye through its centre, which is
-    // the direction of every camera ray through it, so a camera sample needs
+    // units; or along its one direction, orthographic), times the smoke's
+    // colour, into the grid's source (RGB); with fireApart the fire's light
+    // is left out of it and goes, per unit albedo and colour, into the fourth
+    // float, which the B-spline's lookup reads through Catmull-Rom
+    // (ShadingGrid::smoothSourceAt). Each cell sees the camera along the line
+    // from the eye through its centre, which is the direction of every camera
+    // ray through it, so a camera sample needs
     // only the trilinear blend of its cells' sources; the light channels
     // must hold this frame's light. Cells of blocks empty space says no
     // lookup can see density from are skipped (a sample never reads them).
@@ -173,7 +173,8 @@ class InScattering {
     // colour, sim/smoke_color.h) each cell's light is times its own colour
     // instead of `albedo`.
     void fillSource(ShadingGrid& grid, const Box3i& box, const EmptySpace& emptySpace,
-                    const ViewPoint& eye, Vec3f albedo, bool fireApart = false, const float* color = nullptr) const;
+                    const ViewPoint& eye, Vec3f albedo, bool fireApart = false,
+                    const float* color = nullptr) const;
 
     // Light arriving at pGrid (w: the weights a RayMarcher reads the
     // ShadingGrid's data with), sent toward the camera; per unit albedo.

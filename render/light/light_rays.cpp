@@ -191,8 +191,8 @@ void LightRays::traceDepth(ShadingGrid& grid, Vec3f direction, LatticeSpacing sp
           [outChannel](float* cell, Vec3f, float tau) { cell[outChannel] = tau; });
 }
 
-void LightRays::traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, const ViewPoint& eye, float g,
-                         LatticeSpacing spacing, const SkyChannels& channels) {
+void LightRays::traceSky(ShadingGrid& grid, std::span<const SkyLight> sky, const ViewPoint& eye,
+                         float g, LatticeSpacing spacing, const SkyChannels& channels) {
     if (box_.empty()) return;
     const int open = channels.openness, seen = channels.seen;
     for (size_t s = 0; s < sky.size(); ++s) {

@@ -9,8 +9,7 @@ namespace plume {
 float pixelsPerVoxel(const CameraSettings& camera, int height, const VolumeView& volume,
                      float aspect) {
     // Orthographic: the image width spans ortho_width at every distance.
-    if (camera.orthographic())
-        return volume.dx / (camera.orthoWidth / (aspect * float(height)));
+    if (camera.orthographic()) return volume.dx / (camera.orthoWidth / (aspect * float(height)));
     const Vec3f centre = (volume.worldMin() + volume.worldMax()) * 0.5f;
     // The image height spans 2 tan(fov / 2) per unit of distance.
     const float distance = length(centre - camera.position);

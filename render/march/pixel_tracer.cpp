@@ -251,8 +251,8 @@ class PixelTracer {
         const Vec3f from = camera.origin(px, py);
         const Ray ray(rays_.rayOrigin(px, py), d);
         SurfaceHit hit;
-        const bool solid = solids && solids->intersect(from, d,
-                                                       std::numeric_limits<float>::infinity(), hit);
+        const bool solid =
+            solids && solids->intersect(from, d, std::numeric_limits<float>::infinity(), hit);
         if (id) *id = solid ? hit.id : 0;
         // The smoke: clip the ray to it and march the part inside; a pixel
         // away from the smoke's image misses it.

@@ -56,9 +56,9 @@ void traceSegments(const FrameRays& rays, const Marcher& marcher, int width, int
                 const Vec3f from = camera.origin(x, y);
                 const Ray ray(rays.rayOrigin(float(x) + 0.5f, float(y) + 0.5f), d);
                 SurfaceHit hit;
-                const bool solid = rays.solids && rays.solids->intersect(
-                                                      from, d,
-                                                      std::numeric_limits<float>::infinity(), hit);
+                const bool solid =
+                    rays.solids &&
+                    rays.solids->intersect(from, d, std::numeric_limits<float>::infinity(), hit);
                 RaySum sum;
                 float t0, t1;
                 if (rays.smoke.contains(x, y) && clipRay(ray, rays.marchLo, rays.marchHi, t0, t1)) {

@@ -111,8 +111,8 @@ std::string flipbookSidecar(const FlipbookLayout& layout, const FlipbookInfo& in
         out += "    " + jsonText(cellName(info.name, c)) + ": {\"frame\": " + rect +
                ", \"rotated\": false, \"trimmed\": false, \"spriteSourceSize\": " +
                flipbookRect(0, 0, n, n) + ", \"sourceSize\": {\"w\": " + std::to_string(n) +
-               ", \"h\": " + std::to_string(n) + "}, \"plume_frame\": " +
-               std::to_string(info.numbers.at(size_t(c))) + "}" +
+               ", \"h\": " + std::to_string(n) +
+               "}, \"plume_frame\": " + std::to_string(info.numbers.at(size_t(c))) + "}" +
                (c + 1 < layout.cells() ? ",\n" : "\n");
     }
     out += "  },\n  \"animations\": {\n    " + jsonText(info.name) + ": [";

@@ -55,15 +55,15 @@ void placeFlipbookCell(const FlipbookLayout& layout, int cell, const std::vector
 
 // What the sidecar says beyond the layout.
 struct FlipbookInfo {
-    std::string name;         // the scene's: frames are NAME_0000 ...
-    std::string image;        // the sheet's file name, "NAME_colour.png"
-    std::vector<int> numbers; // the scene's frame number each cell shows
-    double fps = 0;           // the sheet's playback rate: the shot's time in its cells
-    std::string colorSpace;   // "srgb", or the EXR's working space
+    std::string name;          // the scene's: frames are NAME_0000 ...
+    std::string image;         // the sheet's file name, "NAME_colour.png"
+    std::vector<int> numbers;  // the scene's frame number each cell shows
+    double fps = 0;            // the sheet's playback rate: the shot's time in its cells
+    std::string colorSpace;    // "srgb", or the EXR's working space
     // The camera's axes in the world: right and up of the image, back toward the camera.
     Vec3f right, up, back;
     bool orthographic = false;
-    float orthoWidth = 0;     // metres a frame spans across, orthographic
+    float orthoWidth = 0;  // metres a frame spans across, orthographic
 };
 
 // The sidecar, NAME.json: a "frames" object keyed by frame name with each

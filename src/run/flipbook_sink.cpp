@@ -52,8 +52,9 @@ FlipbookSink::FlipbookSink(std::string dir, const Scene& scene, int first, int l
     // The camera's axes, as the renderer frames a scene without one (its
     // first frame's, for a keyed camera).
     const CameraSettings settings =
-        scene.camera.given ? scene.camera
-                           : frameBox(scene.domain.origin, scene.domain.origin + scene.domain.size, 1.0f);
+        scene.camera.given
+            ? scene.camera
+            : frameBox(scene.domain.origin, scene.domain.origin + scene.domain.size, 1.0f);
     const Camera camera(settings, scene.render.width, scene.render.height);
     info_.right = camera.right();
     info_.up = camera.up();

@@ -41,7 +41,7 @@ class FlipbookSink : public FrameSink {
     FlipbookInfo info_;
     float exposure_;
     std::shared_ptr<const WorkingSpace> space_;
-    Image sheet8_;              // PNG and TGA
+    Image sheet8_;               // PNG and TGA
     std::vector<float> sheetF_;  // EXR
     std::vector<bool> done_;
     int placed_ = 0;

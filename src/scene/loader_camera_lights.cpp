@@ -87,7 +87,9 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
     {
         const FlipbookSettings& f = scene.flipbook;
         const toml::node* section = root.get("flipbook");
-        auto at = [&](std::initializer_list<std::string> names) { return whereGiven(names, section); };
+        auto at = [&](std::initializer_list<std::string> names) {
+            return whereGiven(names, section);
+        };
         auto powerOfTwo = [](int n) { return n > 0 && (n & (n - 1)) == 0; };
         if (f.kind == FlipbookKind::SixWay)
             fail(at({"flipbook.kind"}),

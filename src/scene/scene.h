@@ -375,9 +375,9 @@ struct FlipbookSettings {
     FlipbookKind kind = FlipbookKind::Colour;
     FlipbookAlpha alpha = FlipbookAlpha::Straight;
     FlipbookFormat format = FlipbookFormat::Png;
-    int padding = 0;          // pixels of transparency around the frame, inside its cell
-    bool powerOfTwo = true;   // refuse a sheet whose sides are not powers of two
-    bool motion = false;      // a motion-vector sheet (not made yet)
+    int padding = 0;         // pixels of transparency around the frame, inside its cell
+    bool powerOfTwo = true;  // refuse a sheet whose sides are not powers of two
+    bool motion = false;     // a motion-vector sheet (not made yet)
 
     int frameCount() const { return frames > 0 ? frames : columns * rows; }
     int sheetWidth() const { return columns * frameSize; }

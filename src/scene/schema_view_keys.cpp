@@ -36,7 +36,8 @@ std::vector<KeySpec> viewKeys() {
             {"perspective", "orthographic"}),
         unusedWhen(animated(key("camera", "ortho_width", cameraPart, &CameraSettings::orthoWidth,
             kPositive, "orthographic: metres the image's width spans (its height: times "
-            "height / width), at any distance")), perspective),
+            "height / width), at any distance; the rays start on the plane through position "
+            "across the view, so nothing behind it is seen")), perspective),
         placedAt(animated(key("camera", "position", cameraPart, &CameraSettings::position, kAny,
             "eye position in metres")), Placement::Point),
         placedAt(animated(key("camera", "look_at", cameraPart, &CameraSettings::lookAt, kAny,

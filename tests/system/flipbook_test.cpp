@@ -63,7 +63,8 @@ struct Rgba {
 Rgba readImage(const fs::path& path) {
     Rgba image;
     int channels = 0;
-    unsigned char* data = stbi_load(path.string().c_str(), &image.width, &image.height, &channels, 4);
+    unsigned char* data =
+        stbi_load(path.string().c_str(), &image.width, &image.height, &channels, 4);
     if (!data) return image;
     image.pixels.assign(data, data + size_t(image.width) * image.height * 4);
     stbi_image_free(data);
@@ -105,7 +106,8 @@ TEST(Flipbook, EachCellIsTheFrameRenderPngGives) {
     ASSERT_EQ(r.status, 0) << r.err;
     // No video without -o: the frames are cells.
     EXPECT_FALSE(fs::exists(dir / "puff.mp4"));
-    EXPECT_EQ(test::listDir(dir / "fb"), (std::vector<std::string>{"puff.json", "puff_colour.png"}));
+    EXPECT_EQ(test::listDir(dir / "fb"),
+              (std::vector<std::string>{"puff.json", "puff_colour.png"}));
     const Rgba sheet = readImage(dir / "fb" / "puff_colour.png");
     ASSERT_EQ(sheet.width, kSheet);
     ASSERT_EQ(sheet.height, kSheet);
@@ -182,8 +184,9 @@ TEST(Flipbook, TheSidecarSaysTheLayout) {
     EXPECT_EQ(jsonNumber(json, "ortho_width"), 1.6);
     EXPECT_NE(json.find("\"color_space\": \"srgb\""), std::string::npos);
     EXPECT_NE(json.find("\"alpha\": \"straight\""), std::string::npos);
-    EXPECT_NE(json.find("\"axes\": {\"right\": [1, 0, 0], \"up\": [0, 0, 1], \"back\": [0, -1, 0]}"),
-              std::string::npos)
+    EXPECT_NE(
+        json.find("\"axes\": {\"right\": [1, 0, 0], \"up\": [0, 0, 1], \"back\": [0, -1, 0]}"),
+        std::string::npos)
         << json;
     EXPECT_NE(json.find("\"motion_scale\": null"), std::string::npos);
     EXPECT_NE(json.find("\"loop\": null"), std::string::npos);
@@ -217,9 +220,8 @@ TEST(Flipbook, OiiotoolReadsEveryFormat) {
          {std::pair<std::string, std::string>{"png", "128 x  128, 4 channel, uint8 png"},
           {"tga", "128 x  128, 4 channel, uint8 targa"},
           {"exr", "128 x  128, 4 channel, half openexr"}}) {
-        auto r = runPlume("render puff.toml -q --flipbook " + format +
-                              " --set flipbook.format=" + format,
-                          dir);
+        auto r = runPlume(
+            "render puff.toml -q --flipbook " + format + " --set flipbook.format=" + format, dir);
         ASSERT_EQ(r.status, 0) << r.err;
         const fs::path sheet = dir / format / ("puff_colour." + format);
         const std::string info = test::capture("oiiotool --info '" + sheet.string() + "' 2>&1");
@@ -295,7 +297,8 @@ TEST(Flipbook, BadValuesAreRefused) {
     EXPECT_FALSE(fs::exists(dir / "fb"));
     // 3 x 2 cells pass without powers of two.
     r = runPlume(
-        "render puff.toml -q --flipbook fb --set flipbook.columns=3 --set flipbook.power_of_two=false",
+        "render puff.toml -q --flipbook fb --set flipbook.columns=3 --set "
+        "flipbook.power_of_two=false",
         dir);
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(readImage(dir / "fb" / "puff_colour.png").width, 192);
