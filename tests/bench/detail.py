@@ -17,16 +17,20 @@ The measure, per frame (a PNG):
   2. the background out: each row's median subtracted from the row;
   3. the crop that holds the smoke: pixels whose |Y - median| exceeds
      --threshold (4 levels), their bounding box over rows and columns holding
-     at least --min-pixels such pixels, grown by --margin (8 px). Frames measured
-     together (the same frame number of every sequence in one run) share one
-     crop, around all of them, so each is measured over the same pixels;
+     at least --min-pixels such pixels; of it, the rectangle inside the smoke
+     (the middle three fifths of its rows, the columns all of them have smoke
+     beyond, less --margin, 8 px, a side), so a silhouette's edge, which is
+     power in the detail band whatever the smoke holds, stays out. Each frame
+     in its own crop (--shared-crops: one box around every sequence's frame;
+     --silhouette: the whole box, grown by --margin, as before issue 56);
   4. the crop times a 2D Hann window, then its 2D FFT; power = |F|^2 at radial
      frequency f = sqrt(fx^2 + fy^2) in cycles per pixel;
   5. of the power at f >= 0.005 cycles/px (the background's slope and the crop's
      mean left out): Detail = the share at 0.02 <= f < 0.05 (eddies of 20 to 50
      px at 720p), Grain = the share at f > 0.1 (features under 10 px: noise,
      aliasing, voxel steps).
-Each figure is the mean over the frames (36 to 48 by default).
+Each figure is the mean over the frames (20 to 32 by default, before either
+plume's head reaches the domain's top and spreads into a cap).
 
 What a full run does, in this order, so every bake sees much the same load:
   - `plume bake scenes/bench.toml --set domain.resolution=N --vdb DIR` for each
@@ -88,6 +92,32 @@ def smoke_box(images, threshold, min_pixels, margin):
     h, w = mask.shape
     return (max(rows[0] - margin, 0), min(rows[-1] + 1 + margin, h),
             max(cols[0] - margin, 0), min(cols[-1] + 1 + margin, w))
+
+
+def inside_box(image, box, threshold, margin):
+    """(top, bottom, left, right) of the rectangle inside the smoke of one
+    frame: over the middle rows of its box (a fifth off the top and the
+    bottom), the columns every one of those rows has smoke beyond, less
+    margin on each side; None when that leaves fewer than 32 columns. The
+    silhouette's edge is power in the detail band too, whatever the smoke's
+    inside holds."""
+    top, bottom, left, right = box
+    mask = np.abs(image[top:bottom, left:right]) > threshold
+    rows = np.flatnonzero(mask.any(axis=1))
+    if rows.size < 16:
+        return None
+    first, last = rows[0], rows[-1] + 1
+    cut = (last - first) // 5
+    lo, hi = 0, mask.shape[1]
+    for r in range(first + cut, last - cut):
+        cols = np.flatnonzero(mask[r])
+        if cols.size == 0:
+            return None
+        lo, hi = max(lo, cols[0]), min(hi, cols[-1] + 1)
+    lo, hi = lo + margin, hi - margin
+    if hi - lo < 32:
+        return None
+    return (top + first + cut, top + last - cut, left + lo, left + hi)
 
 
 def band_shares(crop):
@@ -155,8 +185,15 @@ def measure(folders, a):
             if box is None:
                 print(f"detail: frame {n}: no smoke above the threshold; skipped", file=sys.stderr)
                 continue
-            top, bottom, left, right = box
             for i in group:
+                top, bottom, left, right = box
+                if a.inside:
+                    inner = inside_box(images[i], box, a.threshold, a.margin)
+                    if inner is None:
+                        print(f"detail: frame {n} of {folders[i]}: under 32 columns inside the "
+                              "smoke; skipped", file=sys.stderr)
+                        continue
+                    top, bottom, left, right = inner
                 shares[folders[i]].append(band_shares(images[i][top:bottom, left:right]))
                 sizes[folders[i]].append((right - left, bottom - top))
     result = {}
@@ -252,11 +289,17 @@ def main():
                    help="Mantaflow bake resolutions with noise x2 (default 64)")
     p.add_argument("--manta-noise-grid", default="density_noise",
                    help="the density grid's name in Mantaflow's noise cache")
-    p.add_argument("--frames", default="36-48", help="frames rendered and measured (default 36-48)")
+    p.add_argument("--frames", default="20-32",
+                   help="frames rendered and measured (default 20-32: both plumes' heads "
+                        "still under the domain's top)")
     p.add_argument("--frames-only", nargs="+", metavar="DIR",
                    help="only measure these folders of PNG frames, cropped together")
-    p.add_argument("--separate-crops", action="store_true",
-                   help="crop each folder's frame around its own smoke, not all together")
+    p.add_argument("--shared-crops", dest="separate_crops", action="store_false",
+                   help="crop every folder's frame in one box around all their smoke "
+                        "(the old measure), not each around its own")
+    p.add_argument("--silhouette", dest="inside", action="store_false",
+                   help="measure the whole box around the smoke, its silhouette's edge "
+                        "included, not the rectangle inside it")
     p.add_argument("--threshold", type=float, default=4.0,
                    help="|luminance - row median| that counts as smoke, in 8-bit levels (default 4)")
     p.add_argument("--min-pixels", type=int, default=2,
