@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/encode.h"
+#include "cli/new_scene.h"
 #include "cli/upres_command.h"
 #include "cli/usage_errors.h"
 #include "cli/video_output.h"
@@ -22,6 +23,7 @@
 #include "preview/preview.h"
 #include "run/interrupt.h"
 #include "scene/schema.h"
+#include "scene/starter_scenes.h"
 
 namespace {
 
@@ -81,6 +83,7 @@ struct Options {
     plume::RunOptions run;
     plume::FarmOptions farm;
     plume::PreviewOptions preview;
+    plume::NewSceneOptions newScene;
 };
 
 void addRenderOptions(CLI::App* cmd, Options& o) {
@@ -221,6 +224,25 @@ void addPreviewOptions(CLI::App* cmd, Options& o) {
         ->check(CLI::Range(0, 1024));
 }
 
+void addNewOptions(CLI::App* cmd, Options& o) {
+    plume::NewSceneOptions& opt = o.newScene;
+    std::vector<std::string> kinds;
+    std::string list;
+    for (const plume::StarterScene& s : plume::starterScenes()) {
+        kinds.push_back(s.kind);
+        list += std::string("\n  ") + s.kind + ": " + s.summary;
+    }
+    cmd->add_option("kind", opt.kind, "What to start from:" + list)
+        ->required()
+        ->check(CLI::IsMember(kinds));
+    cmd->add_option("-o,--output", opt.output, "Scene file to write (default: KIND.toml); never replaced");
+    cmd->add_option("--size", opt.size,
+                    "The domain's longest side in metres (default: the kind's own); the scene "
+                    "scales as a model does under gravity")
+        ->check(CLI::Range(0.01, 10000.0));
+    cmd->add_flag("-q,--quiet", opt.quiet, "Print nothing but errors");
+}
+
 void addCheckOptions(CLI::App* cmd, Options& o) {
     plume::RunOptions& opt = o.run;
     cmd->add_option("scene", opt.scenePath, "Scene file (TOML)");
@@ -264,6 +286,8 @@ const Command kCommands[] = {
      [](const Options& o) { return o.farm.output; }},
     {"preview", "Watch a scene and show a live preview of it on a local web page",
      addPreviewOptions, [](const Options& o) { return plume::runPreview(o.preview); }},
+    {"new", "Write a starting scene: chimney, wispy, billowy, fog, candle, campfire, torch, fireball, explosion",
+     addNewOptions, [](const Options& o) { return plume::runNewScene(o.newScene); }},
     {"check", "Validate a scene; print it resolved, with grid size and memory estimate",
      addCheckOptions, [](const Options& o) { return plume::runCheck(o.run); }},
 };

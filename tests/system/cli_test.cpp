@@ -244,7 +244,7 @@ TEST(Cli, UnknownCommandSuggestsTheNearest) {
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err,
               "plume: error: 'bakevdb' is not a plume command (commands: render bake "
-              "render-vdb upres encode farm preview check; see plume --help)\n");
+              "render-vdb upres encode farm preview new check; see plume --help)\n");
     r = runPlume("--help", dir);
     EXPECT_EQ(r.status, 0);
     for (const char* command : {"render", "bake", "render-vdb", "encode", "farm", "preview", "check"})

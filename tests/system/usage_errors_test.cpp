@@ -65,7 +65,7 @@ const std::vector<Refusal> kRefusals = {
     {"render", "plume render: error: the scene is required (see plume render --help)"},
     {"",
      "plume: error: no command given (commands: render bake render-vdb upres encode farm "
-     "preview check; see plume --help)"},
+     "preview new check; see plume --help)"},
     {"render " + kScene + " --threads abc", "--threads abc: error: not a whole number"},
     {"render " + kScene + " --threads 5000", "--threads 5000: error: not in range 0 to 1024"},
     {"render " + kScene + " --threads",
