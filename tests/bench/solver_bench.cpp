@@ -3,12 +3,15 @@
 // iterations, cells x substeps per second, render milliseconds per frame and
 // peak RSS as counters:
 //     build/tests/plume_bench --benchmark_filter='Substep|Render' --benchmark_repetitions=3
+// and beside each the memory floor (memory_floor.h): floor_MB, floor_ms, x_floor.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <memory>
 
 #include "core/parallel.h"
+#include "memory_floor.h"
 #include "render/renderer.h"
 #include "scene/loader.h"
 #include "sim/solver.h"
@@ -43,11 +46,15 @@ void BM_Substep(benchmark::State& state) {
     const float dt = float(1.0 / scene.time.fps / scene.time.maxSubsteps);
     solver->resetStageTimes();
     int substeps = 0, iterations = 0;
+    const auto t0 = std::chrono::steady_clock::now();
     for (auto _ : state) {
         SolveStats s = solver->substep(dt);
         iterations += s.iterations;
         ++substeps;
     }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    bench::reportFloor(state, bench::substepFloorBytes(solver->fields(), solver->activeBox()),
+                       seconds / substeps);
     const StageTimes& t = solver->stageTimes();
     auto perStep = [&](double seconds) { return benchmark::Counter(1e3 * seconds / substeps); };
     state.counters["emit_ms"] = perStep(t.emit);
@@ -180,8 +187,14 @@ void BM_RenderFrame(benchmark::State& state) {
     auto solver = warmSolver(scene, 24);
     Renderer renderer(scene);
     int frame = 0;
+    const auto t0 = std::chrono::steady_clock::now();
     for (auto _ : state)
         benchmark::DoNotOptimize(renderer.render(solver->fields().view(), ++frame));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    bench::reportFloor(state,
+                       bench::frameFloorBytes(bench::cellsIn(solver->activeBox()),
+                                              scene.render.width, scene.render.height),
+                       seconds / frame);
     state.counters["peak_rss_MiB"] = peakRssMiB();
 }
 BENCHMARK(BM_RenderFrame)
