@@ -57,6 +57,8 @@ void Scene::poseAt(double frame, Scene& s) const {
         applyAnimation(s, "obstacle", i, obstacles[i].animation, frame);
     for (std::size_t i = 0; i < lights.size(); ++i)
         applyAnimation(s, "light", i, lights[i].animation, frame);
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        applyAnimation(s, "field", i, fields[i].animation, frame);
     applyAnimation(s, "camera", 0, camera.animation, frame);
     applyAnimation(s, "physics", 0, physicsAnimation, frame);
 }

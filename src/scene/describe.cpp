@@ -96,6 +96,8 @@ std::string typeText(const KeySpec& spec) {
             return "boolean";
         case ValueKind::ChoiceList:
             return "array of strings";
+        case ValueKind::Points:
+            return "array of [x, y, z] floats";
     }
     return {};
 }
@@ -115,7 +117,8 @@ std::string rangeText(const KeySpec& spec) {
             return "`true`, `false`";
         case ValueKind::Vec3:
         case ValueKind::Scale:
-        case ValueKind::FrameRange: {
+        case ValueKind::FrameRange:
+        case ValueKind::Points: {
             bool bounded = std::isfinite(spec.range.lo) || std::isfinite(spec.range.hi);
             std::string s = bounded ? "each in " + spec.range.str() : "finite";
             return spec.kind == ValueKind::FrameRange ? s + ", first <= last" : s;

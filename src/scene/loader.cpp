@@ -97,6 +97,7 @@ Scene SceneReader::read(const toml::table& root) {
             int line = static_cast<int>(element.source().begin.line);
             if (section.name == "emitter") scene.emitters.back().line = line;
             if (section.name == "obstacle") scene.obstacles.back().line = line;
+            if (section.name == "field") scene.fields.back().line = line;
             if (const toml::table* table = element.as_table()) {
                 readTable(scene, *table, section, i, display);
                 if (section.name == "emitter") placeFile(scene.emitters.back(), display, element);
@@ -109,6 +110,7 @@ Scene SceneReader::read(const toml::table& root) {
     }
     if (errors_.empty()) {
         checkCrossFields(scene, root);
+        checkFields(scene, root);
         checkEmittersInDomain(scene, root);
     }
 

@@ -3,7 +3,7 @@
 // (tables and unknown keys), loader_values (one value against its KeySpec),
 // loader_keys ([[SECTION.key]] animation), loader_shapes (emitters' and
 // obstacles' files, emitters against the domain), loader_camera_lights (checks across keys, the
-// default light). Private to those files; includes toml++.
+// default light), loader_fields (fields' checks across keys). Private to those files; includes toml++.
 #pragma once
 
 #include <toml++/toml.h>
@@ -75,6 +75,8 @@ class SceneReader {
                                              const std::string& name, const std::string& what);
     std::optional<SchemaValue> convertChoiceList(const KeySpec& spec, const toml::node& node,
                                                  const std::string& name);
+    std::optional<SchemaValue> convertPoints(const KeySpec& spec, const toml::node& node,
+                                             const std::string& name);
     // loader_keys.cpp
     void readKeys(const toml::table& table, const SectionSpec& section, const std::string& display,
                   Animation& animation);
@@ -84,6 +86,8 @@ class SceneReader {
                                    std::optional<double> previous);
     // loader_camera_lights.cpp
     void checkCrossFields(const Scene& scene, const toml::table& root);
+    // loader_fields.cpp: what a field's keys must agree on
+    void checkFields(const Scene& scene, const toml::table& root);
     // loader_shapes.cpp
     void placeFile(ShapeSettings& shape, const std::string& display, const toml::node& element);
     // [environment]'s file, resolved beside the scene file; required once

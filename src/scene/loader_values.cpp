@@ -103,6 +103,8 @@ std::optional<SchemaValue> SceneReader::convert(const KeySpec& spec, const toml:
         }
         case ValueKind::ChoiceList:
             return convertChoiceList(spec, node, name);
+        case ValueKind::Points:
+            return convertPoints(spec, node, name);
     }
     return {};
 }
@@ -215,6 +217,32 @@ std::optional<std::string> SceneReader::convertChoice(const KeySpec& spec, const
         return s->get();
     mustBe(at, name, what, s ? "\"" + s->get() + "\"" : typeName(at));
     return {};
+}
+
+// An array of points, each an array of 3 numbers in range.
+std::optional<SchemaValue> SceneReader::convertPoints(const KeySpec& spec, const toml::node& node,
+                                                      const std::string& name) {
+    const std::string what = "an array of [x, y, z] arrays";
+    const auto* array = node.as_array();
+    if (!array) {
+        mustBe(node, name, what);
+        return {};
+    }
+    std::vector<Vec3f> points;
+    for (std::size_t e = 0; e < array->size(); ++e) {
+        const toml::node& element = *array->get(e);
+        const std::string at = name + "[" + std::to_string(e + 1) + "]";
+        const auto* point = element.as_array();
+        if (!point || point->size() != 3) {
+            mustBe(element, at, "an array of 3 numbers",
+                   point ? elementCountPhrase(point->size()) : std::string());
+            return {};
+        }
+        double v[3] = {0, 0, 0};
+        if (!readElements(spec, *point, at, "an array of 3 numbers", true, v)) return {};
+        points.push_back(Vec3f(float(v[0]), float(v[1]), float(v[2])));
+    }
+    return points;
 }
 
 // One choice as a string ("all"), or an array of them.

@@ -21,7 +21,10 @@ Vec3f moved(Vec3f v, Vec3f by) { return {moved(v.x, by.x), moved(v.y, by.y), mov
 void moveKey(Scene& s, const KeySpec& spec, std::size_t index, Animation* animation, Vec3f by) {
     const bool point = spec.placement == Placement::Point;
     SchemaValue v = spec.get(s, index);
-    if (point)
+    if (spec.kind == ValueKind::Points) {
+        for (Vec3f& p : std::get<std::vector<Vec3f>>(v)) p = moved(p, by);
+        spec.set(s, index, v);
+    } else if (point)
         spec.set(s, index, moved(std::get<Vec3f>(v), by));
     else
         spec.set(s, index, double(moved(float(std::get<double>(v)), by.z)));
@@ -59,6 +62,7 @@ void shift(Scene& s, Vec3f by, int frames) {
     for (EmitterSettings& e : s.emitters) renumber(e.animation, frames);
     for (ObstacleSettings& o : s.obstacles) renumber(o.animation, frames);
     for (LightSettings& l : s.lights) renumber(l.animation, frames);
+    for (FieldSettings& f : s.fields) renumber(f.animation, frames);
     renumber(s.camera.animation, frames);
     renumber(s.physicsAnimation, frames);
 }

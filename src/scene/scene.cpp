@@ -50,7 +50,15 @@ bool anyKeyed(const Elements& elements) {
 }  // namespace
 
 bool Scene::animated() const {
-    return anyKeyed(emitters) || anyKeyed(obstacles) || anyKeyed(lights) || camera.keyed();
+    return anyKeyed(emitters) || anyKeyed(obstacles) || anyKeyed(lights) || camera.keyed() ||
+           forcesMove();
+}
+
+bool Scene::forcesMove() const {
+    const bool windKeyed =
+        std::any_of(physicsAnimation.tracks.begin(), physicsAnimation.tracks.end(),
+                    [](const KeyTrack& t) { return t.key == "wind"; });
+    return windKeyed || anyKeyed(fields);
 }
 
 bool Scene::obstaclesMove() const { return anyKeyed(obstacles); }

@@ -213,6 +213,39 @@ struct EmitterSettings : ShapeSettings {
     bool givesFuel() const;
 };
 
+// A force field ([[field]], sim/force_fields.h): a push on the air within a
+// shape, weakened with distance as Blender's fields are (`falloff*`).
+enum class FieldType { Wind, Vortex, Turbulence, Attract, Drag, Curve };
+// Where a field acts and what its falloff's distance is: everywhere (no
+// falloff), from its center (sphere), from the line through center along its
+// axis (tube), or within the 45-degree cone from center along its axis, by the
+// distance from center (cone).
+enum class FieldShape { Everywhere, Sphere, Tube, Cone };
+
+struct FieldSettings {
+    FieldType type = FieldType::Wind;
+    // m/s^2 (wind, attract, turbulence, curve); rad/s, the target angular
+    // speed (vortex); 1/s (drag). Attract pulls toward center; below 0 it pushes.
+    float strength = 1.0f;
+    Vec3f center{1, 1, 1};     // metres
+    Vec3f direction{1, 0, 0};  // wind: the way it blows; the tube's and cone's axis
+    Vec3f axis{0, 0, 1};       // every other type's axis (vortex: turns by the right hand)
+    FieldShape shape = FieldShape::Everywhere;
+    // Blender's falloff: full strength within falloffMin metres, then
+    // (1 + d - min)^-power, none beyond falloffMax (0: no limit).
+    float falloffPower = 0.0f;
+    float falloffMin = 0.0f;
+    float falloffMax = 0.0f;
+    float size = 0.5f;   // turbulence: metres per swirl
+    float speed = 1.0f;  // turbulence: renewals of the pattern a second
+    int seed = 0;        // turbulence: another pattern
+    std::vector<Vec3f> points;  // curve: the polyline, metres, in the order the smoke follows
+    float radius = 0.25f;       // curve: metres around it that it acts in
+    Animation animation;        // strength, center, direction, axis, size, speed, radius
+    bool keyed() const { return !animation.empty(); }
+    int line = 0;  // line of its [[field]] header, for messages
+};
+
 struct ObstacleSettings : ShapeSettings {
     Vec3f color{0.5f, 0.5f, 0.5f};  // diffuse albedo, linear RGB
     bool visible = true;            // drawn and casting shadows
@@ -396,9 +429,10 @@ struct Scene {
     SparksSettings sparks;
     std::vector<EmitterSettings> emitters;
     std::vector<ObstacleSettings> obstacles;
+    std::vector<FieldSettings> fields;
     CameraSettings camera;
     std::vector<LightSettings> lights;
-    Animation physicsAnimation;  // [[physics.key]]: time_scale
+    Animation physicsAnimation;  // [[physics.key]]: time_scale, wind
     GroundSettings ground;
     EnvironmentSettings environment;
     RenderSettings render;
@@ -411,8 +445,12 @@ struct Scene {
     // "plume_soot_only"): render-vdb and upres of it without its scene.
     bool sootOnly = false;
 
-    // True when some obstacle, emitter, the camera or a light has keys.
+    // True when some obstacle, emitter, field, the camera or a light has
+    // keys, or physics.wind has.
     bool animated() const;
+    // True when some field or physics.wind has keys: the solver then poses
+    // them every substep.
+    bool forcesMove() const;
     // True when some obstacle has keys: the solver then places solids every
     // substep and holds their face velocities.
     bool obstaclesMove() const;

@@ -41,6 +41,10 @@ const std::vector<SectionSpec>& sceneSections() {
          "flow, cooling until they wink out; the cache's `sparks` points"},
         {"emitter", true, "Sources of smoke and heat, one [[emitter]] table each"},
         {"obstacle", true, "Solid shapes the smoke flows around, one [[obstacle]] table each"},
+        {"field", true,
+         "Force fields, one [[field]] table each: wind, vortex, turbulence, attract, drag or a "
+         "curve the smoke follows, within a shape and weakened with distance as Blender's "
+         "fields are"},
         {"camera", false, "The view; without [camera] plume frames the whole domain automatically"},
         {"light", true,
          "Lights, one [[light]] table each; without any, one warm directional key light "
@@ -85,12 +89,15 @@ void appendElement(Scene& scene, std::string_view section) {
         scene.obstacles.emplace_back();
     else if (section == "light")
         scene.lights.emplace_back();
+    else if (section == "field")
+        scene.fields.emplace_back();
 }
 
 std::size_t elementCount(const Scene& scene, std::string_view section) {
     if (section == "emitter") return scene.emitters.size();
     if (section == "obstacle") return scene.obstacles.size();
     if (section == "light") return scene.lights.size();
+    if (section == "field") return scene.fields.size();
     return 0;
 }
 
@@ -98,6 +105,7 @@ Animation& animationOf(Scene& scene, std::string_view section, std::size_t index
     if (section == "emitter") return scene.emitters.at(index).animation;
     if (section == "obstacle") return scene.obstacles.at(index).animation;
     if (section == "light") return scene.lights.at(index).animation;
+    if (section == "field") return scene.fields.at(index).animation;
     if (section == "physics") return scene.physicsAnimation;
     return scene.camera.animation;
 }
@@ -186,6 +194,13 @@ std::string formatTomlValue(const KeySpec& spec, const SchemaValue& value) {
                 s += (s.size() > 1 ? ", " : "") + tomlString(e);
             return s + "]";
         }
+        case ValueKind::Points: {
+            std::string s = "[";
+            for (const Vec3f& p : std::get<std::vector<Vec3f>>(value))
+                s += (s.size() > 1 ? ", [" : "[") + tomlFloat(formatFloat(p.x)) + ", " +
+                     tomlFloat(formatFloat(p.y)) + ", " + tomlFloat(formatFloat(p.z)) + "]";
+            return s + "]";
+        }
     }
     return {};
 }
@@ -217,6 +232,8 @@ const char* kindName(ValueKind kind) {
             return "choice";
         case ValueKind::ChoiceList:
             return "choice_list";
+        case ValueKind::Points:
+            return "points";
     }
     return "";
 }

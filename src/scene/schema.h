@@ -29,13 +29,14 @@ enum class ValueKind {
     Bool,        // true or false
     Choice,      // one of KeySpec::choices
     ChoiceList,  // an array of KeySpec::choices (or one of them as a string)
+    Points,      // an array of [x, y, z] arrays
 };
 
 // A key's value between the file and the Scene: Integer -> int64_t, Real -> double,
 // Vec3 and Scale -> Vec3f, FrameRange -> array<int, 2>, Text and Choice -> string,
-// Bool -> bool, ChoiceList -> vector<string>.
+// Bool -> bool, ChoiceList -> vector<string>, Points -> vector<Vec3f>.
 using SchemaValue = std::variant<std::int64_t, double, Vec3f, std::array<int, 2>, std::string, bool,
-                                 std::vector<std::string>>;
+                                 std::vector<std::string>, std::vector<Vec3f>>;
 
 // Closed or open interval, applied to each element of arrays.
 struct ValueRange {
@@ -93,7 +94,7 @@ const std::vector<KeySpec>& sceneKeys();
 const SectionSpec* findSection(std::string_view name);
 const KeySpec* findKey(std::string_view section, std::string_view key);
 
-// Adds a default-constructed element to an array section (emitter, obstacle, light).
+// Adds a default-constructed element to an array section (emitter, obstacle, field, light).
 void appendElement(Scene& scene, std::string_view section);
 std::size_t elementCount(const Scene& scene, std::string_view section);
 // The keyframes of element `index` of an array section, or of the camera or physics.

@@ -39,6 +39,7 @@ inline RenderSettings& renderPart(Scene& s, std::size_t) { return s.render; }
 inline GroundSettings& groundPart(Scene& s, std::size_t) { return s.ground; }
 inline EnvironmentSettings& environmentPart(Scene& s, std::size_t) { return s.environment; }
 inline ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstacles.at(i); }
+inline FieldSettings& fieldPart(Scene& s, std::size_t i) { return s.fields.at(i); }
 inline OutputSettings& outputPart(Scene& s, std::size_t) { return s.output; }
 inline FlipbookSettings& flipbookPart(Scene& s, std::size_t) { return s.flipbook; }
 
@@ -55,7 +56,8 @@ SchemaValue toValue(const M& m, const std::vector<std::string_view>& choices) {
     else if constexpr (std::is_same_v<M, Vec3f> || std::is_same_v<M, std::array<int, 2>>)
         return m;
     else if constexpr (std::is_same_v<M, std::string> ||
-                       std::is_same_v<M, std::vector<std::string>>)
+                       std::is_same_v<M, std::vector<std::string>> ||
+                       std::is_same_v<M, std::vector<Vec3f>>)
         return m;
     else {
         static_assert(std::is_enum_v<M>);
@@ -73,7 +75,8 @@ void fromValue(M& m, const SchemaValue& v, const std::vector<std::string_view>& 
         m = static_cast<M>(std::get<double>(v));
     else if constexpr (std::is_same_v<M, Vec3f> || std::is_same_v<M, std::array<int, 2>> ||
                        std::is_same_v<M, std::string> ||
-                       std::is_same_v<M, std::vector<std::string>>)
+                       std::is_same_v<M, std::vector<std::string>> ||
+                       std::is_same_v<M, std::vector<Vec3f>>)
         m = std::get<M>(v);
     else {
         const std::string& name = std::get<std::string>(v);
@@ -98,6 +101,8 @@ constexpr ValueKind kindOf() {
         return ValueKind::Text;
     else if constexpr (std::is_same_v<M, std::vector<std::string>>)
         return ValueKind::ChoiceList;
+    else if constexpr (std::is_same_v<M, std::vector<Vec3f>>)
+        return ValueKind::Points;
     else
         return ValueKind::Choice;
 }

@@ -101,6 +101,55 @@ KeySpec boundaryAll(std::string_view name, std::string_view doc) {
 }
 
 
+// [[field]]'s keys (sim/force_fields.h).
+std::vector<KeySpec> fieldKeys() {
+    const ValueRange kSeed{0, 2147483647};
+    return {
+        key("field", "type", fieldPart, &FieldSettings::type, kAny,
+            "what it does: wind pushes along direction; vortex turns the air about axis through "
+            "center toward strength rad/s; turbulence stirs with divergence-free noise; attract "
+            "pulls toward center (strength below 0 pushes away); drag slows the air at strength "
+            "per second; curve pulls the smoke onto points and along them",
+            {"wind", "vortex", "turbulence", "attract", "drag", "curve"}),
+        animated(key("field", "strength", fieldPart, &FieldSettings::strength, kAny,
+            "m/s^2 for wind, attract, turbulence and curve; the target angular speed in rad/s "
+            "for vortex (reached at that rate per second); 1/s for drag")),
+        placedAt(animated(key("field", "center", fieldPart, &FieldSettings::center, kAny,
+            "where it sits, metres: the falloff's origin, the vortex's axis and attract's "
+            "point go through it")), Placement::Point),
+        animated(key("field", "direction", fieldPart, &FieldSettings::direction, kAny,
+            "wind: the way it blows (any length, not 0); also its tube's and cone's axis")),
+        animated(key("field", "axis", fieldPart, &FieldSettings::axis, kAny,
+            "vortex: the axis it turns about, by the right hand (any length, not 0); the tube's "
+            "and cone's axis of every type but wind")),
+        key("field", "shape", fieldPart, &FieldSettings::shape, kAny,
+            "where it acts and what distance its falloff takes: everywhere at full strength, "
+            "from center (sphere), from the axis through center (tube), or in the 45-degree "
+            "cone from center along the axis, by the distance from center (cone); a curve's "
+            "distance is always from its points",
+            {"everywhere", "sphere", "tube", "cone"}),
+        key("field", "falloff.power", fieldPart, &FieldSettings::falloffPower, {0, 10},
+            "as Blender's fields: full strength within falloff.min, then times "
+            "(1 + d - min)^-power at d metres (0 = no falloff)"),
+        key("field", "falloff.min", fieldPart, &FieldSettings::falloffMin, kNonNegative,
+            "metres of full strength around the shape's center or axis"),
+        key("field", "falloff.max", fieldPart, &FieldSettings::falloffMax, kNonNegative,
+            "metres beyond which it does nothing (0 = no limit)"),
+        animated(key("field", "size", fieldPart, &FieldSettings::size, kPositive,
+            "turbulence: size of its swirls in metres")),
+        animated(key("field", "speed", fieldPart, &FieldSettings::speed, {0, 1000},
+            "turbulence: renewals of its pattern a second (0 = a still pattern)")),
+        key("field", "seed", fieldPart, &FieldSettings::seed, kSeed,
+            "turbulence: another number, another pattern"),
+        placedAt(key("field", "points", fieldPart, &FieldSettings::points, kAny,
+            "curve: the polyline the smoke follows, [[x, y, z], ...] in metres, from the first "
+            "point to the last (at least 2)"), Placement::Point),
+        animated(key("field", "radius", fieldPart, &FieldSettings::radius, kPositive,
+            "curve: metres around its points within which it acts")),
+        interpolationKey("field", fieldPart),
+    };
+}
+
 }  // namespace
 
 std::vector<KeySpec> buildSceneKeys() {
@@ -160,8 +209,8 @@ std::vector<KeySpec> buildSceneKeys() {
             "temperature cools as exp(-rate * t), rate per second"),
         key("physics", "gravity", physicsPart, &PhysicsSettings::gravity, kAny,
             "gravity in m/s^2; buoyancy acts against it"),
-        key("physics", "wind", physicsPart, &PhysicsSettings::wind, kAny,
-            "ambient wind velocity in m/s; the air relaxes toward it at 1 per second"),
+        animated(key("physics", "wind", physicsPart, &PhysicsSettings::wind, kAny,
+            "ambient wind velocity in m/s; the air relaxes toward it at 1 per second")),
         key("physics", "turbulence", physicsPart, &PhysicsSettings::turbulence, kNonNegative,
             "strength in m/s^2 of a divergence-free curl-noise force (0 = off)"),
         key("physics", "turbulence_scale", physicsPart, &PhysicsSettings::turbulenceScale,
@@ -304,6 +353,7 @@ std::vector<KeySpec> buildSceneKeys() {
                 emitterShape.begin(), emitterShape.end());
     for (KeySpec& k : shapeKeys("obstacle", obstacleShapePart, "obstacle shape"))
         keys.push_back(std::move(k));
+    for (KeySpec& k : fieldKeys()) keys.push_back(std::move(k));
     // Then the frame's: camera, lights, ground, render and output (schema_view_keys.cpp).
     for (KeySpec& k : viewKeys()) keys.push_back(std::move(k));
     return keys;
