@@ -18,6 +18,7 @@
 #include "sim/diffusion.h"
 #include "sim/dissipation.h"
 #include "sim/emitters.h"
+#include "sim/force_fields.h"
 #include "sim/obstacles.h"
 #include "sim/smoke_color.h"
 
@@ -230,6 +231,7 @@ void Solver::addForces(Island& island, float dt) {
     addBuoyancy(f, dt);
     addWind(f, dt);
     addTurbulence(f, dt);
+    addForceFields(f, dt);
     addVorticityConfinement(f, dt);
     addFlameForces(f, dt);
     diffuseVelocity(island, dt);
@@ -318,7 +320,17 @@ void Solver::addBuoyancy(Fields& f, float dt) {
 
 void Solver::addWind(Fields& f, float dt) {
     ScopedTimer t(times_.wind);
-    plume::addWind(f, scene_.physics.wind, dt);
+    plume::addWind(f, wind(), dt);
+}
+
+void Solver::addForceFields(Fields& f, float dt) {
+    if (scene_.fields.empty()) return;
+    ScopedTimer t(times_.fields);
+    // Keyed fields as posed at the middle of the substep, and the turbulence's
+    // pattern there too.
+    const std::vector<FieldSettings>& fields =
+        scene_.forcesMove() ? now_.fields : scene_.fields;
+    plume::addForceFields(f, fields, f.time + 0.5 * double(dt), dt);
 }
 
 void Solver::addTurbulence(Fields& f, float dt) {

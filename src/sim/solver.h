@@ -26,9 +26,11 @@ namespace plume {
 // (for benchmarks), with the groups the benchmark reports.
 struct StageTimes {
     double emit = 0, burn = 0, advectVelocity = 0, buoyancy = 0, wind = 0, turbulence = 0,
-           vorticity = 0, flame = 0, viscosity = 0, project = 0, advectScalars = 0,
+           fields = 0, vorticity = 0, flame = 0, viscosity = 0, project = 0, advectScalars = 0,
            diffuseScalars = 0, dissipate = 0;
-    double forces() const { return buoyancy + wind + turbulence + vorticity + flame + viscosity; }
+    double forces() const {
+        return buoyancy + wind + turbulence + fields + vorticity + flame + viscosity;
+    }
     double scalars() const { return advectScalars + diffuseScalars + dissipate; }
     double total() const { return emit + burn + advectVelocity + forces() + project + scalars(); }
 };
@@ -277,6 +279,9 @@ class Solver {
     void addTurbulence(Fields& f, float dt);
     void addVorticityConfinement(Fields& f, float dt);
     void addFlameForces(Fields& f, float dt);   // disturbance and shredding
+    void addForceFields(Fields& f, float dt);   // [[field]] (sim/force_fields.h)
+    // physics.wind and the fields as they are this substep: posed when keyed.
+    Vec3f wind() const { return scene_.forcesMove() ? now_.physics.wind : scene_.physics.wind; }
     void diffuseVelocity(Island& island, float dt);  // viscosity
     SolveStats project(Island& island, float dt, float tolerance);
     void advectScalars(Island& island, float dt);

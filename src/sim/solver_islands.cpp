@@ -136,7 +136,7 @@ const Fields& Solver::fields() const {
     if (assembledStale_) {
         // The box around every island, still air (with the wind) where none is.
         const Box3i box = activeBox();
-        Fields all = stillAir(box, scene_.physics.wind);
+        Fields all = stillAir(box, wind());
         all.time = time();
         for (const Fields* part : parts) copyFieldsOverlap(*part, part->offset, all, box.lo, true);
         assembled_ = std::move(all);
@@ -338,7 +338,7 @@ void Solver::moveToIslands(const std::vector<Box3i>& boxes) {
     std::vector<StateOver> state;
     for (const Island& o : old) state.push_back({o.box, &o.f, nullptr, &o.projection});
     for (const Box3i& box : boxes) {
-        Island island = islandFrom(box, scene_.physics.wind, state, old.front().f.time, false);
+        Island island = islandFrom(box, wind(), state, old.front().f.time, false);
         island.projection.enforceBoundaries(island.f);
         islands_.push_back(std::move(island));
     }
@@ -356,8 +356,8 @@ void Solver::resizeBox(Island& island, const Box3i& box) {
     const Vec3i from = island.box.lo, to = box.lo, cells = box.size();
     const bool burns = f.burns();  // asked before: it compares the grids' sizes
     const bool colored = f.colored();
-    const Vec3f wind = scene_.physics.wind;  // the still air moves with the wind
-    for (int axis = 0; axis < 3; ++axis) moveToBox(f.component(axis), from, to, cells, wind[axis]);
+    const Vec3f still = wind();  // the still air moves with the wind
+    for (int axis = 0; axis < 3; ++axis) moveToBox(f.component(axis), from, to, cells, still[axis]);
     moveToBox(f.density, from, to, cells, 0.0f);
     moveToBox(f.temperature, from, to, cells, scene_.physics.ambientTemperature);
     if (burns) {

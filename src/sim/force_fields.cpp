@@ -1,0 +1,195 @@
+#include "sim/force_fields.h"
+
+#include <cmath>
+#include <cstdint>
+
+#include "core/noise.h"
+#include "core/parallel.h"
+
+namespace plume {
+
+namespace {
+
+Vec3f unitOf(Vec3f v) {
+    const float len = length(v);
+    return len > 0.0f ? v / len : Vec3f(0.0f);
+}
+
+// The axis a field's tube and cone lie along: a wind's direction, else its axis.
+Vec3f shapeAxis(const FieldSettings& field) {
+    return unitOf(field.type == FieldType::Wind ? field.direction : field.axis);
+}
+
+// The point of a polyline nearest p, its distance, and the unit tangent of
+// the segment it lies on (the way from the first point to the last).
+struct CurveNearest {
+    Vec3f at{0.0f}, tangent{0.0f};
+    float distance = 0.0f;
+};
+CurveNearest nearestOnCurve(const std::vector<Vec3f>& points, Vec3f p) {
+    CurveNearest best;
+    best.distance = INFINITY;
+    for (size_t s = 0; s + 1 < points.size(); ++s) {
+        const Vec3f a = points[s], ab = points[s + 1] - a;
+        const float len2 = dot(ab, ab);
+        if (len2 == 0.0f) continue;
+        const float t = std::fmin(std::fmax(dot(p - a, ab) / len2, 0.0f), 1.0f);
+        const Vec3f q = a + ab * t;
+        const float d = length(p - q);
+        if (d < best.distance) best = {q, ab / std::sqrt(len2), d};
+    }
+    return best;
+}
+
+// Value noise that evolves with tau (renewals): the lattice of each whole
+// renewal moved by an offset hashed from it and the seed, blended smoothly
+// into the next. Hashed offsets, not ones that grow with time, keep a long
+// shot's noise as fine as its first second's.
+float fieldNoise(Vec3f q, double tau, int seed, int component) {
+    using noise_detail::lattice;
+    const double layerStart = std::floor(tau);
+    float t = float(tau - layerStart);
+    t = t * t * (3.0f - 2.0f * t);
+    const int layer = int(std::int64_t(layerStart) & 0x3fffffff);
+    auto at = [&](int l) {
+        const int h = seed * 3 + component;
+        const Vec3f shift{lattice(l, h, 1), lattice(l, h, 2), lattice(l, h, 3)};
+        return valueNoise(q + shift * 256.0f);
+    };
+    const float a = at(layer);
+    return a + (at(layer + 1) - a) * t;
+}
+
+// Calls change(face, i, j, k) for every face of `axis` not touching a solid,
+// those on the box's sides too (an open side's air is pushed as the rest is;
+// the projection then holds walls and inflows to theirs), and stores what it
+// returns.
+template <typename FaceChange>
+void changeFluidFaces(Fields& f, int axis, FaceChange change) {
+    ScalarGrid& c = f.component(axis);
+    const Vec3i n = f.n;
+    const int di = axis == 0, dj = axis == 1, dk = axis == 2;
+    const int nx = n.x + di, ny = n.y + dj;
+    parallelForSlabs(c.nz(), [&](int k) {
+        for (int j = 0; j < ny; ++j) {
+            float* face = &c(0, j, k);
+            // The cells either side: (i, j, k) and (i, j, k) - e_axis, where they are.
+            auto solidAt = [&](int i, int jj, int kk) {
+                return i >= 0 && jj >= 0 && kk >= 0 && i < n.x && jj < n.y && kk < n.z &&
+                       f.solid(i, jj, kk);
+            };
+            for (int i = 0; i < nx; ++i) {
+                if (solidAt(i, j, k) || solidAt(i - di, j - dj, k - dk)) continue;
+                face[i] = change(face[i], i, j, k);
+            }
+        }
+    });
+}
+
+}  // namespace
+
+float fieldFalloff(const FieldSettings& field, float distance) {
+    if (field.falloffMax > 0.0f && distance > field.falloffMax) return 0.0f;
+    if (distance <= field.falloffMin || field.falloffPower == 0.0f) return 1.0f;
+    return std::pow(1.0f + distance - field.falloffMin, -field.falloffPower);
+}
+
+float fieldWeight(const FieldSettings& field, Vec3f p) {
+    if (field.type == FieldType::Curve) {
+        const CurveNearest near = nearestOnCurve(field.points, p);
+        return near.distance > field.radius ? 0.0f : fieldFalloff(field, near.distance);
+    }
+    const Vec3f r = p - field.center;
+    switch (field.shape) {
+        case FieldShape::Everywhere:
+            return 1.0f;
+        case FieldShape::Sphere:
+            return fieldFalloff(field, length(r));
+        case FieldShape::Tube: {
+            const Vec3f a = shapeAxis(field);
+            return fieldFalloff(field, length(r - a * dot(r, a)));
+        }
+        case FieldShape::Cone: {
+            const Vec3f a = shapeAxis(field);
+            const float along = dot(r, a);
+            if (!(along > 0.0f) || length(r - a * along) > along) return 0.0f;
+            return fieldFalloff(field, length(r));
+        }
+    }
+    return 0.0f;
+}
+
+void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt) {
+    if (fields.empty()) return;
+    // Each face's centre, in cells from the box's min corner: whole and half
+    // numbers, exact in float, so an edge two faces share is the same point
+    // (bit for bit) from either, and the turbulence's curl is divergence-free.
+    auto gridPoint = [&](int axis, int i, int j, int k) {
+        return Vec3f(i + 0.5f * (axis != 0), j + 0.5f * (axis != 1),
+                     float(k + f.partZ) + 0.5f * (axis != 2));
+    };
+    auto world = [&](Vec3f g) { return f.origin + g * f.dx; };
+
+    for (int axis = 0; axis < 3; ++axis) {
+        const int a = (axis + 1) % 3, b = (axis + 2) % 3;  // (axis, a, b) right-handed
+        Vec3f ea(0.0f), eb(0.0f);
+        ea[a] = 0.5f;
+        eb[b] = 0.5f;
+        changeFluidFaces(f, axis, [&](float u, int i, int j, int k) {
+            const Vec3f g = gridPoint(axis, i, j, k);
+            const Vec3f p = world(g);
+            // Pushes and relaxations in the file's order; drag after them all.
+            for (const FieldSettings& field : fields) {
+                if (field.type == FieldType::Drag) continue;
+                if (field.type == FieldType::Turbulence) {
+                    // The potential strength * size * weight * noise on the
+                    // face's four edges; its curl by edge differences.
+                    const float scale = field.strength * field.size;
+                    const double tau = time * double(field.speed);
+                    auto A = [&](int c, Vec3f edge) {
+                        const Vec3f q = world(edge);
+                        const float w = fieldWeight(field, q);
+                        if (w == 0.0f) return 0.0f;
+                        return scale * w * fieldNoise(q / field.size, tau, field.seed, c);
+                    };
+                    u += dt / f.dx *
+                         ((A(b, g + ea) - A(b, g - ea)) - (A(a, g + eb) - A(a, g - eb)));
+                    continue;
+                }
+                const float w = fieldWeight(field, p);
+                if (w == 0.0f) continue;
+                switch (field.type) {
+                    case FieldType::Wind:
+                        u += dt * field.strength * w * unitOf(field.direction)[axis];
+                        break;
+                    case FieldType::Attract:
+                        u += dt * field.strength * w * unitOf(field.center - p)[axis];
+                        break;
+                    case FieldType::Curve: {
+                        const CurveNearest near = nearestOnCurve(field.points, p);
+                        const Vec3f pull = near.tangent + (near.at - p) / field.radius;
+                        u += dt * field.strength * w * pull[axis];
+                        break;
+                    }
+                    case FieldType::Vortex: {
+                        const Vec3f target = cross(unitOf(field.axis), p - field.center) *
+                                             field.strength;
+                        const float blend = -std::expm1(-std::fabs(field.strength) * w * dt);
+                        u += (target[axis] - u) * blend;
+                        break;
+                    }
+                    default:
+                        break;
+                }
+            }
+            for (const FieldSettings& field : fields) {
+                if (field.type != FieldType::Drag) continue;
+                const float w = fieldWeight(field, p);
+                if (w > 0.0f) u /= 1.0f + field.strength * w * dt;
+            }
+            return u;
+        });
+    }
+}
+
+}  // namespace plume
