@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string>
 
+#include "scene/describe.h"
 #include "scene/loader.h"
 #include "support/run.h"
 #include "support/scene_errors.h"
@@ -42,6 +43,22 @@ TEST(ForceFieldKeys, ReadWithFalloffPointsAndKeys) {
     const Scene at3 = s.atFrame(3);
     EXPECT_FLOAT_EQ(at3.fields[0].strength, 2.0f);
     EXPECT_FLOAT_EQ(at3.physics.wind.x, 0.4f);
+}
+
+TEST(ForceFieldKeys, DescribedSceneReadsBackTheSame) {
+    const Scene s = parseScene(
+        "[domain]\norigin = [0, 5, 0]\n[[field]]\ntype = \"curve\"\n"
+        "points = [[0, 5, 0], [1, 6, 1], [2, 6, 2]]\nfalloff = { power = 1.5, max = 0.7 }\n"
+        "[[field.key]]\nframe = 2\nradius = 0.3\n[[field.key]]\nframe = 9\nradius = 0.6\n",
+        "s.toml");
+    const std::string text = describeScene(s);
+    const Scene again = parseScene(text, "s.toml");
+    EXPECT_EQ(describeScene(again), text);
+    ASSERT_EQ(again.fields.size(), 1u);
+    EXPECT_EQ(again.fields[0].points[2].y, 1.0f);  // the domain's frame
+    EXPECT_NE(text.find("points = [[0.0, 5.0, 0.0], [1.0, 6.0, 1.0], [2.0, 6.0, 2.0]]"),
+              std::string::npos)
+        << text;
 }
 
 TEST(ForceFieldKeys, BadValuesAreRefusedAtTheirPlace) {

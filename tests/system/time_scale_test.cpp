@@ -170,7 +170,7 @@ TEST(TimeScale, KeysLoadDescribeAndReject) {
               "s.toml:2:14: error: 'physics.time_scale' = 0 is out of range (0, 100]");
     EXPECT_EQ(test::parseError("[physics]\n[[physics.key]]\nframe = 2\nvorticity = 1.0\n"),
               "s.toml:4:1: error: 'physics.key[1].vorticity' is not animatable; a key may set "
-              "frame, time_scale");
+              "frame, wind, time_scale");
 }
 
 // A slow-motion cache says so in each frame ("plume_time_scale"), so
