@@ -21,6 +21,8 @@
 #   ortho_width from Orthographic Scale by the sensor fit: the larger side with
 #   Auto, the width with Horizontal, the height with Vertical), which `plume
 #   check` reads back;
+# - Blender's force fields export as [[field]] tables, Mantaflow's scaling
+#   (0.2 x strength a frame) on their strengths, keys and falloff kept;
 # - plume.bake bakes with an area and a spot light and an orthographic camera in
 #   the scene (a bake uses neither), and imports '<domain>_plume': a volume
 #   sequence numbered as the scene (start 1001), grids density/temperature/velocity, bounds inside the
@@ -328,6 +330,114 @@ for k in sun_keys:
     worst = max([worst] + [abs(a - b) for a, b in zip(Vector(k["direction"]).normalized(), want)])
 check(sun_keys != [] and worst < 1e-5, "its direction reads back equal on every frame", f"worst {worst:.2e}")
 gate("round trip")
+
+# --- Force fields: Blender's as plume's [[field]], Mantaflow's scaling ----------
+# Wind (keyed strength), Force, Vortex (tube falloff with min and max),
+# Turbulence, Drag and a Curve Guide, and a Magnetic field plume leaves out;
+# each read back by `plume check` with strength 0.2 x S x fps (Mantaflow's
+# effector step), a vortex's sqrt of that, Force's sign turned.
+FPS = 24.0
+made = []
+
+
+def field_object(name, kind, location, data=None):
+    """A force field as Add > Force Field makes it (a Curve Guide is a curve)."""
+    bpy.ops.object.effector_add(type=kind, location=location)
+    obj = bpy.context.object
+    obj.name = name
+    if data is not None:
+        obj.data = data
+    made.append(obj)
+    return obj
+
+
+wind_f = field_object("FieldA_Wind", "WIND", (2.1, -0.9, 0.6))
+wind_f.rotation_euler = (0.0, math.radians(90.0), 0.0)  # local +z onto world +x
+wind_f.field.strength = 1.0
+wind_f.field.keyframe_insert("strength", frame=FIRST)
+wind_f.field.strength = 3.0
+wind_f.field.keyframe_insert("strength", frame=LAST)
+for fc in wind_f.animation_data.action.fcurves:
+    for k in fc.keyframe_points:
+        k.interpolation = "LINEAR"
+force_f = field_object("FieldB_Force", "FORCE", (2.5, -0.5, 1.2))
+force_f.field.strength = 2.0
+vortex_f = field_object("FieldC_Vortex", "VORTEX", (2.5, -0.5, 1.0))
+vortex_f.field.strength = 1.5
+vortex_f.field.falloff_type = "TUBE"
+vortex_f.field.falloff_power = 2.0
+vortex_f.field.use_min_distance, vortex_f.field.distance_min = True, 0.1
+vortex_f.field.use_max_distance, vortex_f.field.distance_max = True, 0.6
+turb_f = field_object("FieldD_Turbulence", "TURBULENCE", (2.5, -0.5, 1.0))
+turb_f.field.strength, turb_f.field.size, turb_f.field.seed = 0.5, 0.3, 7
+drag_f = field_object("FieldE_Drag", "DRAG", (2.5, -0.5, 1.0))
+drag_f.field.linear_drag = 0.25
+curve_data = bpy.data.curves.new("Path", "CURVE")
+curve_data.dimensions = "3D"
+spline = curve_data.splines.new("POLY")
+spline.points.add(2)
+for p_, co in zip(spline.points, ((2.2, -0.5, 0.7), (2.5, -0.5, 1.2), (2.8, -0.4, 1.7))):
+    p_.co = (*co, 1.0)
+guide_f = field_object("FieldF_Guide", "GUIDE", (0.0, 0.0, 0.0), curve_data)
+guide_f.field.strength = 1.0
+guide_f.field.guide_minimum = 0.1
+guide_f.field.use_max_distance, guide_f.field.distance_max = True, 0.3
+field_object("FieldG_Magnet", "MAGNET", (2.5, -0.5, 1.0))
+
+# physics.wind keyed on the domain: [[physics.key]] tables.
+domain.plume.physics_wind = (0.0, 0.0, 0.0)
+domain.keyframe_insert("plume.physics_wind", frame=FIRST)
+domain.plume.physics_wind = (1.5, 0.0, 0.0)
+domain.keyframe_insert("plume.physics_wind", frame=LAST)
+
+ftoml = os.path.join(work, "fields.toml")
+result, lines = captured(lambda: bpy.ops.plume.export(filepath=ftoml))
+warned = warnings_of(lines)
+check(result == {"FINISHED"} and any("leaves out magnet field 'FieldG_Magnet'" in w for w in warned),
+      "Export leaves out the magnetic field, saying so in one line", str(warned))
+r = subprocess.run([plume, "check", ftoml], capture_output=True, text=True)
+check(r.returncode == 0, "plume check accepts the exported fields", r.stderr.strip())
+fields = tomllib.loads(r.stdout).get("field", [])
+check([f_["type"] for f_ in fields] == ["wind", "attract", "vortex", "turbulence", "drag", "curve"],
+      "six fields, by name: wind, attract (Force), vortex, turbulence, drag, curve (Curve Guide)",
+      str([f_.get("type") for f_ in fields]))
+if len(fields) == 6:
+    wind_t, force_t, vortex_t, turb_t, drag_t, curve_t = fields
+    near = lambda a, b, tol=1e-4: abs(a - b) <= tol * max(1.0, abs(b))  # noqa: E731
+    check(near(wind_t["strength"], 0.2 * 1.0 * FPS)
+          and all(near(a, b) for a, b in zip(wind_t["direction"], (1.0, 0.0, 0.0)))
+          and all(near(a, b) for a, b in zip(wind_t["center"], (2.1, -0.9, 0.6))),
+          "wind: 0.2 x strength x fps m/s^2 along the object's +z, at its place", str(wind_t))
+    wkeys = wind_t.get("key", [])
+    check([(k["frame"], round(k["strength"], 4)) for k in wkeys]
+          == [(FIRST, round(0.2 * 1.0 * FPS, 4)), (LAST, round(0.2 * 3.0 * FPS, 4))]
+          and wind_t.get("interpolation") == "linear",
+          "the wind's keyed strength reads back at its keys, scaled", str(wkeys))
+    check(near(force_t["strength"], -0.2 * 2.0 * FPS), "Force 2 pushes away: attract -0.2 x 2 x fps",
+          str(force_t["strength"]))
+    check(near(vortex_t["strength"], math.sqrt(0.2 * 1.5 * FPS)) and vortex_t["shape"] == "tube"
+          and near(vortex_t["falloff"]["power"], 2.0) and near(vortex_t["falloff"]["min"], 0.1)
+          and near(vortex_t["falloff"]["max"], 0.6),
+          "vortex: sqrt(0.2 x strength x fps) rad/s, its tube falloff's power, min and max", str(vortex_t))
+    check(near(turb_t["strength"], 0.2 * 0.5 * FPS) and near(turb_t["size"], 0.3) and turb_t["seed"] == 7,
+          "turbulence: 0.2 x strength x fps, its size and seed", str(turb_t))
+    check(near(drag_t["strength"], 0.2 * 0.25 * FPS), "drag: 0.2 x linear drag x fps per second",
+          str(drag_t["strength"]))
+    pts = curve_t.get("points", [])
+    check(len(pts) == 3 and all(near(a, b) for a, b in zip(pts[2], (2.8, -0.4, 1.7)))
+          and near(curve_t["radius"], 0.3) and near(curve_t["falloff"]["min"], 0.1),
+          "curve: the guide's points in the world, radius its max distance", str(curve_t))
+pkeys = tomllib.loads(r.stdout).get("physics", {}).get("key", [])
+check([(k["frame"], [round(x, 4) for x in k["wind"]]) for k in pkeys]
+      == [(FIRST, [0.0, 0.0, 0.0]), (LAST, [1.5, 0.0, 0.0])],
+      "the domain's keyed wind reads back as [[physics.key]]", str(pkeys))
+for obj in made:
+    bpy.data.objects.remove(obj)
+action = domain.animation_data.action
+for fc in [c for c in action.fcurves if c.data_path == "plume.physics_wind"]:
+    action.fcurves.remove(fc)
+domain.plume.physics_wind = (0.0, 0.0, 0.0)
+gate("force fields")
 
 # --- Bake and import through the operator ------------------------------------
 # An orthographic camera (and the area and spot lights): exported as plume's;

@@ -14,7 +14,7 @@ import bmesh
 import bpy
 from mathutils import Euler, Vector
 
-from . import properties, schema, sequences
+from . import force_fields, properties, schema, sequences
 
 
 class ExportError(Exception):
@@ -568,10 +568,11 @@ def sequence_notes(seqs):
     return notes
 
 
-def prop_key_plan(obj, scene, role):
-    """(frames, interpolation) of the object's keyed plume properties alone,
-    as key_plan makes them for a placement."""
-    props = {f"plume.{k.prop}" for k in animated_props(obj, role)}
+def prop_key_plan(obj, scene, role, section=None):
+    """(frames, interpolation) of the object's keyed plume properties alone
+    (of one section, when given), as key_plan makes them for a placement."""
+    props = {f"plume.{k.prop}" for k in animated_props(obj, role)
+             if section is None or k.section == section}
     curves = [c for c in fcurves(obj) if c.data_path in props]
     if not curves:
         return [], "linear"
@@ -583,10 +584,11 @@ def prop_key_plan(obj, scene, role):
     return frames, ("smooth" if kinds <= {"BEZIER"} else "linear")
 
 
-def prop_keys(obj, scene, role):
-    """A sequence's keys: its animated plume properties, at their keys."""
-    frames, _ = prop_key_plan(obj, scene, role)
-    props = animated_props(obj, role)
+def prop_keys(obj, scene, role, section=None):
+    """A sequence's keys (or the domain's [[physics.key]]): its animated plume
+    properties (of one section, when given), at their keys."""
+    frames, _ = prop_key_plan(obj, scene, role, section)
+    props = [k for k in animated_props(obj, role) if section is None or k.section == section]
     keys = []
     for f in frames:
         set_frame(scene, f)
@@ -595,6 +597,18 @@ def prop_keys(obj, scene, role):
             v[k.key] = prop_value(obj.plume, k)
         keys.append(v)
     return keys
+
+
+def field_lines(values):
+    """`key = value` lines of a [[field]], its falloff as an inline table."""
+    lines = []
+    for k, v in values.items():
+        if isinstance(v, dict):
+            v = "{ " + ", ".join(f"{n} = {fmt(x)}" for n, x in v.items()) + " }"
+            lines.append(f"{k} = {v}")
+        else:
+            lines.append(f"{k} = {fmt(v)}")
+    return lines
 
 
 def write_scene(context, toml_path, purpose="export"):
@@ -610,7 +624,7 @@ def write_scene(context, toml_path, purpose="export"):
     set_frame(scene, first)
     depsgraph = context.evaluated_depsgraph_get()
     domain = check_scene(scene, depsgraph)
-    warnings = view_notes(scene, purpose) + world_notes(scene, purpose)
+    warnings = view_notes(scene, purpose) + world_notes(scene, purpose) + force_fields.left_out(scene)
     name = os.path.splitext(os.path.basename(toml_path))[0]
     out_dir = os.path.dirname(os.path.abspath(toml_path))
     mesh_dir_name = f"{name}_meshes"
@@ -653,8 +667,16 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
                      f"start_frame = {first}"] + settings_lines(ds, "DOMAIN", "time"))
     for section in ("physics", "solver", "upres", "sparks"):
         lines = settings_lines(ds, "DOMAIN", section)
+        # Keyed domain properties of [physics] (wind, time scale): [[physics.key]].
+        keys = prop_keys(domain, scene, "DOMAIN", "physics") if section == "physics" else []
+        set_frame(scene, first)
+        if keys:
+            _, interp = prop_key_plan(domain, scene, "DOMAIN", "physics")
+            lines.append(f"interpolation = {fmt(interp)}")
         if lines:
             w.raw(f"[{section}]", lines)
+        for key in keys:
+            w.table("[[physics.key]]", key)
     width, height = frame_size(scene)
     look, _ = world_look(scene)
     sky = []
@@ -716,6 +738,23 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
         for key in element_keys(obj, scene, role, frames, static=False):
             w.table(f"[[{section}.key]]", key)
         set_frame(scene, first)
+
+    # Force fields: Blender's, with Mantaflow's scaling (force_fields.py).
+    for obj in force_fields.field_objects(scene):
+        frames, interp = key_plan(obj, scene, extra_paths=force_fields.FIELD_PATHS)
+        set_frame(scene, first)
+        w.raw("[[field]]", [f"# Blender {obj.field.type.lower()} field '{obj.name}'"]
+              + field_lines(force_fields.field_values(obj, fps))
+              + ([f"interpolation = {fmt(interp)}"] if frames else []))
+        for f in frames:
+            set_frame(scene, f)
+            v = {"frame": float(f) if f != int(f) else int(f)}
+            now = force_fields.field_values(obj, fps)
+            v.update({k: now[k] for k in force_fields.KEYED if k in now})
+            w.table("[[field.key]]", v)
+        set_frame(scene, first)
+    for line in force_fields.left_out(scene):
+        w.lines += ["", "# " + line]
 
     # Camera.
     cam = scene.camera

@@ -3,7 +3,7 @@ panel_keys.py), and the add-on's preferences."""
 import bpy
 from bpy.props import StringProperty
 
-from . import panel_keys, schema, sequences
+from . import force_fields, panel_keys, schema, sequences
 
 
 class PlumePreferences(bpy.types.AddonPreferences):
@@ -34,6 +34,14 @@ class PHYSICS_PT_plume(bpy.types.Panel):
         layout.prop(settings, "role", text="Type")
         role = settings.role
         obj = context.object
+        if obj in force_fields.field_objects(context.scene):
+            # Blender's own Force Field panel sets it; plume says what it becomes.
+            fps = context.scene.render.fps / context.scene.render.fps_base
+            v = force_fields.field_values(obj, fps)
+            unit = {"vortex": "rad/s", "drag": "1/s"}.get(v["type"], "m/s²")
+            layout.label(text=f"Force field: exported as plume's {v['type']}, strength "
+                              f"{v['strength']:.3g} {unit} (Mantaflow's 0.2 x strength x fps)",
+                         icon="FORCE_" + ("WIND" if v["type"] == "wind" else "FORCE"))
         particles = role == "EMITTER" and obj.type == "MESH" and sequences.emitting_systems(obj)
         if particles:
             # Blender's Flow Source "Particle System": the particles emit, not the mesh.
