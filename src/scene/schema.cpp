@@ -44,7 +44,8 @@ const std::vector<SectionSpec>& sceneSections() {
         {"field", true,
          "Force fields, one [[field]] table each: wind, vortex, turbulence, attract, drag or a "
          "curve the smoke follows, within a shape and weakened with distance as Blender's "
-         "fields are"},
+         "fields are. They act where the solver simulates: a sparse solve's boxes around the "
+         "smoke (solver.sparse = false: the whole domain)"},
         {"camera", false, "The view; without [camera] plume frames the whole domain automatically"},
         {"light", true,
          "Lights, one [[light]] table each; without any, one warm directional key light "

@@ -129,6 +129,10 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
                      float(k + f.partZ) + 0.5f * (axis != 2));
     };
     auto world = [&](Vec3f g) { return f.origin + g * f.dx; };
+    // Each field's unit direction (wind) or axis (vortex), once.
+    std::vector<Vec3f> unit(fields.size());
+    for (size_t n = 0; n < fields.size(); ++n)
+        unit[n] = unitOf(fields[n].type == FieldType::Wind ? fields[n].direction : fields[n].axis);
 
     for (int axis = 0; axis < 3; ++axis) {
         const int a = (axis + 1) % 3, b = (axis + 2) % 3;  // (axis, a, b) right-handed
@@ -139,7 +143,8 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
             const Vec3f g = gridPoint(axis, i, j, k);
             const Vec3f p = world(g);
             // Pushes and relaxations in the file's order; drag after them all.
-            for (const FieldSettings& field : fields) {
+            for (size_t n = 0; n < fields.size(); ++n) {
+                const FieldSettings& field = fields[n];
                 if (field.type == FieldType::Drag) continue;
                 if (field.type == FieldType::Turbulence) {
                     // The potential strength * size * weight * noise on the
@@ -160,7 +165,7 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
                 if (w == 0.0f) continue;
                 switch (field.type) {
                     case FieldType::Wind:
-                        u += dt * field.strength * w * unitOf(field.direction)[axis];
+                        u += dt * field.strength * w * unit[n][axis];
                         break;
                     case FieldType::Attract:
                         u += dt * field.strength * w * unitOf(field.center - p)[axis];
@@ -172,8 +177,7 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
                         break;
                     }
                     case FieldType::Vortex: {
-                        const Vec3f target = cross(unitOf(field.axis), p - field.center) *
-                                             field.strength;
+                        const Vec3f target = cross(unit[n], p - field.center) * field.strength;
                         const float blend = -std::expm1(-std::fabs(field.strength) * w * dt);
                         u += (target[axis] - u) * blend;
                         break;
