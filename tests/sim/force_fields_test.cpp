@@ -257,7 +257,7 @@ TEST(ForceFields, AttractPullsTowardItsCenter) {
 
 // A scene with every type of field, a keyed one and a keyed physics.wind.
 Scene everyFieldScene() {
-    Scene s = stillAirScene({1, 1, 1}, 20, Boundary::Open);
+    Scene s = stillAirScene({1, 1, 1}, 40, Boundary::Open);
     s.emitters = {smokePuff({0.5f, 0.5f, 0.4f}, 0.2f)};
     s.emitters[0].frames = {1, 100};
     s.physics.buoyancyHeat = 0.5f;
@@ -301,22 +301,49 @@ TEST(ForceFields, SameBitsForOneAndTwoThreads) {
     EXPECT_GT(squares, 0.0);
 }
 
-TEST(ForceFields, KeyedFieldAndWindMoveTheAir) {
-    // The keyed wind field and physics.wind are posed each substep: the
-    // scene with keys differs from the one holding the first keys' values.
+// The air's mean speed along x after three frames of `s`.
+double meanUAfterThreeFrames(const Scene& s) {
+    Solver solver(s);
+    for (int frame = 1; frame <= 3; ++frame) solver.advanceFrame(frame);
+    double sum = 0;
+    for (float x : solver.fields().u.values()) sum += x;
+    return sum / double(solver.fields().u.values().size());
+}
+
+TEST(ForceFields, KeyedFieldsArePosedEverySubstep) {
+    // The wind field's strength keyed from 0.5 to 2 over frames 1 to 3 (its
+    // own value, 5, is the keys' to replace): the air ends between the same
+    // field held at 0.5 and held at 2.
     Scene keyed = everyFieldScene();
-    Scene held = keyed;
-    held.fields[0].animation = {};
-    held.fields[0].strength = 0.5f;
-    held.physicsAnimation = {};
+    keyed.domain.resolution = 20;
+    keyed.physicsAnimation = {};
+    keyed.fields[0].strength = 5.0f;
+    Scene low = keyed;
+    low.fields[0].animation = {};
+    low.fields[0].strength = 0.5f;
+    Scene high = low;
+    high.fields[0].strength = 2.0f;
     EXPECT_TRUE(keyed.forcesMove());
-    EXPECT_FALSE(held.forcesMove());
-    Solver a(keyed), b(held);
-    for (int frame = 1; frame <= 3; ++frame) a.advanceFrame(frame), b.advanceFrame(frame);
-    double meanA = 0, meanB = 0;
-    for (float x : a.fields().u.values()) meanA += x;
-    for (float x : b.fields().u.values()) meanB += x;
-    EXPECT_GT(meanA, meanB);
+    EXPECT_FALSE(low.forcesMove());
+    const double k = meanUAfterThreeFrames(keyed), l = meanUAfterThreeFrames(low),
+                 h = meanUAfterThreeFrames(high);
+    EXPECT_LT(l, k);
+    EXPECT_LT(k, h);
+}
+
+TEST(ForceFields, KeyedPhysicsWindIsPosedEverySubstep) {
+    // physics.wind keyed from 0 to 0.5 m/s along x (its own 5 m/s the keys'
+    // to replace): less than the wind held at 0.5, more than none.
+    Scene keyed = stillAirScene({1, 1, 1}, 16, Boundary::Open);
+    keyed.physics.wind = {5, 0, 0};
+    keyed.physicsAnimation.tracks.push_back({"wind", {}, {{1, {0, 0, 0}}, {3, {0.5f, 0, 0}}}});
+    Scene held = keyed;
+    held.physicsAnimation = {};
+    held.physics.wind = {0.5f, 0, 0};
+    EXPECT_TRUE(keyed.forcesMove());
+    const double k = meanUAfterThreeFrames(keyed), h = meanUAfterThreeFrames(held);
+    EXPECT_GT(k, 0.0);
+    EXPECT_LT(k, h);
 }
 
 }  // namespace
