@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 #include "core/noise.h"
 #include "core/parallel.h"
@@ -119,48 +120,80 @@ float fieldWeight(const FieldSettings& field, Vec3f p) {
     return 0.0f;
 }
 
+namespace {
+
+// The turbulence fields' vector potential, summed, on the cell edges: A_c on
+// the edges along axis c, edge (I, J, K) at grid point (I, J, K) + e_c / 2.
+// Each edge is formed once, so the faces that share it see the same value and
+// the curl is divergence-free on the grid, not only in the limit.
+struct EdgePotential {
+    Vec3i n;  // edges per axis: cells + 1
+    std::vector<float> a[3];
+    size_t at(int i, int j, int k) const { return (size_t(k) * n.y + j) * n.x + i; }
+};
+
+EdgePotential turbulencePotential(const Fields& f, const std::vector<FieldSettings>& fields,
+                                  double time) {
+    EdgePotential e;
+    e.n = Vec3i{f.n.x + 1, f.n.y + 1, f.n.z + 1};
+    const size_t count = size_t(e.n.x) * e.n.y * e.n.z;
+    for (int c = 0; c < 3; ++c) e.a[c].assign(count, 0.0f);
+    for (const FieldSettings& field : fields) {
+        if (field.type != FieldType::Turbulence) continue;
+        const float scale = field.strength * field.size;
+        const double tau = time * double(field.speed);
+        for (int c = 0; c < 3; ++c)
+            parallelForSlabs(e.n.z, [&](int k) {
+                for (int j = 0; j < e.n.y; ++j)
+                    for (int i = 0; i < e.n.x; ++i) {
+                        // Whole and half numbers of cells: exact in float.
+                        const Vec3f g(i + 0.5f * (c == 0), j + 0.5f * (c == 1),
+                                      float(k + f.partZ) + 0.5f * (c == 2));
+                        const Vec3f q = f.origin + g * f.dx;
+                        const float w = fieldWeight(field, q);
+                        if (w == 0.0f) continue;
+                        e.a[c][e.at(i, j, k)] +=
+                            scale * w * fieldNoise(q / field.size, tau, field.seed, c);
+                    }
+            });
+    }
+    return e;
+}
+
+}  // namespace
+
 void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt) {
     if (fields.empty()) return;
-    // Each face's centre, in cells from the box's min corner: whole and half
-    // numbers, exact in float, so an edge two faces share is the same point
-    // (bit for bit) from either, and the turbulence's curl is divergence-free.
-    auto gridPoint = [&](int axis, int i, int j, int k) {
-        return Vec3f(i + 0.5f * (axis != 0), j + 0.5f * (axis != 1),
-                     float(k + f.partZ) + 0.5f * (axis != 2));
+    auto facePoint = [&](int axis, int i, int j, int k) {
+        return f.point(i, j, k, Vec3f(0.5f * (axis != 0), 0.5f * (axis != 1), 0.5f * (axis != 2)));
     };
-    auto world = [&](Vec3f g) { return f.origin + g * f.dx; };
     // Each field's unit direction (wind) or axis (vortex), once.
     std::vector<Vec3f> unit(fields.size());
-    for (size_t n = 0; n < fields.size(); ++n)
+    bool turbulent = false;
+    for (size_t n = 0; n < fields.size(); ++n) {
         unit[n] = unitOf(fields[n].type == FieldType::Wind ? fields[n].direction : fields[n].axis);
+        turbulent = turbulent || fields[n].type == FieldType::Turbulence;
+    }
+    const EdgePotential potential =
+        turbulent ? turbulencePotential(f, fields, time) : EdgePotential{};
 
     for (int axis = 0; axis < 3; ++axis) {
         const int a = (axis + 1) % 3, b = (axis + 2) % 3;  // (axis, a, b) right-handed
-        Vec3f ea(0.0f), eb(0.0f);
-        ea[a] = 0.5f;
-        eb[b] = 0.5f;
+        const Vec3i da{a == 0, a == 1, a == 2}, db{b == 0, b == 1, b == 2};
         changeFluidFaces(f, axis, [&](float u, int i, int j, int k) {
-            const Vec3f g = gridPoint(axis, i, j, k);
-            const Vec3f p = world(g);
-            // Pushes and relaxations in the file's order; drag after them all.
+            // The turbulence: (curl A)_axis = dA_b/da - dA_a/db by edge differences.
+            if (turbulent) {
+                const std::vector<float>&Ab = potential.a[b], &Aa = potential.a[a];
+                const size_t here = potential.at(i, j, k);
+                u += dt / f.dx *
+                     ((Ab[potential.at(i + da.x, j + da.y, k + da.z)] - Ab[here]) -
+                      (Aa[potential.at(i + db.x, j + db.y, k + db.z)] - Aa[here]));
+            }
+            const Vec3f p = facePoint(axis, i, j, k);
+            // Then pushes and relaxations in the file's order; drag after them all.
             for (size_t n = 0; n < fields.size(); ++n) {
                 const FieldSettings& field = fields[n];
-                if (field.type == FieldType::Drag) continue;
-                if (field.type == FieldType::Turbulence) {
-                    // The potential strength * size * weight * noise on the
-                    // face's four edges; its curl by edge differences.
-                    const float scale = field.strength * field.size;
-                    const double tau = time * double(field.speed);
-                    auto A = [&](int c, Vec3f edge) {
-                        const Vec3f q = world(edge);
-                        const float w = fieldWeight(field, q);
-                        if (w == 0.0f) return 0.0f;
-                        return scale * w * fieldNoise(q / field.size, tau, field.seed, c);
-                    };
-                    u += dt / f.dx *
-                         ((A(b, g + ea) - A(b, g - ea)) - (A(a, g + eb) - A(a, g - eb)));
-                    continue;
-                }
+                if (field.type == FieldType::Drag || field.type == FieldType::Turbulence) continue;
                 const float w = fieldWeight(field, p);
                 if (w == 0.0f) continue;
                 switch (field.type) {
