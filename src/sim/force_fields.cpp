@@ -1,5 +1,6 @@
 #include "sim/force_fields.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -126,18 +127,24 @@ namespace {
 // the edges along axis c, edge (I, J, K) at grid point (I, J, K) + e_c / 2.
 // Each edge is formed once, so the faces that share it see the same value and
 // the curl is divergence-free on the grid, not only in the limit.
+// Borrowed from the solver's scratch for the call.
 struct EdgePotential {
-    Vec3i n;  // edges per axis: cells + 1
-    std::vector<float> a[3];
+    Vec3i n{0, 0, 0};  // edges per axis: cells + 1
+    float* a[3] = {nullptr, nullptr, nullptr};
     size_t at(int i, int j, int k) const { return (size_t(k) * n.y + j) * n.x + i; }
 };
 
+Vec3i edgeCounts(Vec3i cells) { return Vec3i{cells.x + 1, cells.y + 1, cells.z + 1}; }
+
 EdgePotential turbulencePotential(const Fields& f, const std::vector<FieldSettings>& fields,
-                                  double time) {
+                                  double time, ScratchArena::Lease& scratch) {
     EdgePotential e;
-    e.n = Vec3i{f.n.x + 1, f.n.y + 1, f.n.z + 1};
+    e.n = edgeCounts(f.n);
     const size_t count = size_t(e.n.x) * e.n.y * e.n.z;
-    for (int c = 0; c < 3; ++c) e.a[c].assign(count, 0.0f);
+    for (int c = 0; c < 3; ++c) {
+        e.a[c] = scratch.take<float>(count);
+        std::fill(e.a[c], e.a[c] + count, 0.0f);
+    }
     for (const FieldSettings& field : fields) {
         if (field.type != FieldType::Turbulence) continue;
         const float scale = field.strength * field.size;
@@ -162,7 +169,13 @@ EdgePotential turbulencePotential(const Fields& f, const std::vector<FieldSettin
 
 }  // namespace
 
-void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt) {
+std::uint64_t forceFieldScratchBytes(Vec3i cells) {
+    const Vec3i n = edgeCounts(cells);
+    return 3 * ScratchArena::rounded(std::uint64_t(n.x) * n.y * n.z * sizeof(float));
+}
+
+void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt,
+                    ScratchArena& arena) {
     if (fields.empty()) return;
     auto facePoint = [&](int axis, int i, int j, int k) {
         return f.point(i, j, k, Vec3f(0.5f * (axis != 0), 0.5f * (axis != 1), 0.5f * (axis != 2)));
@@ -174,8 +187,9 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
         unit[n] = unitOf(fields[n].type == FieldType::Wind ? fields[n].direction : fields[n].axis);
         turbulent = turbulent || fields[n].type == FieldType::Turbulence;
     }
+    ScratchArena::Lease scratch(arena);
     const EdgePotential potential =
-        turbulent ? turbulencePotential(f, fields, time) : EdgePotential{};
+        turbulent ? turbulencePotential(f, fields, time, scratch) : EdgePotential{};
 
     for (int axis = 0; axis < 3; ++axis) {
         const int a = (axis + 1) % 3, b = (axis + 2) % 3;  // (axis, a, b) right-handed
@@ -183,7 +197,7 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
         changeFluidFaces(f, axis, [&](float u, int i, int j, int k) {
             // The turbulence: (curl A)_axis = dA_b/da - dA_a/db by edge differences.
             if (turbulent) {
-                const std::vector<float>&Ab = potential.a[b], &Aa = potential.a[a];
+                const float *Ab = potential.a[b], *Aa = potential.a[a];
                 const size_t here = potential.at(i, j, k);
                 u += dt / f.dx *
                      ((Ab[potential.at(i + da.x, j + da.y, k + da.z)] - Ab[here]) -

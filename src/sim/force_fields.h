@@ -5,8 +5,10 @@
 // the same for any thread count.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
+#include "core/scratch_arena.h"
 #include "scene/scene.h"
 #include "sim/fields.h"
 
@@ -30,7 +32,11 @@ float fieldWeight(const FieldSettings& field, Vec3f p);
 // drag, last and implicitly (u / (1 + rate dt)), so a wind of a against a drag
 // of k settles at exactly a / k. Faces beside solids are left to the
 // projection; those on the box's sides are pushed too (an open side's air
-// moves as the rest does; the projection holds walls to 0).
-void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt);
+// moves as the rest does; the projection holds walls to 0). The turbulence's
+// potential on the cell edges is borrowed from `scratch` (12 bytes a cell).
+void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt,
+                    ScratchArena& scratch);
+// Bytes of scratch that borrows for `cells` when a field is turbulence.
+std::uint64_t forceFieldScratchBytes(Vec3i cells);
 
 }  // namespace plume

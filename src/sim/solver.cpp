@@ -330,7 +330,7 @@ void Solver::addForceFields(Fields& f, float dt) {
     // pattern there too.
     const std::vector<FieldSettings>& fields =
         scene_.forcesMove() ? now_.fields : scene_.fields;
-    plume::addForceFields(f, fields, f.time + 0.5 * double(dt), dt);
+    plume::addForceFields(f, fields, f.time + 0.5 * double(dt), dt, *scratch_);
 }
 
 void Solver::addTurbulence(Fields& f, float dt) {

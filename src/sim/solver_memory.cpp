@@ -4,6 +4,7 @@
 // buffers (their bytesFor), so an estimate cannot drift from what is held.
 #include <algorithm>
 
+#include "sim/force_fields.h"
 #include "sim/solver.h"
 
 namespace plume {
@@ -60,6 +61,9 @@ std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
         bytes = std::max(bytes, vorticityScratchBytes(n));
     if (scene.burns() && (p.flameDisturbance != 0.0f || p.flameShredding != 0.0f))
         bytes = std::max(bytes, flameForceScratchBytes(n));
+    if (std::any_of(scene.fields.begin(), scene.fields.end(),
+                    [](const FieldSettings& f) { return f.type == FieldType::Turbulence; }))
+        bytes = std::max(bytes, forceFieldScratchBytes(n));
     return bytes;
 }
 

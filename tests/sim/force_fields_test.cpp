@@ -131,6 +131,7 @@ TEST(ForceFields, FalloffFollowsBlendersCurveAndStopsAtMax) {
     // 1.5 m) from a center at the row's start: one push of dt on still air,
     // each u face's change against dt * 3 * Blender's falloff at its distance.
     Fields f({40, 8, 8}, 0.05f);
+    ScratchArena scratch;
     FieldSettings wind = fieldOf(FieldType::Wind, 3.0f);
     wind.shape = FieldShape::Sphere;
     wind.center = {0.1f, 0.2f, 0.2f};
@@ -138,7 +139,7 @@ TEST(ForceFields, FalloffFollowsBlendersCurveAndStopsAtMax) {
     wind.falloffMin = 0.3f;
     wind.falloffMax = 1.5f;
     const float dt = 0.1f;
-    addForceFields(f, {wind}, 0.0, dt);
+    addForceFields(f, {wind}, 0.0, dt, scratch);
     int inside = 0, between = 0, beyond = 0;
     double worst = 0;
     for (int k = 1; k < f.n.z - 1; ++k)
@@ -169,11 +170,12 @@ TEST(ForceFields, FalloffFollowsBlendersCurveAndStopsAtMax) {
 // The change one push of a turbulence field of `strength` makes to still air.
 Fields turbulencePush(float strength) {
     Fields f({32, 32, 32}, 1.0f / 16.0f);
+    ScratchArena scratch;
     FieldSettings turbulence = fieldOf(FieldType::Turbulence, strength);
     turbulence.size = 0.25f;
     turbulence.speed = 2.0f;
     turbulence.seed = 3;
-    addForceFields(f, {turbulence}, 1.3, 0.05f);
+    addForceFields(f, {turbulence}, 1.3, 0.05f, scratch);
     return f;
 }
 
@@ -233,10 +235,11 @@ TEST(ForceFields, CurvePullsOntoItsPointsAndAlongThem) {
     // below it is pushed along (+x) and up toward it; one beyond the radius
     // not at all.
     Fields f({20, 20, 20}, 0.05f);
+    ScratchArena scratch;
     FieldSettings curve = fieldOf(FieldType::Curve, 2.0f);
     curve.points = {{0.1f, 0.5f, 0.5f}, {0.5f, 0.5f, 0.5f}, {0.9f, 0.5f, 0.5f}};
     curve.radius = 0.3f;
-    addForceFields(f, {curve}, 0.0, 0.1f);
+    addForceFields(f, {curve}, 0.0, 0.1f, scratch);
     // u at (x 0.5, y 0.525, z 0.325), w at (x 0.525, y 0.525, z 0.3): 0.175 m and 0.2 m below.
     EXPECT_NEAR(f.u(10, 10, 6), 0.1f * 2.0f, 1e-6f);
     EXPECT_NEAR(f.w(10, 10, 6), 0.1f * 2.0f * (0.2f / 0.3f), 1e-5f);
@@ -246,9 +249,10 @@ TEST(ForceFields, CurvePullsOntoItsPointsAndAlongThem) {
 
 TEST(ForceFields, AttractPullsTowardItsCenter) {
     Fields f({20, 20, 20}, 0.05f);
+    ScratchArena scratch;
     FieldSettings attract = fieldOf(FieldType::Attract, 1.5f);
     attract.center = {0.5f, 0.5f, 0.5f};
-    addForceFields(f, {attract}, 0.0, 0.1f);
+    addForceFields(f, {attract}, 0.0, 0.1f, scratch);
     EXPECT_GT(f.u(4, 10, 10), 0.0f);  // left of center: pushed +x
     EXPECT_LT(f.u(16, 10, 10), 0.0f);
     const Vec3f p = f.point(4, 10, 10, Vec3f(0.0f, 0.5f, 0.5f));
