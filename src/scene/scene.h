@@ -241,6 +241,9 @@ struct FieldSettings {
     int seed = 0;        // turbulence: another pattern
     std::vector<Vec3f> points;  // curve: the polyline, metres, in the order the smoke follows
     float radius = 0.25f;       // curve: metres around it that it acts in
+    // Only where there is smoke or fuel, as Mantaflow applies Blender's fields
+    // (a face between smoke and clear air at half strength).
+    bool smokeOnly = false;
     Animation animation;        // strength, center, direction, axis, size, speed, radius
     bool keyed() const { return !animation.empty(); }
     int line = 0;  // line of its [[field]] header, for messages

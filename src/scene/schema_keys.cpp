@@ -146,6 +146,10 @@ std::vector<KeySpec> fieldKeys() {
             "point to the last (at least 2)"), Placement::Point),
         animated(key("field", "radius", fieldPart, &FieldSettings::radius, kPositive,
             "curve: metres around its points within which it acts")),
+        key("field", "smoke_only", fieldPart, &FieldSettings::smokeOnly, kAny,
+            "act only in cells holding smoke or fuel, as Mantaflow applies Blender's fields (a "
+            "face between smoke and clear air at half strength); the Blender add-on sets it, so "
+            "a scene set up for Mantaflow moves the same way; false: in the air too"),
         interpolationKey("field", fieldPart),
     };
 }

@@ -136,6 +136,30 @@ struct EdgePotential {
 
 Vec3i edgeCounts(Vec3i cells) { return Vec3i{cells.x + 1, cells.y + 1, cells.z + 1}; }
 
+// The share of the (up to four) cells around edge (i, j, k) along axis c that
+// hold smoke or fuel: a smoke_only turbulence's potential is weighed by it, so
+// its curl stays divergence-free and stirs only around the smoke.
+float edgeSmoke(const Fields& f, int c, int i, int j, int k) {
+    const int p = (c + 1) % 3, q = (c + 2) % 3;
+    const bool burns = f.burns();
+    float smoke = 0.0f;
+    int cells = 0;
+    for (int dp = -1; dp <= 0; ++dp)
+        for (int dq = -1; dq <= 0; ++dq) {
+            Vec3i cell{i, j, k};
+            cell[p] += dp;
+            cell[q] += dq;
+            if (cell.x < 0 || cell.y < 0 || cell.z < 0 || cell.x >= f.n.x || cell.y >= f.n.y ||
+                cell.z >= f.n.z)
+                continue;
+            ++cells;
+            if (f.density(cell.x, cell.y, cell.z) > 0.0f ||
+                (burns && f.fuel(cell.x, cell.y, cell.z) > 0.0f))
+                smoke += 1.0f;
+        }
+    return cells > 0 ? smoke / float(cells) : 0.0f;
+}
+
 EdgePotential turbulencePotential(const Fields& f, const std::vector<FieldSettings>& fields,
                                   double time, ScratchArena::Lease& scratch) {
     EdgePotential e;
@@ -157,7 +181,8 @@ EdgePotential turbulencePotential(const Fields& f, const std::vector<FieldSettin
                         const Vec3f g(i + 0.5f * (c == 0), j + 0.5f * (c == 1),
                                       float(k + f.partZ) + 0.5f * (c == 2));
                         const Vec3f q = f.origin + g * f.dx;
-                        const float w = fieldWeight(field, q);
+                        const float w = fieldWeight(field, q) *
+                                        (field.smokeOnly ? edgeSmoke(f, c, i, j, k) : 1.0f);
                         if (w == 0.0f) continue;
                         e.a[c][e.at(i, j, k)] +=
                             scale * w * fieldNoise(q / field.size, tau, field.seed, c);
@@ -191,10 +216,28 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
     const EdgePotential potential =
         turbulent ? turbulencePotential(f, fields, time, scratch) : EdgePotential{};
 
+    // A cell holds smoke (for smoke_only fields): density or fuel above 0.
+    const bool burns = f.burns();
+    auto smokeIn = [&](int i, int j, int k) {
+        if (i < 0 || j < 0 || k < 0 || i >= f.n.x || j >= f.n.y || k >= f.n.z) return -1.0f;
+        return f.density(i, j, k) > 0.0f || (burns && f.fuel(i, j, k) > 0.0f) ? 1.0f : 0.0f;
+    };
+
     for (int axis = 0; axis < 3; ++axis) {
         const int a = (axis + 1) % 3, b = (axis + 2) % 3;  // (axis, a, b) right-handed
         const Vec3i da{a == 0, a == 1, a == 2}, db{b == 0, b == 1, b == 2};
+        const Vec3i back{axis == 0, axis == 1, axis == 2};
         changeFluidFaces(f, axis, [&](float u, int i, int j, int k) {
+            // How much of a smoke_only field acts on the face: the mean of the
+            // cells either side (the one cell on the box's side).
+            float smoke = -1.0f;
+            auto smokeHere = [&] {
+                if (smoke < 0.0f) {
+                    const float s0 = smokeIn(i, j, k), s1 = smokeIn(i - back.x, j - back.y, k - back.z);
+                    smoke = s0 < 0.0f ? s1 : s1 < 0.0f ? s0 : 0.5f * (s0 + s1);
+                }
+                return smoke;
+            };
             // The turbulence: (curl A)_axis = dA_b/da - dA_a/db by edge differences.
             if (turbulent) {
                 const float *Ab = potential.a[b], *Aa = potential.a[a];
@@ -208,7 +251,7 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
             for (size_t n = 0; n < fields.size(); ++n) {
                 const FieldSettings& field = fields[n];
                 if (field.type == FieldType::Drag || field.type == FieldType::Turbulence) continue;
-                const float w = fieldWeight(field, p);
+                const float w = fieldWeight(field, p) * (field.smokeOnly ? smokeHere() : 1.0f);
                 if (w == 0.0f) continue;
                 switch (field.type) {
                     case FieldType::Wind:
@@ -235,7 +278,7 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
             }
             for (const FieldSettings& field : fields) {
                 if (field.type != FieldType::Drag) continue;
-                const float w = fieldWeight(field, p);
+                const float w = fieldWeight(field, p) * (field.smokeOnly ? smokeHere() : 1.0f);
                 if (w > 0.0f) u /= 1.0f + field.strength * w * dt;
             }
             return u;

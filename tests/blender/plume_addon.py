@@ -415,6 +415,8 @@ if len(fields) == 6:
           "the wind's keyed strength reads back at its keys, scaled", str(wkeys))
     check(near(force_t["strength"], -0.2 * 2.0 * FPS), "Force 2 pushes away: attract -0.2 x 2 x fps",
           str(force_t["strength"]))
+    check(all(f_["smoke_only"] for f_ in fields), "every field acts where the smoke is, as Mantaflow's",
+          str([f_["smoke_only"] for f_ in fields]))
     check(near(vortex_t["strength"], math.sqrt(0.2 * 1.5 * FPS)) and vortex_t["shape"] == "tube"
           and near(vortex_t["falloff"]["power"], 2.0) and near(vortex_t["falloff"]["min"], 0.1)
           and near(vortex_t["falloff"]["max"], 0.6),

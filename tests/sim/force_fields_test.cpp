@@ -167,6 +167,48 @@ TEST(ForceFields, FalloffFollowsBlendersCurveAndStopsAtMax) {
     for (float w : f.w.values()) ASSERT_EQ(w, 0.0f);
 }
 
+TEST(ForceFields, SmokeOnlyActsWhereTheSmokeIs) {
+    // Smoke in the cells i < 10 of 20: a smoke_only wind pushes the faces
+    // between smoke cells fully, the face between smoke and clear air by
+    // half, and clear air not at all.
+    Fields f({20, 6, 6}, 0.05f);
+    for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 6; ++j)
+            for (int i = 0; i < 10; ++i) f.density(i, j, k) = 0.5f;
+    ScratchArena scratch;
+    FieldSettings wind = fieldOf(FieldType::Wind, 2.0f);
+    wind.smokeOnly = true;
+    addForceFields(f, {wind}, 0.0, 0.1f, scratch);
+    EXPECT_FLOAT_EQ(f.u(5, 3, 3), 0.2f);
+    EXPECT_FLOAT_EQ(f.u(0, 3, 3), 0.2f);  // the box's side: its one cell
+    EXPECT_FLOAT_EQ(f.u(10, 3, 3), 0.1f);
+    EXPECT_EQ(f.u(15, 3, 3), 0.0f);
+    // A smoke_only turbulence stays divergence-free and stirs only near the smoke.
+    Fields g = f;
+    for (int axis = 0; axis < 3; ++axis) g.component(axis).fill(0.0f);
+    FieldSettings turbulence = fieldOf(FieldType::Turbulence, 2.0f);
+    turbulence.size = 0.1f;
+    turbulence.smokeOnly = true;
+    addForceFields(g, {turbulence}, 0.0, 0.1f, scratch);
+    double near = 0, worst = 0;
+    for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 6; ++j)
+            for (int i = 0; i < 20; ++i) {
+                const double div = (double(g.u(i + 1, j, k)) - g.u(i, j, k)) +
+                                   (double(g.v(i, j + 1, k)) - g.v(i, j, k)) +
+                                   (double(g.w(i, j, k + 1)) - g.w(i, j, k));
+                worst = std::max(worst, std::fabs(div));
+                if (i < 10) near += std::fabs(g.w(i, j, k));
+            }
+    EXPECT_GT(near, 0.0);
+    EXPECT_LT(worst, 1e-5 * near / (20 * 6 * 6));
+    double beyond = 0;
+    for (int k = 0; k < 6; ++k)
+        for (int j = 0; j < 6; ++j)
+            for (int i = 12; i < 20; ++i) beyond += std::fabs(g.w(i, j, k));
+    EXPECT_EQ(beyond, 0.0);
+}
+
 // The change one push of a turbulence field of `strength` makes to still air.
 Fields turbulencePush(float strength) {
     Fields f({32, 32, 32}, 1.0f / 16.0f);
