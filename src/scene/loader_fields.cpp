@@ -20,24 +20,27 @@ void SceneReader::checkFields(const Scene& scene, const toml::table& root) {
         };
         const bool wind = field.type == FieldType::Wind;
         if (wind && length(field.direction) == 0.0f)
-            fail(at("direction"), "'" + display + ".direction' must not be [0, 0, 0]: a wind "
-                                  "blows some way");
-        const bool usesAxis = field.type == FieldType::Vortex ||
-                              (!wind && (field.shape == FieldShape::Tube ||
-                                         field.shape == FieldShape::Cone));
+            fail(at("direction"), "'" + display +
+                                      ".direction' must not be [0, 0, 0]: a wind "
+                                      "blows some way");
+        const bool usesAxis =
+            field.type == FieldType::Vortex ||
+            (!wind && (field.shape == FieldShape::Tube || field.shape == FieldShape::Cone));
         if (usesAxis && length(field.axis) == 0.0f)
             fail(at("axis"), "'" + display + ".axis' must not be [0, 0, 0]");
         if (field.type == FieldType::Drag && field.strength < 0.0f)
             fail(at("strength"), "'" + display + ".strength' = " + formatFloat(field.strength) +
                                      ": a drag's strength must be 0 or more");
         if (field.falloffMax > 0.0f && field.falloffMax <= field.falloffMin)
-            fail(at("falloff.max"), "'" + display + ".falloff.max' = " +
-                                        formatFloat(field.falloffMax) +
-                                        " must be above falloff.min = " +
-                                        formatFloat(field.falloffMin) + " (or 0: no limit)");
+            fail(at("falloff.max"),
+                 "'" + display + ".falloff.max' = " + formatFloat(field.falloffMax) +
+                     " must be above falloff.min = " + formatFloat(field.falloffMin) +
+                     " (or 0: no limit)");
         if (field.type == FieldType::Curve && field.points.size() < 2)
-            fail(at("points"), "'" + display + ".points' must give at least 2 points for a "
-                               "curve, got " + std::to_string(field.points.size()));
+            fail(at("points"), "'" + display +
+                                   ".points' must give at least 2 points for a "
+                                   "curve, got " +
+                                   std::to_string(field.points.size()));
     }
 }
 

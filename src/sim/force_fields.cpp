@@ -233,7 +233,8 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
             float smoke = -1.0f;
             auto smokeHere = [&] {
                 if (smoke < 0.0f) {
-                    const float s0 = smokeIn(i, j, k), s1 = smokeIn(i - back.x, j - back.y, k - back.z);
+                    const float s0 = smokeIn(i, j, k),
+                                s1 = smokeIn(i - back.x, j - back.y, k - back.z);
                     smoke = s0 < 0.0f ? s1 : s1 < 0.0f ? s0 : 0.5f * (s0 + s1);
                 }
                 return smoke;

@@ -32,7 +32,9 @@ float fieldWeight(const FieldSettings& field, Vec3f p);
 // drag, last and implicitly (u / (1 + rate dt)), so a wind of a against a drag
 // of k settles at exactly a / k. Faces beside solids are left to the
 // projection; those on the box's sides are pushed too (an open side's air
-// moves as the rest does; the projection holds walls to 0). The turbulence's
+// moves as the rest does; the projection holds walls to 0). A smoke_only
+// field's weight is also the share of the face's two cells holding smoke or
+// fuel (a turbulence's, of its edges' four: its curl stays divergence-free). The turbulence's
 // potential on the cell edges is borrowed from `scratch` (12 bytes a cell).
 void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double time, float dt,
                     ScratchArena& scratch);

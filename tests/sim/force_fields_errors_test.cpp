@@ -104,8 +104,9 @@ TEST(ForceFieldKeys, CheckExitsTwoWithOneLine) {
                                        "falloff = { power = 11 }\n";
     const RunResult r = runPlume("check bad.toml", dir);
     EXPECT_EQ(r.status, 2);
-    EXPECT_EQ(r.err, "bad.toml:5:21: error: 'field[1].falloff.power' = 11 is out of range "
-                     "[0, 10]\n");
+    EXPECT_EQ(r.err,
+              "bad.toml:5:21: error: 'field[1].falloff.power' = 11 is out of range "
+              "[0, 10]\n");
 }
 
 }  // namespace

@@ -119,9 +119,10 @@ TEST(ForceFields, VortexTurnsTheSmokeAtItsAngularSpeed) {
                 mass += rho;
             }
     const double omega = momentum / inertia;
-    std::printf("vortex: angular velocity %.4f rad/s (field's 2), mean radial %.2e m/s, mean "
-                "tangential %.4f m/s\n",
-                omega, radial / mass, tangential / mass);
+    std::printf(
+        "vortex: angular velocity %.4f rad/s (field's 2), mean radial %.2e m/s, mean "
+        "tangential %.4f m/s\n",
+        omega, radial / mass, tangential / mass);
     EXPECT_NEAR(omega, 2.0, 0.05 * 2.0);
     EXPECT_LT(std::fabs(radial / mass), 0.02 * tangential / mass);
 }
@@ -243,9 +244,10 @@ TEST(ForceFields, TurbulenceIsZeroMeanDivergenceFreeAndScalesWithStrength) {
                                    (double(f.w(i, j, k + 1)) - f.w(i, j, k));
                 worstDivergence = std::max(worstDivergence, std::fabs(div) / rms);
             }
-    std::printf("turbulence: rms %.4e m/s, means (%.2e, %.2e, %.2e), divergence at most %.2e of "
-                "rms / dx\n",
-                rms, sum[0] / count, sum[1] / count, sum[2] / count, worstDivergence);
+    std::printf(
+        "turbulence: rms %.4e m/s, means (%.2e, %.2e, %.2e), divergence at most %.2e of "
+        "rms / dx\n",
+        rms, sum[0] / count, sum[1] / count, sum[2] / count, worstDivergence);
     ASSERT_GT(rms, 0.0);
     for (double s : sum) EXPECT_LT(std::fabs(s / count), 0.05 * rms);
     EXPECT_LT(worstDivergence, Scene().solver.tolerance);
@@ -336,8 +338,8 @@ TEST(ForceFields, SameBitsForOneAndTwoThreads) {
         return solver.fields();
     };
     const Fields a = run(1), b = run(2);
-    for (auto [x, y] : {std::pair{&a.u, &b.u}, {&a.v, &b.v}, {&a.w, &b.w},
-                        {&a.density, &b.density}}) {
+    for (auto [x, y] :
+         {std::pair{&a.u, &b.u}, {&a.v, &b.v}, {&a.w, &b.w}, {&a.density, &b.density}}) {
         ASSERT_EQ(x->values().size(), y->values().size());
         for (size_t n = 0; n < x->values().size(); ++n)
             ASSERT_EQ(x->values()[n], y->values()[n]) << n;

@@ -9,7 +9,7 @@ strength S changes the velocity by 0.2 S a frame, an acceleration of
 0.2 S fps m/s^2 (wind, force, turbulence; Force pushes away for S > 0, plume's
 attract pulls, so its sign turns), and only in cells that hold smoke
 (smoke_only: a wind of S = 1 at 24 fps then moves a puff of smoke in still air
-0.14 m/s a frame in Mantaflow and 0.13 in plume; on all the air, 0.2). A vortex's 0.2 S fps is an angular
+0.130 m/s a frame in Mantaflow, 0.141 in plume; on all the air, 0.2). A vortex's 0.2 S fps is an angular
 acceleration (rad/s^2) where plume's vortex has a target angular speed w
 reached at |w| per second: the same start, |w| w = 0.2 S fps. A drag's linear
 coefficient L slows by 0.2 L a frame: 0.2 L fps per second."""
