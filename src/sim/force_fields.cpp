@@ -268,8 +268,14 @@ void addForceFields(Fields& f, const std::vector<FieldSettings>& fields, double 
                         break;
                     }
                     case FieldType::Vortex: {
+                        // Only the flow across the axis turns: along it the air
+                        // keeps what buoyancy and wind give it. A face holds one
+                        // component, so its share across the axis is
+                        // 1 - axis_i^2 (exact for an axis along x, y or z).
                         const Vec3f target = cross(unit[n], p - field.center) * field.strength;
-                        const float blend = -std::expm1(-std::fabs(field.strength) * w * dt);
+                        const float across = 1.0f - unit[n][axis] * unit[n][axis];
+                        const float blend =
+                            -std::expm1(-std::fabs(field.strength) * w * across * dt);
                         u += (target[axis] - u) * blend;
                         break;
                     }

@@ -27,10 +27,11 @@ float fieldWeight(const FieldSettings& field, Vec3f p);
 // Every field's push for dt seconds at simulated time `time` (seconds):
 // wind, attract and curve add dt times their acceleration; turbulence the
 // curl of a noise potential, divergence-free on the grid as physics.turbulence
-// is; vortex relaxes each face toward the solid-body rotation about its axis at
-// |strength| times the weight per second (exactly: by 1 - exp(-rate dt)); and
-// drag, last and implicitly (u / (1 + rate dt)), so a wind of a against a drag
-// of k settles at exactly a / k. Faces beside solids are left to the
+// is; vortex relaxes the flow across its axis toward the solid-body rotation
+// about it at |strength| times the weight per second (exactly: by
+// 1 - exp(-rate dt)), the flow along the axis left alone; and drag, last and
+// implicitly (u / (1 + rate dt)), so a wind of a against a drag of k settles
+// at exactly a / k. Faces beside solids are left to the
 // projection; those on the box's sides are pushed too (an open side's air
 // moves as the rest does; the projection holds walls to 0). A smoke_only
 // field's weight is also the share of the face's two cells holding smoke or

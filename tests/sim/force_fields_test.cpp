@@ -127,6 +127,25 @@ TEST(ForceFields, VortexTurnsTheSmokeAtItsAngularSpeed) {
     EXPECT_LT(std::fabs(radial / mass), 0.02 * tangential / mass);
 }
 
+// A vortex turns the air across its axis and leaves the flow along it: air
+// rising at 1 m/s through a vortex about z still rises at 1 m/s (a vortex
+// that relaxed every face toward the rotation held a buoyant plume on the
+// ground), and its horizontal faces move toward the rotation.
+TEST(ForceFields, VortexLeavesTheFlowAlongItsAxis) {
+    Fields f({16, 16, 16}, 0.1f);
+    ScratchArena scratch;
+    f.w.values().assign(f.w.values().size(), 1.0f);
+    FieldSettings vortex = fieldOf(FieldType::Vortex, 2.0f);
+    vortex.center = {0.8f, 0.8f, 0.8f};
+    vortex.axis = {0.0f, 0.0f, 1.0f};
+    addForceFields(f, {vortex}, 0.0, 0.1f, scratch);
+    for (float w : f.w.values()) ASSERT_EQ(w, 1.0f);
+    // A u face at y = 1.25 m, 0.45 m off the axis: toward -2 * 0.45 m/s.
+    const float u = f.u(8, 12, 8);
+    EXPECT_LT(u, -0.1f);
+    EXPECT_GT(u, -0.9f);
+}
+
 TEST(ForceFields, FalloffFollowsBlendersCurveAndStopsAtMax) {
     // A wind of 3 m/s^2 along x in a sphere falloff (power 2, min 0.3 m, max
     // 1.5 m) from a center at the row's start: one push of dt on still air,
