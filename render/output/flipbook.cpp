@@ -127,7 +127,33 @@ std::string flipbookSidecar(const FlipbookLayout& layout, const FlipbookInfo& in
     out += "    \"size\": {\"w\": " + std::to_string(layout.sheetWidth()) +
            ", \"h\": " + std::to_string(layout.sheetHeight()) + "},\n";
     out += "    \"scale\": \"1\",\n";
-    out += "    \"kind\": \"colour\",\n";
+    out += std::string("    \"kind\": \"") + (info.sixWay ? "six_way" : "colour") + "\",\n";
+    if (info.sixWay) {
+        // Unity's layout (VFX Graph's Six-way Smoke Lit, URP's Six Way shader
+        // graph): each light of irradiance pi, white, relative to the camera.
+        out += "    \"sheets\": {\n";
+        out += "      \"positive\": {\"image\": " + jsonText(info.positive) +
+               ", \"R\": \"light from the right (+right)\", \"G\": \"light from the top "
+               "(+up)\", \"B\": \"light from the back (behind the smoke, travelling toward the "
+               "camera)\", \"A\": \"alpha (1 - transmittance)\"},\n";
+        out += "      \"negative\": {\"image\": " + jsonText(info.negative) +
+               ", \"R\": \"light from the left (-right)\", \"G\": \"light from the bottom "
+               "(-up)\", \"B\": \"light from the front (the camera's side)\", \"A\": "
+               "\"emission (the flame's luminance)\"}\n";
+        out += "    },\n";
+        out += "    \"lightmaps\": {\"irradiance\": \"pi\", \"white_diffuser\": 1, "
+               "\"values\": " +
+               std::string(exr ? "\"linear\"" : "\"linear light, RGB through the sRGB curve, A linear\"") +
+               ", \"emission\": \"negative.A\"},\n";
+    }
+    if (!info.motion.empty()) {
+        out += "    \"motion\": {\"image\": " + jsonText(info.motion) +
+               ", \"format\": " + jsonText(info.motionFormat) +
+               ", \"encoding\": \"sidefx\", \"R\": \"u / columns / motion_scale * 0.5 + "
+               "0.5, u to the right\", \"G\": \"v / rows / motion_scale * 0.5 + 0.5, v up "
+               "(flipped from the image's rows)\", \"units\": \"the cell's UV from each cell "
+               "to the next\"},\n";
+    }
     out += "    \"columns\": " + std::to_string(s.columns) + ",\n";
     out += "    \"rows\": " + std::to_string(s.rows) + ",\n";
     out += "    \"frames\": " + std::to_string(layout.cells()) + ",\n";
@@ -144,7 +170,8 @@ std::string flipbookSidecar(const FlipbookLayout& layout, const FlipbookInfo& in
            (info.orthographic ? "orthographic" : "perspective") + "\",\n";
     out += "    \"ortho_width\": " +
            (info.orthographic ? formatFloat(info.orthoWidth) : std::string("null")) + ",\n";
-    out += "    \"motion_scale\": null,\n";
+    out += "    \"motion_scale\": " +
+           (info.motion.empty() ? std::string("null") : flipbookNumber(info.motionScale)) + ",\n";
     out += "    \"loop\": null\n";
     out += "  }\n}\n";
     return out;

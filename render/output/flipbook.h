@@ -64,6 +64,13 @@ struct FlipbookInfo {
     Vec3f right, up, back;
     bool orthographic = false;
     float orthoWidth = 0;  // metres a frame spans across, orthographic
+    // Six-way (flipbook.kind): the two lightmap sheets' file names (image is the first).
+    bool sixWay = false;
+    std::string positive, negative;
+    // The motion vectors' sheet, "" without; and the scale its RG are encoded with.
+    std::string motion;
+    double motionScale = 0;
+    std::string motionFormat;  // "RGB16" (PNG) or "RGBA16F" (EXR)
 };
 
 // The sidecar, NAME.json: a "frames" object keyed by frame name with each

@@ -128,6 +128,37 @@ void writePng(const std::string& path, const Image& image) {
     writeFileAtomically(path, encodePngFor(image, "'" + path + "'"));
 }
 
+void writePng16(const std::string& path, int width, int height,
+                const std::vector<std::uint16_t>& values) {
+    const std::string what = "'" + path + "'";
+    if (width <= 0 || height <= 0 || values.size() != size_t(width) * height * 3)
+        throw RunError("cannot write " + what + ": the image is empty or malformed");
+    auto failed = [&](int error) {
+        return RunError("cannot write " + what + ": PNG encoding failed (" + spng_strerror(error) +
+                        ")");
+    };
+    std::unique_ptr<spng_ctx, SpngFree> ctx(spng_ctx_new(SPNG_CTX_ENCODER));
+    if (!ctx) throw failed(SPNG_EMEM);
+    spng_ihdr ihdr{};
+    ihdr.width = uint32_t(width);
+    ihdr.height = uint32_t(height);
+    ihdr.bit_depth = 16;
+    ihdr.color_type = SPNG_COLOR_TYPE_TRUECOLOR;
+    // libspng takes 16-bit samples in the machine's byte order and stores them big-endian.
+    int error = spng_set_option(ctx.get(), SPNG_ENCODE_TO_BUFFER, 1);
+    if (!error) error = spng_set_ihdr(ctx.get(), &ihdr);
+    if (!error) error = spng_set_option(ctx.get(), SPNG_IMG_COMPRESSION_LEVEL, kCompressionLevel);
+    if (!error)
+        error = spng_encode_image(ctx.get(), values.data(), values.size() * 2, SPNG_FMT_PNG,
+                                  SPNG_ENCODE_FINALIZE);
+    size_t size = 0;
+    void* buffer = error ? nullptr : spng_get_png_buffer(ctx.get(), &size, &error);
+    if (!buffer) throw failed(error ? error : SPNG_EMEM);
+    std::string png(static_cast<const char*>(buffer), size);
+    std::free(buffer);
+    writeFileAtomically(path, png);
+}
+
 Image readPng(const std::string& path) {
     checkPngHeader(path);
     int width = 0, height = 0, channels = 0;

@@ -1,7 +1,9 @@
 // PNG frames: written by render, read back by encode.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/image.h"
 
@@ -11,6 +13,11 @@ namespace plume {
 // temporary and a rename (core/atomic_file.h), so a reader never sees half a
 // file. Throws RunError naming the path on failure.
 void writePng(const std::string& path, const Image& image);
+
+// Writes a 16-bit RGB PNG of data, not colour (motion vectors): `values`
+// width * height * 3, row 0 at the top; no colour-space chunk. As writePng.
+void writePng16(const std::string& path, int width, int height,
+                const std::vector<std::uint16_t>& values);
 
 // The PNG file's bytes for an 8-bit RGB or RGBA image, in memory (the
 // --report page embeds its thumbnails). Throws RunError on failure.

@@ -24,7 +24,8 @@
 
 namespace plume {
 
-struct UpresInput;  // sim/upres/upres.h
+struct UpresInput;    // sim/upres/upres.h
+struct FlipbookMaps;  // run/flipbook_renders.h
 
 // What the sinks ask of a frame (FrameSink::needs, or-ed together), so the
 // source makes only that and the renderer traces only what is written.
@@ -35,6 +36,8 @@ enum FrameNeeds : unsigned {
     kTotals = 1u << 3,  // Frame::totals (--stats, --report)
     kPasses = 1u << 4,  // the render passes beside the RGBA (EXR frames)
     kDeep = 1u << 5,    // the deep image (--deep)
+    kSixWay = 1u << 6,  // Frame::maps' lightmaps and emission (a six-way flipbook)
+    kMotion = 1u << 7,  // Frame::maps' motion pass (a flipbook's motion vectors)
 };
 
 // A frame's grids as the cache writers take them (io/vdb_cache.h), views
@@ -86,6 +89,8 @@ struct Frame {
     const RenderPasses* passes = nullptr;
     // Its deep image (--deep; render/output/deep_image.h); null when not asked for.
     const DeepImage* deep = nullptr;
+    // Its six-way lightmaps and motion pass (kSixWay, kMotion); null when not asked for.
+    const FlipbookMaps* maps = nullptr;
     FrameStats sim;  // the solver's numbers (zero when rendering a cache)
     // What the fields hold at the frame's end (smoke, fuel, peak speed):
     // summed once, with kTotals (--stats and --report); zero otherwise.

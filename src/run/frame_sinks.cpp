@@ -8,6 +8,7 @@
 #include "render/renderer.h"
 #include "run/cache_sinks.h"
 #include "run/deep_sink.h"
+#include "run/flipbook_renders.h"
 #include "run/flipbook_sink.h"
 #include "run/interrupt.h"
 #include "run/output_paths.h"
@@ -85,6 +86,9 @@ void FrameSinks::open(const Scene& scene) {
                 "(add --exr DIR)");
     }
     if (renderer_ && (needs() & kDeep)) renderer_->enableDeep();
+    if (renderer_ && (needs() & (kSixWay | kMotion)))
+        flipbookRenders_ = std::make_unique<FlipbookRenders>(scene, (needs() & kSixWay) != 0,
+                                                             (needs() & kMotion) != 0);
     for (const auto& sink : sinks_) sink->open();
 }
 
@@ -109,7 +113,9 @@ Frame FrameSinks::frame(int index) {
         f.written = index >= firstFrame_;
     // What the sinks that take it need: every frame's, and a written frame's.
     for (const auto& sink : sinks_)
-        if (f.written || sink->takes() == FrameSink::Takes::EveryFrame) f.asked |= sink->needs();
+        if ((f.written && sink->takesFrame(index)) ||
+            sink->takes() == FrameSink::Takes::EveryFrame)
+            f.asked |= sink->needs();
     return f;
 }
 
@@ -132,6 +138,8 @@ void FrameSinks::render(Frame& frame, const VolumeView& volume, int renderIndex)
     if (!frame.written || !renderer_ || !pictured(frame.index)) return;
     const auto t = Clock::now();
     renderer_->trace(volume, renderIndex);
+    if (flipbookRenders_ && frame.asks(kSixWay | kMotion))
+        flipbookRenders_->trace(volume, renderIndex);
     frame.renderSeconds += secondsSince(t);
 }
 
@@ -149,7 +157,10 @@ void FrameSinks::writePictures(Frame& frame) {
         frame.rgba = &rgba;
         frame.passes = renderer_->passes();
         frame.deep = renderer_->deep();
+        if (flipbookRenders_ && frame.asks(kSixWay | kMotion))
+            frame.maps = &flipbookRenders_->maps();
         feed(FrameSink::Takes::Rgba, frame);
+        frame.maps = nullptr;
         frame.rgba = nullptr;
         frame.passes = nullptr;
         frame.deep = nullptr;

@@ -20,6 +20,7 @@
 namespace plume {
 
 class Renderer;
+class FlipbookRenders;
 
 class FrameSinks {
   public:
@@ -100,6 +101,7 @@ class FrameSinks {
     unsigned needs() const;
 
     std::unique_ptr<Renderer> renderer_;  // when some sink takes an image or RGBA
+    std::unique_ptr<FlipbookRenders> flipbookRenders_;  // kSixWay, kMotion
     bool finished_ = false;
 };
 

@@ -91,13 +91,12 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
             return whereGiven(names, section);
         };
         auto powerOfTwo = [](int n) { return n > 0 && (n & (n - 1)) == 0; };
-        if (f.kind == FlipbookKind::SixWay)
-            fail(at({"flipbook.kind"}),
-                 "'flipbook.kind' = \"six_way\": six-way lightmaps are not made yet; "
-                 "only \"colour\"");
-        if (f.motion)
-            fail(at({"flipbook.motion"}),
-                 "'flipbook.motion': the motion-vector sheet is not made yet");
+        // The lightmaps and the motion are renders of the shaded smoke.
+        if ((f.kind == FlipbookKind::SixWay || f.motion) && scene.render.view != RenderView::Shaded)
+            fail(whereGiven({"render.view"}, root.get("render")),
+                 std::string("'render.view': ") +
+                     (f.motion ? "flipbook.motion" : "flipbook.kind = \"six_way\"") +
+                     " renders the shaded smoke: it needs render.view = \"shaded\"");
         if (f.frames > f.columns * f.rows)
             fail(at({"flipbook.frames", "flipbook.columns", "flipbook.rows"}),
                  "'flipbook.frames' = " + std::to_string(f.frames) + ": more than the sheet's " +

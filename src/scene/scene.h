@@ -413,7 +413,8 @@ struct FlipbookSettings {
     FlipbookFormat format = FlipbookFormat::Png;
     int padding = 0;         // pixels of transparency around the frame, inside its cell
     bool powerOfTwo = true;  // refuse a sheet whose sides are not powers of two
-    bool motion = false;     // a motion-vector sheet (not made yet)
+    bool motion = false;     // a motion-vector sheet (NAME_motion)
+    float motionScale = 0;   // sheet UV of the motion sheet's full range; 0: its largest motion
 
     int frameCount() const { return frames > 0 ? frames : columns * rows; }
     int sheetWidth() const { return columns * frameSize; }

@@ -228,8 +228,11 @@ std::vector<KeySpec> viewKeys() {
         key("flipbook", "frames", flipbookPart, &FlipbookSettings::frames, {0, 4096},
             "how many frames, sampled evenly from the shot (or --frames); 0: columns x rows"),
         key("flipbook", "kind", flipbookPart, &FlipbookSettings::kind, kAny,
-            "what the sheet holds: colour (the lit frame, NAME_colour); six_way (Unity's "
-            "six-way lightmaps) is not made yet", {"colour", "six_way"}),
+            "what the sheets hold: colour (the lit frame, NAME_colour); six_way (Unity's "
+            "six-way lightmaps: NAME_Positive RGB lit from the right, top and back, A alpha; "
+            "NAME_Negative from the left, bottom and front, A the flame's emission; each by "
+            "one light of irradiance pi relative to the camera, no sky, linear)",
+            {"colour", "six_way"}),
         key("flipbook", "alpha", flipbookPart, &FlipbookSettings::alpha, kAny,
             "straight (colour not multiplied by alpha, as PNG holds it) or premultiplied "
             "(colour times alpha, for additive and premultiplied blending)",
@@ -244,7 +247,14 @@ std::vector<KeySpec> viewKeys() {
             "refuse a sheet whose width or height is not a power of two (columns x frame_size, "
             "rows x frame_size), as engines' mipmaps and compression want"),
         key("flipbook", "motion", flipbookPart, &FlipbookSettings::motion, kAny,
-            "a motion-vector sheet beside it, for frame blending (not made yet)"),
+            "a motion-vector sheet beside it, NAME_motion (16-bit PNG, or EXR): each cell's "
+            "screen motion to the next as the SideFX game tools' shader reads it, for frame "
+            "blending"),
+        key("flipbook", "motion_scale", flipbookPart, &FlipbookSettings::motionScale,
+            kNonNegative,
+            "sheet UV (1 = the sheet's width) the motion sheet's full range stands for: RG = "
+            "motion / motion_scale x 0.5 + 0.5; 0: the sheet's largest motion (the sidecar "
+            "says which)"),
     };
 }
 

@@ -271,9 +271,9 @@ TEST(Flipbook, BadValuesAreRefused) {
         {"flipbook.columns=3",
          "the flipbook's sheet is 192 x 128 px, not powers of two: give columns, rows and "
          "frame_size that make them so, or flipbook.power_of_two = false"},
-        {"flipbook.kind=six_way",
-         "'flipbook.kind' = \"six_way\": six-way lightmaps are not made yet; only \"colour\""},
-        {"flipbook.motion=true", "'flipbook.motion': the motion-vector sheet is not made yet"},
+        {"flipbook.kind=four_way",
+         "'flipbook.kind' must be one of \"colour\", \"six_way\", got \"four_way\""},
+        {"flipbook.motion_scale=-1", "'flipbook.motion_scale'"},
         {"flipbook.format=jpg",
          "'flipbook.format' must be one of \"png\", \"exr\", \"tga\", got \"jpg\""},
         {"flipbook.frame_size=63", "'flipbook.frame_size'"},
