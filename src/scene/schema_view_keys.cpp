@@ -250,8 +250,7 @@ std::vector<KeySpec> viewKeys() {
             "a motion-vector sheet beside it, NAME_motion (16-bit PNG, or EXR): each cell's "
             "screen motion to the next as the SideFX game tools' shader reads it, for frame "
             "blending"),
-        key("flipbook", "motion_scale", flipbookPart, &FlipbookSettings::motionScale,
-            kNonNegative,
+        key("flipbook", "motion_scale", flipbookPart, &FlipbookSettings::motionScale, {0, 1},
             "sheet UV (1 = the sheet's width) the motion sheet's full range stands for: RG = "
             "motion / motion_scale x 0.5 + 0.5; 0: the sheet's largest motion (the sidecar "
             "says which)"),
