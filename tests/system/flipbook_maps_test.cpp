@@ -225,6 +225,28 @@ TEST(FlipbookSixWay, EachLightmapIsTheFrameLitByItsLightAlone) {
     for (size_t i = 3; i < negative.px.size(); i += 4) ASSERT_EQ(negative.px[i], 0);
 }
 
+// A white box facing the camera, in front of the smoke: lit from the front
+// by irradiance pi it reads 1.0, and nothing from the other sides reaches it.
+TEST(FlipbookSixWay, AWhiteDiffuserReadsOne) {
+    const fs::path dir = scratchDir("flipbook_white_diffuser");
+    writeFile(dir / "puff.toml", kPuff + kSheet +
+                                     "[[obstacle]]\nshape = \"box\"\ncenter = [0.5, 0.3, 0.75]\n"
+                                     "size = [0.3, 0.1, 0.3]\ncolor = [1.0, 1.0, 1.0]\n");
+    auto r = runPlume(
+        "render puff.toml -q --flipbook fb --set flipbook.kind=six_way --set flipbook.format=exr",
+        dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const Floats positive = readFloats(dir / "fb" / "puff_Positive.exr"),
+                 negative = readFloats(dir / "fb" / "puff_Negative.exr");
+    ASSERT_EQ(negative.width, kSide);
+    for (int y = 29; y < 35; ++y)
+        for (int x = 29; x < 35; ++x) {
+            EXPECT_NEAR(negative.at(x, y)[2], 1.0f, 1e-3f) << x << ", " << y;  // front
+            EXPECT_EQ(positive.at(x, y)[3], 1.0f);                              // opaque
+            EXPECT_NEAR(positive.at(x, y)[2], 0.0f, 1e-3f);                     // back
+        }
+}
+
 // Cell `cell` of a sheet, sampled bilinearly at pixel (x, y) of the cell
 // (clamped to the cell's edge).
 void sampleCell(const Floats& sheet, int cell, double x, double y, double out[4]) {
