@@ -141,10 +141,12 @@ std::string flipbookSidecar(const FlipbookLayout& layout, const FlipbookInfo& in
                "(-up)\", \"B\": \"light from the front (the camera's side)\", \"A\": "
                "\"emission (the flame's luminance)\"}\n";
         out += "    },\n";
-        out += "    \"lightmaps\": {\"irradiance\": \"pi\", \"white_diffuser\": 1, "
-               "\"values\": " +
-               std::string(exr ? "\"linear\"" : "\"linear light, RGB through the sRGB curve, A linear\"") +
-               ", \"emission\": \"negative.A\"},\n";
+        out +=
+            "    \"lightmaps\": {\"irradiance\": \"pi\", \"white_diffuser\": 1, "
+            "\"values\": " +
+            std::string(exr ? "\"linear\""
+                            : "\"linear light, RGB through the sRGB curve, A linear\"") +
+            ", \"emission\": \"negative.A\"},\n";
     }
     if (!info.motion.empty()) {
         out += "    \"motion\": {\"image\": " + jsonText(info.motion) +

@@ -8,33 +8,36 @@ FlipbookRenders::FlipbookRenders(const Scene& scene, bool sixWay, bool motion) {
     if (sixWay) {
         const CameraAxes axes = cameraAxesOf(scene);
         for (int l = 0; l < kSixWayLights; ++l)
-            lights_.push_back(
-                std::make_unique<Renderer>(sixWayScene(scene, SixWayLight(l), axes)));
-        emission_ = std::make_unique<Renderer>(emissionScene(scene));
+            lights_.push_back(sixWayScene(scene, SixWayLight(l), axes));
+        emission_ = std::make_unique<Scene>(emissionScene(scene));
     }
-    if (motion) {
-        motion_ = std::make_unique<Renderer>(motionScene(scene));
-        motion_->enablePasses();
-    }
+    if (motion) motion_ = std::make_unique<Scene>(motionScene(scene));
 }
 
 FlipbookRenders::~FlipbookRenders() = default;
 
+namespace {
+
+// One renderer at a time, made for the frame and dropped after it: a
+// renderer's grids are the size of the volume, and a six-way frame takes
+// seven. The same jitter as the frame's own render (renderIndex), so a
+// lightmap is the frame rendered under its light.
+std::vector<float> renderedOnce(const Scene& scene, const VolumeView& volume, int renderIndex,
+                                std::vector<float>* motion = nullptr) {
+    Renderer renderer(scene);
+    if (motion) renderer.enablePasses();
+    renderer.trace(volume, renderIndex);
+    if (motion) *motion = renderer.passes()->motion;
+    return renderer.rgba();
+}
+
+}  // namespace
+
 void FlipbookRenders::trace(const VolumeView& volume, int renderIndex) {
-    // The same jitter as the frame's own render: a lightmap equals the frame
-    // rendered under its light.
-    for (size_t l = 0; l < lights_.size(); ++l) {
-        lights_[l]->trace(volume, renderIndex);
-        maps_.light[l] = lights_[l]->rgba();
-    }
-    if (emission_) {
-        emission_->trace(volume, renderIndex);
-        maps_.emission = emission_->rgba();
-    }
-    if (motion_) {
-        motion_->trace(volume, renderIndex);
-        maps_.motion = motion_->passes()->motion;
-    }
+    for (size_t l = 0; l < lights_.size(); ++l)
+        maps_.light[l] = renderedOnce(lights_[l], volume, renderIndex);
+    if (emission_) maps_.emission = renderedOnce(*emission_, volume, renderIndex);
+    if (motion_) renderedOnce(*motion_, volume, renderIndex, &maps_.motion);
 }
 
 }  // namespace plume

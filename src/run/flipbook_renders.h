@@ -1,6 +1,7 @@
 // The renders a six-way or motion flipbook takes beside the frame: the six
 // lightmaps and the emission (render/output/six_way.h), and the motion pass
-// of the unlit smoke. Each is plume's own Renderer of a modified scene.
+// of the unlit smoke. Each is plume's own Renderer of a modified scene,
+// made for each frame in turn, so at most one is beside the frame's own.
 #pragma once
 
 #include <array>
@@ -12,8 +13,6 @@
 #include "scene/scene.h"
 
 namespace plume {
-
-class Renderer;
 
 // One frame's maps, premultiplied linear RGBA (Renderer::rgba) each; empty
 // when not asked for.
@@ -32,8 +31,8 @@ class FlipbookRenders {
     const FlipbookMaps& maps() const { return maps_; }
 
   private:
-    std::vector<std::unique_ptr<Renderer>> lights_;
-    std::unique_ptr<Renderer> emission_, motion_;
+    std::vector<Scene> lights_;  // in SixWayLight's order
+    std::unique_ptr<Scene> emission_, motion_;
     FlipbookMaps maps_;
 };
 

@@ -174,7 +174,7 @@ void FlipbookSink::placeMaps(int cell, const Frame& frame) {
         // The pass is pixels a frame; the cells are `step` frames apart (the
         // last as far as the one before it), and a sheet's UV spans its width.
         const int last = layout_.cells() - 1;
-        const int step = last == 0 ? 1
+        const int step = last == 0     ? 1
                          : cell < last ? layout_.frameOf(cell + 1) - layout_.frameOf(cell)
                                        : layout_.frameOf(cell) - layout_.frameOf(cell - 1);
         const float su = float(step) / float(layout_.sheetWidth());
@@ -191,9 +191,9 @@ void FlipbookSink::placeMaps(int cell, const Frame& frame) {
 
 void FlipbookSink::writeSixWay() {
     const int w = layout_.sheetWidth(), h = layout_.sheetHeight();
-    for (const auto& [suffix, sheet] : {std::pair<const char*, const std::vector<float>*>{
-                                            "Positive", &positive_},
-                                        {"Negative", &negative_}}) {
+    for (const auto& [suffix, sheet] :
+         {std::pair<const char*, const std::vector<float>*>{"Positive", &positive_},
+          {"Negative", &negative_}}) {
         const std::string path = pathOf(suffix);
         if (layout_.settings().format == FlipbookFormat::Exr) {
             writeExr(path, w, h, *sheet, info_.numbers[0], info_.fps, {}, space_->chromaticities);

@@ -113,8 +113,7 @@ Frame FrameSinks::frame(int index) {
         f.written = index >= firstFrame_;
     // What the sinks that take it need: every frame's, and a written frame's.
     for (const auto& sink : sinks_)
-        if ((f.written && sink->takesFrame(index)) ||
-            sink->takes() == FrameSink::Takes::EveryFrame)
+        if ((f.written && sink->takesFrame(index)) || sink->takes() == FrameSink::Takes::EveryFrame)
             f.asked |= sink->needs();
     return f;
 }

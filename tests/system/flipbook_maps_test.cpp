@@ -204,16 +204,15 @@ TEST(FlipbookSixWay, EachLightmapIsTheFrameLitByItsLightAlone) {
                     const float want = a > 0.0f ? luminance(f) / a : 0.0f;
                     lit = std::max(lit, double(want));
                     const int level = int(srgbOf(want) * 255.0f + 0.5f);
-                    worst = std::max(worst, std::abs(sheet.at(x0 + x, y0 + y)[maps[m].channel] -
-                                                     level));
-                    worstF = std::max(worstF,
-                                      std::fabs(double(sheetF.at(x0 + x, y0 + y)[maps[m].channel]) -
-                                                want) /
-                                          std::max(1.0, double(want)));
+                    worst = std::max(worst,
+                                     std::abs(sheet.at(x0 + x, y0 + y)[maps[m].channel] - level));
+                    worstF = std::max(
+                        worstF,
+                        std::fabs(double(sheetF.at(x0 + x, y0 + y)[maps[m].channel]) - want) /
+                            std::max(1.0, double(want)));
                     if (pos && maps[m].channel == 0)
-                        worstAlpha = std::max(
-                            worstAlpha,
-                            std::abs(sheet.at(x0 + x, y0 + y)[3] - int(a * 255.0f + 0.5f)));
+                        worstAlpha = std::max(worstAlpha, std::abs(sheet.at(x0 + x, y0 + y)[3] -
+                                                                   int(a * 255.0f + 0.5f)));
                 }
         }
         EXPECT_LE(worst, 1) << maps[m].sheet << " channel " << maps[m].channel;
@@ -242,8 +241,8 @@ TEST(FlipbookSixWay, AWhiteDiffuserReadsOne) {
     for (int y = 29; y < 35; ++y)
         for (int x = 29; x < 35; ++x) {
             EXPECT_NEAR(negative.at(x, y)[2], 1.0f, 1e-3f) << x << ", " << y;  // front
-            EXPECT_EQ(positive.at(x, y)[3], 1.0f);                              // opaque
-            EXPECT_NEAR(positive.at(x, y)[2], 0.0f, 1e-3f);                     // back
+            EXPECT_EQ(positive.at(x, y)[3], 1.0f);                             // opaque
+            EXPECT_NEAR(positive.at(x, y)[2], 0.0f, 1e-3f);                    // back
         }
 }
 
@@ -361,7 +360,8 @@ TEST(FlipbookMaps, BadValuesAreRefused) {
     EXPECT_NE(r.err.find("puff.toml:28:16: error: 'flipbook.motion_scale'"), std::string::npos)
         << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-    writeFile(dir / "puff.toml", kPuff + kSheet + "kind = \"six_way\"\n[render]\nview = \"density\"\n");
+    writeFile(dir / "puff.toml",
+              kPuff + kSheet + "kind = \"six_way\"\n[render]\nview = \"density\"\n");
     r = runPlume("render puff.toml -q --flipbook fb", dir);
     EXPECT_EQ(r.status, 2);
     EXPECT_EQ(r.err,
