@@ -76,11 +76,12 @@ void CacheSource::produce(Frame& f, const char*& stage) {
                        " is missing");
     const auto start = Clock::now();
     // Motion blur smears the smoke along the cache's velocity, when it has
-    // one; speed, vorticity and streamlines show it.
+    // one; speed, vorticity and streamlines show it; a flipbook's motion sheet is it.
     const bool viewsVelocity = viewGridName(view) == "velocity" ||
                                (view != RenderView::Shaded && scene_.render.viewVelocity);
     std::vector<std::string> velocityNames;
-    if (scene_.render.motionBlur > 0.0f || viewsVelocity || scene_.render.wantsPass("motion"))
+    if (scene_.render.motionBlur > 0.0f || viewsVelocity || scene_.render.wantsPass("motion") ||
+        f.asks(kMotion))
         velocityNames = cache_.velocityNames(scene_);
     // Temperature and flame only colour a render that glows or a view of them.
     const bool withGlow = (cache_.has("flame") && scene_.render.emission > 0.0f) ||

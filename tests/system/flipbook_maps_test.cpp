@@ -351,6 +351,39 @@ TEST(FlipbookMotion, PngMotionIsSixteenBit) {
     EXPECT_NE(json.find("\"format\": \"RGB16\""), std::string::npos) << json;
 }
 
+// render-vdb reads the cache's velocity for the motion sheet: close to the
+// sheet render makes (the cache's velocity is cell-centred, the solver's on
+// the faces), and the lightmaps of an exact cache the same.
+TEST(FlipbookMotion, RenderVdbMakesTheSameMaps) {
+    const fs::path dir = scratchDir("flipbook_maps_render_vdb");
+    writeFile(dir / "puff.toml", kPuff + kSheet + "kind = \"six_way\"\nmotion = true\n");
+    auto r = runPlume(
+        "render puff.toml -q --flipbook fb --vdb cache --set output.vdb_precision=exact", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    r = runPlume("render-vdb cache --scene puff.toml -q --flipbook fb_vdb", dir);
+    ASSERT_EQ(r.status, 0) << r.err;
+    for (const char* sheet : {"puff_Positive.png", "puff_Negative.png"})
+        EXPECT_EQ(slurp(dir / "fb" / sheet), slurp(dir / "fb_vdb" / sheet)) << sheet;
+    int w = 0, h = 0, channels = 0;
+    stbi_us* a =
+        stbi_load_16((dir / "fb" / "puff_motion.png").string().c_str(), &w, &h, &channels, 3);
+    stbi_us* b =
+        stbi_load_16((dir / "fb_vdb" / "puff_motion.png").string().c_str(), &w, &h, &channels, 3);
+    ASSERT_NE(a, nullptr);
+    ASSERT_NE(b, nullptr);
+    double squares = 0;
+    int moving = 0;
+    for (int i = 0; i < w * h * 3; ++i) {
+        const double d = (double(a[i]) - double(b[i])) / 65535.0;
+        squares += d * d;
+        moving += i % 3 < 2 && b[i] != 32768;
+    }
+    stbi_image_free(a);
+    stbi_image_free(b);
+    EXPECT_GT(moving, 100) << "render-vdb's smoke moves";
+    EXPECT_LT(std::sqrt(squares / (w * h * 3)), 0.01);
+}
+
 // Bad values: one line at the key, exit status 2, nothing written.
 TEST(FlipbookMaps, BadValuesAreRefused) {
     const fs::path dir = scratchDir("flipbook_maps_refused");
