@@ -215,6 +215,8 @@ TEST(FlipbookSixWay, EachLightmapIsTheFrameLitByItsLightAlone) {
                                                                    int(a * 255.0f + 0.5f)));
                 }
         }
+        std::printf("%s %c: largest difference %d level(s) (PNG), %.2g (EXR)\n", maps[m].sheet,
+                    "RGB"[maps[m].channel], worst, worstF);
         EXPECT_LE(worst, 1) << maps[m].sheet << " channel " << maps[m].channel;
         EXPECT_LE(worstF, 1.0 / 255.0) << maps[m].sheet << " channel " << maps[m].channel;
         EXPECT_LE(worstAlpha, 1);
