@@ -23,6 +23,7 @@ const std::vector<StatsColumn>& statsColumns() {
         {"fuel", "Fuel", "fuel × m³", F::Significant6},
         {"peak_speed", "Peak speed", "m/s (fastest face)", F::Significant6},
         {"read_s", "Read time", "seconds (wall, reading a cache)", F::Seconds},
+        {"sparks", "Sparks", "sparks alive at the frame's end", F::Integer},
     };
     return columns;
 }

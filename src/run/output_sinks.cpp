@@ -160,7 +160,8 @@ std::vector<double> statsValues(const Frame& frame) {
             frame.totals.smoke,
             frame.totals.fuel,
             double(frame.totals.peakSpeed),
-            frame.readSeconds};
+            frame.readSeconds,
+            frame.totals.sparks};
 }
 
 void StatsSink::consume(const Frame& frame) { rows_ += statsCsvLine(statsValues(frame)); }

@@ -59,7 +59,10 @@ void SolverSource::produce(Frame& f, const char*& stage) {
     }
     // Read through the feed: a split bake's process 0 sums the others' slabs
     // as they arrive, without gathering the frame whole.
-    if (f.asks(kTotals)) f.totals = fieldTotals(*feed_);
+    if (f.asks(kTotals)) {
+        f.totals = fieldTotals(*feed_);
+        if (const SparkList* sparks = solver_.sparks()) f.totals.sparks = double(sparks->size());
+    }
 }
 
 VolumeView SolverSource::view() {

@@ -17,6 +17,7 @@ struct FieldTotals {
     // through an open side, rises while an emitter runs.
     double smoke = 0, fuel = 0;
     float peakSpeed = 0;  // the largest face speed, m/s (what the CFL rule counts)
+    double sparks = 0;    // live sparks (set by the solver's source; 0 from a cache)
 };
 
 // Over a frame's islands, a run of slabs at a time as the feed hands them

@@ -57,7 +57,7 @@ TEST(Cli, BakeWritesABlenderStyleSequence) {
         EXPECT_LE(cells, 16LL * 16 * 24) << line;  // rising.toml: 16x16x24
         // Smoke in the domain (density x m^3: the emitter's sphere holds at
         // most 4/3 pi 0.15^3 = 0.014 a frame), no fuel, and a flow that moves.
-        EXPECT_TRUE(header.ends_with(",smoke,fuel,peak_speed,read_s")) << header;
+        EXPECT_TRUE(header.ends_with(",smoke,fuel,peak_speed,read_s,sparks")) << header;
         const double smoke = std::stod(column(line, 8));
         EXPECT_GT(smoke, 0.0) << line;
         EXPECT_LT(smoke, 0.1) << line;
