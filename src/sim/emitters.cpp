@@ -52,7 +52,14 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
             e.noiseScale > 0.0f ? 1.0f / e.noiseScale
                                 : 3.0f / std::max(1e-6f, 2.0f * std::max({half.x, half.y, half.z}));
         const float drift = float(std::fmod(time, 1000.0)) * e.noiseSpeed;
-        const float softness = f.dx;
+        // The ramp from outside to inside is a cell wide, but no wider than
+        // half the shape's thinnest extent: a box a cell thick then still
+        // reaches its values in a cell on a coarse grid (not two-thirds of
+        // them, which left a campfire's bed below ignition at 32 cells), and
+        // the smoke it holds in all is the same (a ramp no wider than the
+        // shape keeps its integral).
+        const float thinnest = surface ? e.thickness : 2.0f * std::min({half.x, half.y, half.z});
+        const float softness = std::clamp(0.5f * thinnest, 1e-6f * f.dx, f.dx);
         const bool colored = f.colored(), fuel = e.fuel > 0.0f && f.burns();
 
         // Cell coverage in [0, 1] from the signed distance at the cell centre;

@@ -27,7 +27,7 @@ preview does). Of frame F it measures:
   - soot: the mean 8-bit luminance of the smoke's pixels that are not flame
     (|Y - the row's median| > 4 and not flame), the darkness of the smoke.
 Prints one markdown table per scene, each figure beside its ratio to the last
-(finest) resolution's. --reuse measures runs already in --work.
+(finest) resolution's. --reuse measures the runs already in --work and makes only those missing.
 """
 import argparse
 import csv
@@ -143,7 +143,7 @@ def main():
         for res in a.res:
             out = os.path.join(a.work, name, str(res))
             wall = float("nan")
-            if not a.reuse:
+            if not (a.reuse and glob.glob(os.path.join(out, f"*{a.frame:04d}.png"))):
                 wall = run(a.plume, scene, res, a.frame, a.width, a.height, a.no_upres, out)
             share, bright, soot = image_measures(one(os.path.join(out, f"*{a.frame:04d}.png")))
             height, spread = smoke_measures(one(os.path.join(out, f"*{a.frame:04d}.vdb")))
