@@ -57,9 +57,11 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
         // reaches its values in a cell on a coarse grid (not two-thirds of
         // them, which left a campfire's bed below ignition at 32 cells), and
         // the smoke it holds in all is the same (a ramp no wider than the
-        // shape keeps its integral).
+        // shape keeps its integral). A shape under a cell thick keeps a ramp
+        // of a cell less half its thickness, so it reaches beyond half a cell
+        // from its middle and never slips between the cells' centres.
         const float thinnest = surface ? e.thickness : 2.0f * std::min({half.x, half.y, half.z});
-        const float softness = std::clamp(0.5f * thinnest, 1e-6f * f.dx, f.dx);
+        const float softness = std::min(std::max(0.5f * thinnest, f.dx - 0.5f * thinnest), f.dx);
         const bool colored = f.colored(), fuel = e.fuel > 0.0f && f.burns();
 
         // Cell coverage in [0, 1] from the signed distance at the cell centre;

@@ -48,5 +48,18 @@ TEST(EmitterResolution, AThinBoxHoldsTheSameSmokeAtAnyCellSize) {
     EXPECT_NEAR(coarse.volume, fine.volume, 0.1 * fine.volume);
 }
 
+// A sheet 1 cm thick midway between two rows of 7.5 cm cells' centres.
+TEST(EmitterResolution, ASheetThinnerThanACellStillEmits) {
+    EmitterSettings e;
+    e.shape = Shape::Box;
+    e.center = {0.6f, 0.6f, 0.15f};
+    e.size = {0.5f, 0.3f, 0.01f};
+    Fields f({16, 16, 16}, 0.075f);
+    applyEmitters(f, {e}, 1, 0.0);
+    float peak = 0.0f;
+    for (size_t n = 0; n < f.density.size(); ++n) peak = std::max(peak, f.density[n]);
+    EXPECT_GT(peak, 0.0f);
+}
+
 }  // namespace
 }  // namespace plume
