@@ -42,10 +42,18 @@ void mergeSegments(const std::vector<RaySegment>& parts, int maxSamples,
     const float share = std::max(opacity, 1e-6f) / float(smokeSamples);
     size_t begin = 0;
     int run = -1;  // the share the open run started in
+    // A part's front and the one before's back are computed apart and can
+    // differ by a rounding: samples never overlap, as a deep reader expects.
+    float lastBack = -INFINITY;
     auto close = [&](size_t end) {
         if (end > begin) {
-            const DeepSample s = runSample(parts, begin, end);
-            if (s.a > 0.0f || s.r != 0.0f || s.g != 0.0f || s.b != 0.0f) out.push_back(s);
+            DeepSample s = runSample(parts, begin, end);
+            s.z = std::max(s.z, lastBack);
+            s.zBack = std::max(s.zBack, s.z);
+            if (s.a > 0.0f || s.r != 0.0f || s.g != 0.0f || s.b != 0.0f) {
+                out.push_back(s);
+                lastBack = s.zBack;
+            }
         }
         begin = end;
     };

@@ -181,7 +181,9 @@ TEST(DeepExr, FlattensToTheBeautyWithSeveralSamplesInSmokeAndOneOnASolid) {
         }
         EXPECT_EQ(bounded, int(deep.counts.size())) << what << ": at most 16 samples a pixel";
         EXPECT_GT(smoky, 50) << what;
-        EXPECT_GE(several, smoky * 9 / 10) << what << ": smoky pixels hold several samples";
+        // 7 in 8: the obstacle scene's 10 cm emitter at 7.5 cm cells (its
+        // ramp half its thickness since issue 57) leaves 115 of 129 here.
+        EXPECT_GE(several, smoky * 7 / 8) << what << ": smoky pixels hold several samples";
         EXPECT_GT(hard, 20) << what << ": the ground and the box are one sample each";
     }
 }
