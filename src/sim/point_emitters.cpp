@@ -23,9 +23,14 @@ struct Sweep {
     Vec3f a, ab;
     float inverseLength2 = 0.0f;  // 1 / |ab|^2, 0 for a point at rest
     float radius = 0.0f;
+    // The soft edge's width: a cell, or the radius if less (a point under a
+    // cell across reaches its values, as sim/emitters.cpp's shapes do), but
+    // no less than a cell less the radius (it never slips between the
+    // cells' centres).
+    float softness = 0.0f;
     // Squared distances from the segment within which a sample is fully
-    // covered, and beyond which not at all (half a cell either side of the
-    // radius: the soft edge).
+    // covered, and beyond which not at all (half the soft edge either side of
+    // the radius).
     float inner2 = 0.0f, outer2 = 0.0f;
     Vec3f velocity;  // imposed on the faces it covers, m/s of simulated time
     bool moves = false;
@@ -40,9 +45,9 @@ inline void samplesIn(float lo, float hi, float offset, int n, int& first, int& 
     last = int(std::clamp(std::floor(hi - offset) + 1.0f, 0.0f, float(n)));
 }
 
-// How much of the cell or face at p the sweep covers, in [0, 1]: a one-cell
-// soft edge around the capsule, as the other emitters' (sim/emitters.cpp).
-inline float coverageOf(const Sweep& s, Vec3f p, float dx) {
+// How much of the cell or face at p the sweep covers, in [0, 1]: a soft
+// edge around the capsule, as the other emitters' (sim/emitters.cpp).
+inline float coverageOf(const Sweep& s, Vec3f p) {
     const Vec3f ap = p - s.a;
     const float t =
         s.inverseLength2 > 0.0f ? std::clamp(dot(ap, s.ab) * s.inverseLength2, 0.0f, 1.0f) : 0.0f;
@@ -50,7 +55,7 @@ inline float coverageOf(const Sweep& s, Vec3f p, float dx) {
     const float d2 = dot(d, d);
     if (d2 >= s.outer2) return 0.0f;
     if (d2 <= s.inner2) return 1.0f;
-    return std::clamp(0.5f - (std::sqrt(d2) - s.radius) / dx, 0.0f, 1.0f);
+    return std::clamp(0.5f - (std::sqrt(d2) - s.radius) / s.softness, 0.0f, 1.0f);
 }
 
 // Every point's sweep that reaches f, in point order.
@@ -71,13 +76,14 @@ std::vector<Sweep> sweeps(const Fields& f, const EmitterSettings& e, const Point
         s.ab = b - s.a;
         const float length2 = dot(s.ab, s.ab);
         s.inverseLength2 = length2 > 0.0f ? 1.0f / length2 : 0.0f;
-        const float inner = std::max(0.0f, s.radius - 0.5f * f.dx);
+        s.softness = std::min(std::max(s.radius, f.dx - s.radius), f.dx);
+        const float inner = std::max(0.0f, s.radius - 0.5f * s.softness);
         s.inner2 = inner * inner;
-        s.outer2 = (s.radius + 0.5f * f.dx) * (s.radius + 0.5f * f.dx);
+        s.outer2 = (s.radius + 0.5f * s.softness) * (s.radius + 0.5f * s.softness);
         s.velocity = e.velocity + v * (e.inheritVelocity * perSimSecond);
         s.moves = s.velocity != Vec3f(0.0f);
-        // The soft edge reaches half a cell beyond the radius.
-        const Vec3f reach(s.radius + 0.5f * f.dx);
+        // The soft edge reaches half its width beyond the radius.
+        const Vec3f reach(s.radius + 0.5f * s.softness);
         s.lo = (vmin(s.a, b) - reach - f.origin) / f.dx;
         s.hi = (vmax(s.a, b) + reach - f.origin) / f.dx;
         s.lo.z = f.gridZ(s.lo.z), s.hi.z = f.gridZ(s.hi.z);
@@ -192,7 +198,7 @@ void applyPointEmitter(Fields& f, const EmitterSettings& e, double time, const S
                 for (int j = j0; j < j1; ++j)
                     for (int i = i0; i < i1; ++i) {
                         const Vec3f p = f.cellCentre(i, j, k);
-                        const float w = coverageOf(s, p, f.dx);
+                        const float w = coverageOf(s, p);
                         if (w <= 0.0f) continue;
                         if (moves && s.moves) {
                             const std::size_t c = at(i, j, k);

@@ -100,6 +100,20 @@ TEST(PointEmitter, EachPointEmitsASphereOfItsRadiusOrPscale) {
 
 // A points emitter's smoke takes its colour, as a shape's does: red points
 // and a blue sphere, the colour grid holding colour x density.
+// A point under a cell across (4 cm at 6.25 cm cells), 2 cm off a cell's
+// centre, reaches its density there, as a shape does (issue 57): its soft
+// edge is its radius, not a cell (which gave 0.82).
+TEST(PointEmitter, APointUnderACellAcrossReachesItsValues) {
+    const fs::path dir = test::scratchDir("points_small");
+    PlyLayout withRadius;
+    withRadius.properties = {"x", "y", "z", "radius"};
+    test::writeFile((dir / "small_0001.ply").string(),
+                    plyBytes({{0.55125, 0.53125, 0.53125, 0.04}}, withRadius));
+    Solver solver(loadIn(dir, sceneText("file = \"small_####.ply\"", 1)));
+    solver.advanceFrame(1);
+    EXPECT_GT(densityAt(solver.fields(), {0.53125f, 0.53125f, 0.53125f}), 0.95f);
+}
+
 TEST(PointEmitter, ItsSmokeTakesItsColor) {
     const fs::path dir = test::scratchDir("points_color");
     test::writeFile((dir / "red_0001.ply").string(), plyBytes({{0.5, 0.5, 0.5}}));
