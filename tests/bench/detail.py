@@ -17,12 +17,12 @@ The measure, per frame (a PNG):
   2. the background out: each row's median subtracted from the row;
   3. the crop that holds the smoke: pixels whose |Y - median| exceeds
      --threshold (4 levels), their bounding box over rows and columns holding
-     at least --min-pixels such pixels; of it, the rectangle inside the smoke
-     (the middle three fifths of its rows, the columns all of them have smoke
-     beyond, less --margin, 8 px, a side), so a silhouette's edge, which is
-     power in the detail band whatever the smoke holds, stays out. Each frame
-     in its own crop (--shared-crops: one box around every sequence's frame;
-     --silhouette: the whole box, grown by --margin, as before issue 56);
+     at least --min-pixels such pixels, grown by --margin (8 px). Each frame in
+     its own crop (--shared-crops: one box around every sequence's frame, as
+     before issue 56, which a wider smoke's cap widens for all); --inside: only
+     the rectangle inside the smoke (the middle three fifths of its rows, the
+     columns all of them have smoke beyond, less the margin), the silhouette's
+     edge left out, which suits wide smoke only;
   4. the crop times a 2D Hann window, then its 2D FFT; power = |F|^2 at radial
      frequency f = sqrt(fx^2 + fy^2) in cycles per pixel;
   5. of the power at f >= 0.005 cycles/px (the background's slope and the crop's
@@ -297,9 +297,10 @@ def main():
     p.add_argument("--shared-crops", dest="separate_crops", action="store_false",
                    help="crop every folder's frame in one box around all their smoke "
                         "(the old measure), not each around its own")
-    p.add_argument("--silhouette", dest="inside", action="store_false",
-                   help="measure the whole box around the smoke, its silhouette's edge "
-                        "included, not the rectangle inside it")
+    p.add_argument("--inside", action="store_true",
+                   help="measure only the rectangle inside the smoke, its silhouette's edge "
+                        "left out (narrow: a crop under ~100 px puts its window's own power "
+                        "into the detail band)")
     p.add_argument("--threshold", type=float, default=4.0,
                    help="|luminance - row median| that counts as smoke, in 8-bit levels (default 4)")
     p.add_argument("--min-pixels", type=int, default=2,
@@ -329,7 +330,9 @@ def main():
     print(f"plume: {a.plume}; {os.cpu_count()} CPUs; load average {load0[0]:.2f} before, "
           f"{load1[0]:.2f} after; {time.monotonic() - started:.0f} s in all.\n")
     print(f"scenes/bench.toml, 48 frames baked; frames {a.frames} rendered by plume render-vdb "
-          f"--scene {os.path.relpath(a.scene, REPO)}, each frame number cropped together:\n")
+          f"--scene {os.path.relpath(a.scene, REPO)}, "
+          f"{'each frame number cropped together' if not a.separate_crops else 'each frame in its own crop'}"
+          f"{', inside the smoke' if a.inside else ''}:\n")
     print_table(bakes, results)
     print("\nRenders:")
     for b in bakes:
