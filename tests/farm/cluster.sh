@@ -69,6 +69,9 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MpiDefault=none
 SchedulerType=sched/backfill
+# Dependent jobs start as soon as the job before them ends, not at the next
+# 3 s batch pass (Slurm's batch_sched_delay): the test's chain of a dozen jobs.
+SchedulerParameters=batch_sched_delay=0
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
