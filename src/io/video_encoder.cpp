@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 
 extern "C" {
@@ -9,6 +10,7 @@ extern "C" {
 }
 
 #include "core/atomic_file.h"
+#include "core/disk_reserve.h"
 #include "core/error.h"
 #include "core/report.h"
 #include "io/libav.h"
@@ -33,6 +35,16 @@ AVRational frameRate(double fps) {
     return libav().av_d2q(fps, 65535);
 }
 
+// Whether the disk holding the video has room for faststart's copy of it (the
+// muxer writes the file again with its index in front, then removes the first).
+bool roomToCopy(const std::string& path) {
+    std::error_code error;
+    const auto size = std::filesystem::file_size(path, error);
+    const auto space = std::filesystem::space(std::filesystem::path(path).parent_path(), error);
+    if (error) return false;
+    return space.available > size + size / 4 + (4u << 20);
+}
+
 // MPEG-4 part 2 has no CRF; map it onto the fixed quantiser scale (2 best .. 31).
 int mpeg4Quantiser(int crf) { return std::clamp(int(std::lround(crf / 6.0)), 2, 31); }
 
@@ -42,8 +54,13 @@ struct VideoEncoder::Impl {
     std::string path;
     // "path.partial" until finish(); removed if the video never gets there.
     std::optional<AtomicFile> partial;
+    // Room for what finish() writes: the packets the encoder still holds and
+    // the index, so a run ended by a full disk leaves a video that plays.
+    std::optional<DiskReserve> reserve;
     int width = 0, height = 0;
     int frames = 0;
+    int packets = 0;
+    std::uint64_t packetBytes = 0;
     std::string codecName;
     bool finished = false;
 
@@ -78,8 +95,20 @@ struct VideoEncoder::Impl {
             if (packet->duration <= 0) packet->duration = 1;  // one frame in the codec time base
             libav().av_packet_rescale_ts(packet, codec->time_base, stream->time_base);
             packet->stream_index = stream->index;
+            const int size = packet->size;
             check(libav().av_interleaved_write_frame(format, packet), "writing a packet failed");
+            ++packets;
+            packetBytes += std::uint64_t(size);
         }
+    }
+
+    // Twice the packets the encoder holds (at the mean size so far, or a
+    // twentieth of a raw frame before the first), and the index.
+    std::uint64_t endBytes() const {
+        const std::uint64_t held = std::uint64_t(std::max(0, frames - packets) + 8);
+        const std::uint64_t mean =
+            packets > 0 ? packetBytes / std::uint64_t(packets) : std::uint64_t(width) * height * 3 / 40;
+        return 2 * held * mean + 32 * std::uint64_t(frames) + (64u << 10);
     }
 };
 
@@ -188,6 +217,10 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         r = libav().avformat_write_header(m.format, &options);
         libav().av_dict_free(&options);
         m.check(r, "cannot write the MP4 header");
+        if (!m.partial->inPlace()) {
+            m.reserve.emplace(partialPath + ".reserve");
+            m.reserve->grow(m.endBytes());
+        }
     } catch (...) {
         if (m.format->pb) libav().avio_closep(&m.format->pb);
         m.partial->discard();
@@ -220,12 +253,14 @@ void VideoEncoder::add(const Image& image) {
     m.check(libav().avcodec_send_frame(m.codec, m.frame), "encoding failed");
     m.drain();
     ++m.frames;
+    if (m.reserve) m.reserve->grow(m.endBytes());
 }
 
 void VideoEncoder::finish() {
     Impl& m = *impl_;
     if (m.finished) return;
     m.finished = true;
+    if (m.reserve) m.reserve->release();
     // A video of no frame plays nothing: whatever was at the path stays.
     if (m.frames == 0 && !m.partial->inPlace()) {
         if (m.format->pb) libav().avio_closep(&m.format->pb);
@@ -235,6 +270,13 @@ void VideoEncoder::finish() {
     try {
         m.check(libav().avcodec_send_frame(m.codec, nullptr), "flushing the encoder failed");
         m.drain();
+        // On a disk that filled (which may be why the run ends here) the index
+        // stays at the end: a video that plays, if not from a web server before
+        // it has loaded, rather than none.
+        if (!m.partial->inPlace() && !roomToCopy(m.partial->tempPath())) {
+            libav().av_opt_set(m.format->priv_data, "movflags", "-faststart", 0);
+            warn("video " + m.path + ": the disk is nearly full, so the video's index is at its end");
+        }
         m.check(libav().av_write_trailer(m.format), "cannot write the MP4 trailer");
         m.check(libav().avio_closep(&m.format->pb), "cannot close the file");
     } catch (...) {
