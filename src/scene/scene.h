@@ -115,7 +115,7 @@ struct SolverSettings {
 // base grid's energy holds more than it resolves (Kim et al. 2008).
 struct UpresSettings {
     int factor = 1;         // fine cells per base cell along an axis; 1 = off
-    float strength = 2.0f;  // the turbulence's speed per unit of unresolved speed
+    float strength = 3.0f;  // the turbulence's speed per unit of unresolved speed
     float scale = 0.0f;     // metres: the largest noise swirl; 0 = two base cells
     float speed = 1.0f;     // renewals of the noise pattern per second
     bool on() const { return factor > 1; }

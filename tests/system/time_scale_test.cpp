@@ -84,12 +84,13 @@ TEST(TimeScale, UpresFollows) {
     };
     const auto [normal, normalTime] = run("", 8);
     const auto [slow, slowTime] = run("time_scale = 0.5", 16);
-    const auto [ahead, unused] = run("", 16);
+    // Frame 24: the rise from frame 8 well past the tolerance, whatever the strength.
+    const auto [ahead, unused] = run("", 24);
     const float fineDx = 2.0f / 32;
     EXPECT_NEAR(slowTime, normalTime, 1e-6);
     EXPECT_NEAR(slow.first, normal.first, 2 * fineDx);
     EXPECT_NEAR(slow.second, normal.second, 0.1 * normal.second);
-    EXPECT_GT(ahead.first, normal.first + 2 * fineDx) << "the unscaled frame 16 rose further";
+    EXPECT_GT(ahead.first, normal.first + 2 * fineDx) << "the unscaled frame 24 rose further";
 }
 
 // Keys at 1 are no keys: the same bits, also for a keyed torch (placed by
