@@ -1,4 +1,4 @@
-# Sourced by the browser tests' drivers (run_test.sh, report_test.sh): the
+# Sourced by the browser tests' drivers (run_test.sh, report_test.sh, ...): the
 # tools they need, and playwright-core and three from the lockfile. Sets $chromium and
 # $here; defines say, fail and skip. The caller sets $test_name first.
 say() { echo "$test_name: $*"; }
