@@ -244,9 +244,14 @@ async function main() {
         const drawn = decode(await page.evaluate((a) => window.sixway.draw(a), { light: dir, mode, phase: 0.5 }));
         blended[mode] = compare(drawn, mid, layout, between);
       }
-      const { motion: m, crossfade: f } = blended;
+      blended.hold = compare(single, mid, layout, between);  // cell N shown until N + 1
+      const { motion: m, crossfade: f, hold: h } = blended;
       say(`${''.padEnd(12)} halfway, ${between.length} cell pairs against plume's frames ${mids[0]}..${mids.at(-1)}: ` +
-          `motion vectors RMS ${m.rms.toFixed(5)}, mean ${pct(m.relMean)}; crossfade RMS ${f.rms.toFixed(5)}, mean ${pct(f.relMean)}`);
+          `motion vectors RMS ${m.rms.toFixed(5)}, mean ${pct(m.relMean)}; crossfade RMS ${f.rms.toFixed(5)}, ` +
+          `mean ${pct(f.relMean)}; cell N held RMS ${h.rms.toFixed(5)}, mean ${pct(h.relMean)}`);
+      // The vectors move each cell toward the next: blending by them is closer
+      // to the frame between than holding a cell (a sign or axis wrong is not).
+      if (!(m.rms < h.rms)) problems.push(`${light}: the motion-vector blend (RMS ${m.rms.toFixed(5)}) is no closer to plume's halfway frames than holding cell N (${h.rms.toFixed(5)})`);
       if (!(m.rms < f.rms)) say(`${''.padEnd(12)} the motion-vector blend is NOT closer than a crossfade`);
       if (kStrictBlend && !(m.rms < f.rms)) problems.push(`${light}: the motion-vector blend (RMS ${m.rms.toFixed(5)}) is no closer to plume's halfway frames than a crossfade (${f.rms.toFixed(5)})`);
     }

@@ -9,8 +9,8 @@
 # Usage: sixway_test.sh PLUME SOURCE_DIR WORK_DIR
 # Exit: 0 pass, 1 fail, 77 skip (no node/npm, or no Chromium); with
 # PLUME_REQUIRE_ALL=1 (CI), a missing tool fails instead of skipping.
-# $PLUME_SIXWAY_SET adds one --set to every render (render.extinction=10: a
-# thinner puff), for measuring.
+# $PLUME_SIXWAY_SET adds --set to every render, one for each word
+# (render.extinction=10: a thinner puff), for measuring.
 set -euo pipefail
 
 [[ $# -eq 3 ]] || { echo "usage: $0 PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
@@ -23,7 +23,7 @@ rm -rf "$work"
 mkdir -p "$work"
 cd "$work"
 sets=()
-[[ -z ${PLUME_SIXWAY_SET:-} ]] || sets=(--set "$PLUME_SIXWAY_SET")
+for set in ${PLUME_SIXWAY_SET:-}; do sets+=(--set "$set"); done
 
 # tests/system/flipbook_maps_test.cpp's puff, 32 frames: the sheet takes
 # frames 1, 3, ..., 31, so each frame between two cells is plume's own.
