@@ -81,6 +81,6 @@ done < <(node "$here/sixway.mjs" --lights)
 say "plume rendered the shot lit by each of $(ls refs | wc -l) lights (refs/*)"
 
 rc=0
-timeout --kill-after=10 240 node "$here/sixway.mjs" fb puff refs --chromium "$chromium" || rc=$?
+timeout --kill-after=10 150 node "$here/sixway.mjs" fb puff refs --chromium "$chromium" || rc=$?
 [[ $rc -ne 124 && $rc -ne 137 ]] || fail "sixway.mjs timed out"
 exit $rc
