@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # CTest driver for the six-way flipbook test (tests/browser/CMakeLists.txt):
 # plume renders a small puff of smoke to Unity's six-way lightmaps with motion
-# vectors (4 x 4 cells of 64 px, every other frame of 32), and its own frames
-# lit by each light of sixway.mjs alone; Debian's Chromium draws the sheets
-# as a game engine does (sixway_page.html, three.js) and sixway.mjs compares
-# the two.
+# vectors (4 x 4 cells of 64 px, every other frame of 32), as PNG and as EXR,
+# and its own frames lit by each light of sixway.mjs alone; Debian's Chromium
+# draws each set of sheets as a game engine does (sixway_page.html, three.js)
+# and sixway.mjs compares the two.
 #
 # Usage: sixway_test.sh PLUME SOURCE_DIR WORK_DIR
 # Exit: 0 pass, 1 fail, 77 skip (no node/npm, or no Chromium); with
@@ -50,17 +50,21 @@ ortho_width = 1.6
 position = [0.5, -1.8, 0.75]
 look_at = [0.5, 0.5, 0.75]
 TOML
-timeout 120 "$plume" render puff.toml -q --flipbook fb "${sets[@]}" --set flipbook.kind=six_way \
-  --set flipbook.motion=true --set flipbook.columns=4 --set flipbook.rows=4 \
-  --set flipbook.frame_size=64 || fail "plume render --flipbook exited with $?"
-say "plume wrote $(cd fb && echo *)"
+# The sheets twice: 8-bit PNG (16-bit motion), and half-float EXR.
+for format in png exr; do
+  timeout 120 "$plume" render puff.toml -q --flipbook "fb_$format" "${sets[@]}" \
+    --set flipbook.kind=six_way --set flipbook.motion=true --set flipbook.columns=4 \
+    --set flipbook.rows=4 --set flipbook.frame_size=64 --set flipbook.format=$format ||
+    fail "plume render --flipbook ($format) exited with $?"
+  say "plume wrote $(cd "fb_$format" && echo *)"
+done
 
 # The camera's axes from the sidecar; each light's travel in the world from
 # its direction toward the light (x right, y up, z away from the camera).
 read -r -a axes < <(node -e '
   const a = require(process.argv[1]).meta.axes;
-  console.log([...a.right, ...a.up, ...a.back].join(" "))' "$work/fb/puff.json") ||
-  fail "no axes in fb/puff.json"
+  console.log([...a.right, ...a.up, ...a.back].join(" "))' "$work/fb_png/puff.json") ||
+  fail "no axes in fb_png/puff.json"
 # plume's own frames lit by each light alone, as render/output/six_way.cpp
 # lights a lightmap: irradiance pi, white, no sky, ground or emission.
 while read -r light x y z; do
@@ -80,7 +84,11 @@ while read -r light x y z; do
 done < <(node "$here/sixway.mjs" --lights)
 say "plume rendered the shot lit by each of $(ls refs | wc -l) lights (refs/*)"
 
-rc=0
-timeout --kill-after=10 150 node "$here/sixway.mjs" fb puff refs --chromium "$chromium" || rc=$?
-[[ $rc -ne 124 && $rc -ne 137 ]] || fail "sixway.mjs timed out"
-exit $rc
+status=0
+for format in png exr; do
+  rc=0
+  timeout --kill-after=10 100 node "$here/sixway.mjs" "fb_$format" puff refs --chromium "$chromium" || rc=$?
+  [[ $rc -ne 124 && $rc -ne 137 ]] || fail "sixway.mjs timed out ($format)"
+  [[ $rc -eq 0 ]] || status=$rc
+done
+exit $status
