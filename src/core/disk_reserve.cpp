@@ -5,8 +5,8 @@
 
 namespace plume {
 
-DiskReserve::DiskReserve(std::string path) : path_(std::move(path)) {
-    fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+DiskReserve::DiskReserve(const std::string& folder) {
+    fd_ = ::open(folder.empty() ? "." : folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 }
 
 DiskReserve::~DiskReserve() { release(); }
@@ -19,7 +19,6 @@ void DiskReserve::grow(std::uint64_t bytes) {
 void DiskReserve::release() {
     if (fd_ < 0) return;
     ::close(fd_);
-    ::unlink(path_.c_str());
     fd_ = -1;
     bytes_ = 0;
 }

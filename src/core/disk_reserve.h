@@ -1,6 +1,8 @@
-// Room kept on a disk for the end of a file being written: a file beside it
-// of allocated blocks, grown as the need grows and removed when the end is
-// written, so a disk that fills meanwhile still has room for that end.
+// Room kept on a disk for the end of a file being written: blocks allocated
+// to a file of no name in its folder (O_TMPFILE, so nothing shows in the
+// folder and nothing outlives the process), grown as the need grows and given
+// back before the end is written, so a disk that fills meanwhile still has
+// room for that end.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +13,9 @@ namespace plume {
 class DiskReserve {
 public:
     DiskReserve() = default;
-    // Keeps room at `path` (the file's own name plus a suffix); nothing when
-    // the file system cannot allocate ahead.
-    explicit DiskReserve(std::string path);
+    // Keeps room on the disk of `folder`; none where the file system has no
+    // unnamed files or cannot allocate ahead.
+    explicit DiskReserve(const std::string& folder);
     ~DiskReserve();
     DiskReserve(const DiskReserve&) = delete;
     DiskReserve& operator=(const DiskReserve&) = delete;
@@ -26,7 +28,6 @@ public:
     std::uint64_t bytes() const { return bytes_; }
 
 private:
-    std::string path_;
     int fd_ = -1;
     std::uint64_t bytes_ = 0;
 };

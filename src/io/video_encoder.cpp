@@ -40,7 +40,8 @@ AVRational frameRate(double fps) {
 bool roomToCopy(const std::string& path) {
     std::error_code error;
     const auto size = std::filesystem::file_size(path, error);
-    const auto space = std::filesystem::space(std::filesystem::path(path).parent_path(), error);
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    const auto space = std::filesystem::space(folder.empty() ? "." : folder, error);
     if (error) return false;
     return space.available > size + size / 4 + (4u << 20);
 }
@@ -218,7 +219,7 @@ VideoEncoder::VideoEncoder(const std::string& path, int width, int height, doubl
         libav().av_dict_free(&options);
         m.check(r, "cannot write the MP4 header");
         if (!m.partial->inPlace()) {
-            m.reserve.emplace(partialPath + ".reserve");
+            m.reserve.emplace(std::filesystem::path(partialPath).parent_path().string());
             m.reserve->grow(m.endBytes());
         }
     } catch (...) {
