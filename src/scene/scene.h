@@ -121,6 +121,18 @@ struct UpresSettings {
     bool on() const { return factor > 1; }
 };
 
+// Shaping for all smoke (sim/shaping.h), as the flame's own disturbance and
+// shredding are for fire: in metres and seconds, so the same at any resolution.
+struct ShapingSettings {
+    float disturbance = 0.0f;       // m/s^2 of the block push; 0 = off
+    float disturbanceBlock = 0.2f;  // metres: the largest blocks
+    int disturbanceOctaves = 1;     // each further octave half the block and half the push
+    float disturbanceCutoff = 0.0f;  // density above which nothing is pushed; 0 = none
+    bool disturbanceRotational = false;  // turn the motion found, keeping its kinetic energy
+    float shredding = 0.0f;         // 1/s along the temperature gradient at the smoke's edge
+    bool on() const { return disturbance != 0.0f || shredding != 0.0f; }
+};
+
 // Sparks (sim/sparks.h): points the flame throws, carried by the flow.
 struct SparksSettings {
     float rate = 0.0f;            // births a second per m^3 of flame above flameThreshold
@@ -430,6 +442,7 @@ struct Scene {
     PhysicsSettings physics;
     SolverSettings solver;
     UpresSettings upres;
+    ShapingSettings shaping;
     SparksSettings sparks;
     std::vector<EmitterSettings> emitters;
     std::vector<ObstacleSettings> obstacles;

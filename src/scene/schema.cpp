@@ -36,6 +36,11 @@ const std::vector<SectionSpec>& sceneSections() {
          "Detail: density, temperature, fuel and flame on a grid `factor` times finer than "
          "the velocity's, stirred by wavelet turbulence where the base grid cannot resolve "
          "its own energy"},
+        {"shaping", false,
+         "Shaping for all smoke, as the flame's own physics.flame_disturbance and "
+         "flame_shredding are for fire: block disturbance that breaks smooth smoke into "
+         "puffs, and shredding that tears its hot edge; in metres and seconds, the same "
+         "at any resolution"},
         {"sparks", false,
          "Sparks and embers: points the flame (and emitter.sparks) throws, carried by the "
          "flow, cooling until they wink out; the cache's `sparks` points"},

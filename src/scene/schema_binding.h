@@ -29,6 +29,7 @@ inline TimeSettings& timePart(Scene& s, std::size_t) { return s.time; }
 inline PhysicsSettings& physicsPart(Scene& s, std::size_t) { return s.physics; }
 inline SolverSettings& solverPart(Scene& s, std::size_t) { return s.solver; }
 inline UpresSettings& upresPart(Scene& s, std::size_t) { return s.upres; }
+inline ShapingSettings& shapingPart(Scene& s, std::size_t) { return s.shaping; }
 inline SparksSettings& sparksPart(Scene& s, std::size_t) { return s.sparks; }
 inline EmitterSettings& emitterPart(Scene& s, std::size_t i) { return s.emitters.at(i); }
 inline ShapeSettings& emitterShapePart(Scene& s, std::size_t i) { return s.emitters.at(i); }

@@ -285,6 +285,27 @@ std::vector<KeySpec> buildSceneKeys() {
             "how often per second the added pattern renews (it also moves with the smoke; "
             "0 = never)"),
 
+        // [shaping] (sim/shaping.h)
+        key("shaping", "disturbance", shapingPart, &ShapingSettings::disturbance, {0, 1000},
+            "m/s^2 of a push in a random direction per block of the world, where there is "
+            "smoke, renewed as the push moves the gas a block (0 = off)"),
+        key("shaping", "disturbance_block", shapingPart, &ShapingSettings::disturbanceBlock,
+            kPositive, "size in metres of the disturbance's largest blocks"),
+        key("shaping", "disturbance_octaves", shapingPart, &ShapingSettings::disturbanceOctaves,
+            {1, 4}, "octaves of blocks, each half the size and half the push of the one before"),
+        key("shaping", "disturbance_cutoff", shapingPart, &ShapingSettings::disturbanceCutoff,
+            kNonNegative,
+            "density from which the push fades out: full at none, nothing at the cutoff and "
+            "above, so only the thin edges break up (0 = the same push at any density)"),
+        key("shaping", "disturbance_rotational", shapingPart,
+            &ShapingSettings::disturbanceRotational, kAny,
+            "turn the motion the disturbance finds instead of adding to it: each row of faces "
+            "keeps its kinetic energy, so still air stays still"),
+        key("shaping", "shredding", shapingPart, &ShapingSettings::shredding, {0, 100},
+            "rate per second at which the velocity across the smoke's edge (density 0 to 1, "
+            "along the temperature gradient) grows, tearing hot smoke's edge into streaks "
+            "(0 = off)"),
+
         // [sparks] (sim/sparks.h)
         key("sparks", "rate", sparksPart, &SparksSettings::rate, kNonNegative,
             "sparks born a second per m^3 of flame above flame_threshold (0 = none from the "

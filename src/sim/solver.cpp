@@ -20,6 +20,7 @@
 #include "sim/emitters.h"
 #include "sim/force_fields.h"
 #include "sim/obstacles.h"
+#include "sim/shaping.h"
 #include "sim/smoke_color.h"
 
 namespace plume {
@@ -234,6 +235,7 @@ void Solver::addForces(Island& island, float dt) {
     addForceFields(f, dt);
     addVorticityConfinement(f, dt);
     addFlameForces(f, dt);
+    addShaping(f, dt);
     diffuseVelocity(island, dt);
 }
 
@@ -351,6 +353,14 @@ void Solver::addFlameForces(Fields& f, float dt) {
     plume::addFlameDisturbance(f, p.flameDisturbance, p.flameDisturbanceScale, f.time, dt,
                                *scratch_);
     plume::addFlameShredding(f, p.flameShredding, dt, *scratch_);
+}
+
+void Solver::addShaping(Fields& f, float dt) {
+    const ShapingSettings& s = scene_.shaping;
+    if (!s.on()) return;
+    ScopedTimer t(times_.shaping);
+    plume::addDisturbance(f, s, f.time, dt, *scratch_);
+    plume::addShredding(f, s.shredding, dt, *scratch_);
 }
 
 void Solver::diffuseVelocity(Island& island, float dt) {

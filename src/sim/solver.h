@@ -26,10 +26,10 @@ namespace plume {
 // (for benchmarks), with the groups the benchmark reports.
 struct StageTimes {
     double emit = 0, burn = 0, advectVelocity = 0, buoyancy = 0, wind = 0, turbulence = 0,
-           fields = 0, vorticity = 0, flame = 0, viscosity = 0, project = 0, advectScalars = 0,
+           fields = 0, vorticity = 0, flame = 0, shaping = 0, viscosity = 0, project = 0, advectScalars = 0,
            diffuseScalars = 0, dissipate = 0;
     double forces() const {
-        return buoyancy + wind + turbulence + fields + vorticity + flame + viscosity;
+        return buoyancy + wind + turbulence + fields + vorticity + flame + shaping + viscosity;
     }
     double scalars() const { return advectScalars + diffuseScalars + dissipate; }
     double total() const { return emit + burn + advectVelocity + forces() + project + scalars(); }
@@ -279,6 +279,7 @@ class Solver {
     void addTurbulence(Fields& f, float dt);
     void addVorticityConfinement(Fields& f, float dt);
     void addFlameForces(Fields& f, float dt);   // disturbance and shredding
+    void addShaping(Fields& f, float dt);       // [shaping]: the same for all smoke
     void addForceFields(Fields& f, float dt);   // [[field]] (sim/force_fields.h)
     // physics.wind and the fields as they are this substep: posed when keyed.
     Vec3f wind() const { return scene_.forcesMove() ? now_.physics.wind : scene_.physics.wind; }

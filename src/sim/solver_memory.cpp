@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "sim/force_fields.h"
+#include "sim/shaping.h"
 #include "sim/solver.h"
 
 namespace plume {
@@ -61,6 +62,7 @@ std::uint64_t Solver::scratchBytesFor(const Scene& scene, Vec3i n) {
         bytes = std::max(bytes, vorticityScratchBytes(n));
     if (scene.burns() && (p.flameDisturbance != 0.0f || p.flameShredding != 0.0f))
         bytes = std::max(bytes, flameForceScratchBytes(n));
+    if (scene.shaping.on()) bytes = std::max(bytes, shapingScratchBytes(n));
     if (std::any_of(scene.fields.begin(), scene.fields.end(),
                     [](const FieldSettings& f) { return f.type == FieldType::Turbulence; }))
         bytes = std::max(bytes, forceFieldScratchBytes(n));

@@ -665,7 +665,7 @@ def _write(context, scene, depsgraph, domain, name, toml_path, out_dir, mesh_dir
     w.raw("[domain]", lines)
     w.raw("[time]", [f"fps = {fmt(float(fps))}", f"frames = {last - first + 1}",
                      f"start_frame = {first}"] + settings_lines(ds, "DOMAIN", "time"))
-    for section in ("physics", "solver", "upres", "sparks"):
+    for section in ("physics", "solver", "upres", "shaping", "sparks"):
         lines = settings_lines(ds, "DOMAIN", section)
         # Keyed domain properties of [physics] (wind, time scale): [[physics.key]].
         keys = prop_keys(domain, scene, "DOMAIN", "physics") if section == "physics" else []

@@ -21,7 +21,8 @@ FROM_BLENDER = {
 SHAPE_KEYS = {"shape", "center", "radius", "size", "file", "rotation", "scale", "interpolation"}
 
 # The sections each role shows, in order.
-DOMAIN_SECTIONS = ("domain", "time", "physics", "solver", "upres", "sparks", "render", "output")
+DOMAIN_SECTIONS = ("domain", "time", "physics", "solver", "upres", "shaping", "sparks", "render",
+                   "output")
 ROLE_SECTIONS = {"DOMAIN": DOMAIN_SECTIONS, "EMITTER": ("emitter",), "COLLIDER": ("obstacle",)}
 
 
