@@ -72,20 +72,27 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
             return std::clamp(0.5f - sd / softness, 0.0f, 1.0f);
         };
 
+        // Coverage times the noise at a cell centre.
+        auto emitted = [&](Vec3f p) {
+            const float w = coverage(p);
+            if (w <= 0.0f || e.noise <= 0.0f) return std::max(w, 0.0f);
+            Vec3f q = (p - e.center) * noiseScale;
+            q.z -= drift;
+            return w * std::max(0.0f, 1.0f + e.noise * valueNoise(q));
+        };
         parallelForRange(hi.z - lo.z, [&](int k0, int k1) {
             for (int k = lo.z + k0; k < lo.z + k1; ++k)
                 for (int j = lo.y; j < hi.y; ++j)
                     for (int i = lo.x; i < hi.x; ++i) {
                         if (f.solid(i, j, k)) continue;
-                        Vec3f p = f.cellCentre(i, j, k);
-                        float w = coverage(p);
-                        if (w <= 0.0f) continue;
-                        float amount = w;
-                        if (e.noise > 0.0f) {
-                            Vec3f q = (p - e.center) * noiseScale;
-                            q.z -= drift;
-                            amount *= std::max(0.0f, 1.0f + e.noise * valueNoise(q));
-                        }
+                        float amount = emitted(f.cellCentre(i, j, k));
+                        // What the solid cells right below would give comes out
+                        // here, on the solid's top: a bed of fuel over logs that
+                        // fill its cells on a coarse grid still burns, as the gas
+                        // leaves the wood's surface (each cell writes itself only).
+                        for (int kb = k - 1; kb >= lo.z && f.solid(i, j, kb); --kb)
+                            amount = std::max(amount, emitted(f.cellCentre(i, j, kb)));
+                        if (amount <= 0.0f) continue;
                         raiseToEmitter(f, i, j, k, amount, e, colored, fuel);
                     }
         });

@@ -61,5 +61,35 @@ TEST(EmitterResolution, ASheetThinnerThanACellStillEmits) {
     EXPECT_GT(peak, 0.0f);
 }
 
+// The campfire's bed over its logs: where the logs fill the bed's cells (at
+// 32 cells, a log 12 cm high fills the one row the bed covers), the bed's
+// smoke comes out of the first cell above them, so it holds about what it
+// holds over open ground instead of nothing.
+TEST(EmitterResolution, ABedOverSolidCellsEmitsOnTheirTop) {
+    const float dx = 0.075f;
+    const int n = 16;
+    auto bed = [&](bool logs) {
+        EmitterSettings e;
+        e.shape = Shape::Box;
+        e.center = {0.6f, 0.6f, 0.14f};
+        e.size = {0.5f, 0.3f, 0.08f};
+        e.density = 1.0f;
+        Fields f({n, n, n}, dx);
+        if (logs)  // the cells whose centres lie under 12 cm: rows 0 and 1
+            for (int k = 0; k < 2; ++k)
+                for (int j = 0; j < n; ++j)
+                    for (int i = 0; i < n; ++i) f.solid(i, j, k) = 1;
+        applyEmitters(f, {e}, 1, 0.0);
+        double volume = 0.0;
+        for (size_t c = 0; c < f.density.size(); ++c)
+            volume += double(f.density[c]) * dx * dx * dx;
+        return std::pair(volume, f.density(8, 8, 2));
+    };
+    const auto [open, unused] = bed(false);
+    const auto [overLogs, above] = bed(true);
+    EXPECT_GE(above, 0.8f) << "the row above the logs took nothing of the bed";
+    EXPECT_NEAR(overLogs, open, 0.35 * open);
+}
+
 }  // namespace
 }  // namespace plume
