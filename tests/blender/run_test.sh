@@ -49,6 +49,10 @@
 #            background and sky light, Render with plume draws the night; the
 #            imported material's Interpolation is the one plume's
 #            render.filter takes (addon_world.py).
+#        run_test.sh addon_fields PLUME SOURCE_DIR WORK_DIR
+#            a ball of smoke blown by a Wind field, baked by Blender's
+#            Mantaflow and by plume from the add-on's export of the same
+#            objects: the same mean velocity within 15% (addon_fields.py).
 #        run_test.sh addon_sequences PLUME SOURCE_DIR WORK_DIR
 #            the add-on exports a collider grown by a shape key and a bent one
 #            as mesh sequences, an emitter's particles as a points sequence
@@ -68,7 +72,7 @@ skip() {
   say "SKIP: $*"
   exit 77
 }
-[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks|addon_world PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
+[[ $# -eq 4 ]] || { echo "usage: $0 import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks|addon_world|addon_fields PLUME SOURCE_DIR WORK_DIR" >&2; exit 2; }
 mode=$1 plume=$2 src=$3 work=$4
 here=$src/tests/blender
 
@@ -278,7 +282,7 @@ addon)
   run_blender "$here/plume_addon.py" "$zip" "$plume" "$work"
   say "PASS"
   ;;
-addon_fire|addon_sequences|addon_world)
+addon_fire|addon_sequences|addon_world|addon_fields)
   zip=$(dirname "$plume")/plume_blender.zip
   [[ -s $zip ]] || fail "no add-on zip at $zip (cmake --build build --target blender_addon)"
   export BLENDER_USER_SCRIPTS=$work/user_scripts BLENDER_USER_CONFIG=$work/user_config
@@ -320,5 +324,5 @@ PY
   say "PASS"
   ;;
 *)
-  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks|addon_world)" >&2; exit 2 ;;
+  echo "unknown mode '$mode' (import|mantaflow|fire_import|mantaflow_fire|cycles|cycles_fire|addon|addon_fire|addon_sequences|addon_preview|addon_sparks|addon_world|addon_fields)" >&2; exit 2 ;;
 esac
