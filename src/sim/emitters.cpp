@@ -90,7 +90,8 @@ void applyEmitters(Fields& f, const std::vector<EmitterSettings>& emitters, int 
                         // here, on the solid's top: a bed of fuel over logs that
                         // fill its cells on a coarse grid still burns, as the gas
                         // leaves the wood's surface (each cell writes itself only).
-                        for (int kb = k - 1; kb >= lo.z && f.solid(i, j, kb); --kb)
+                        // Four cells down at most: within a split bake's halo.
+                        for (int kb = k - 1; kb >= std::max(lo.z, k - 4) && f.solid(i, j, kb); --kb)
                             amount = std::max(amount, emitted(f.cellCentre(i, j, kb)));
                         if (amount <= 0.0f) continue;
                         raiseToEmitter(f, i, j, k, amount, e, colored, fuel);
