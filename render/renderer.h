@@ -70,6 +70,10 @@ class Renderer {
     // background in the sky's; with render.transparent, no background), which
     // sum to it within float rounding.
     const RenderPasses* passes() const { return passesOn_ ? &passes_ : nullptr; }
+    // The last traced frame and its passes, to be changed before they are
+    // taken: a loop blends them with an earlier frame's (run/loop_blend.h).
+    LinearImage& traced() { return frame_; }
+    RenderPasses* tracedPasses() { return passesOn_ ? &passes_ : nullptr; }
     // --deep: a deep image of every frame from now on (render/output/deep_image.h),
     // traced after the beauty; deep() is the last frame's, null when off.
     void enableDeep();

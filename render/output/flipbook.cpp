@@ -174,7 +174,14 @@ std::string flipbookSidecar(const FlipbookLayout& layout, const FlipbookInfo& in
            (info.orthographic ? formatFloat(info.orthoWidth) : std::string("null")) + ",\n";
     out += "    \"motion_scale\": " +
            (info.motion.empty() ? std::string("null") : flipbookNumber(info.motionScale)) + ",\n";
-    out += "    \"loop\": null\n";
+    out += "    \"loop\": " +
+           (info.loopFrames > 0
+                ? "{\"frames\": " + std::to_string(info.loopFrames) +
+                      ", \"mode\": \"blend\", \"overlap\": " + std::to_string(info.loopOverlap) +
+                      ", \"blend\": \"the last cells crossfaded in linear light into the frames "
+                      "before the first: the last cell leads into the first\"}"
+                : std::string("null")) +
+           "\n";
     out += "  }\n}\n";
     return out;
 }

@@ -71,12 +71,15 @@ struct FlipbookInfo {
     std::string motion;
     double motionScale = 0;
     std::string motionFormat;  // "RGB16" (PNG) or "RGBA16F" (EXR)
+    // [loop]: the loop's frames and its crossfade's (run/loop_blend.h); 0: no loop.
+    int loopFrames = 0, loopOverlap = 0;
 };
 
 // The sidecar, NAME.json: a "frames" object keyed by frame name with each
 // frame's rectangle, "animations" (Pixi's), and "meta" with the sheet's size,
 // format and scale and plume's own fields (columns, rows, frames, fps,
-// color_space, alpha, axes, motion_scale, loop: null until made).
+// color_space, alpha, axes, motion_scale, and loop: null, or the loop's frames,
+// mode and overlap).
 std::string flipbookSidecar(const FlipbookLayout& layout, const FlipbookInfo& info);
 
 }  // namespace plume

@@ -23,6 +23,7 @@
 #include "run/flipbook_sink.h"
 #include "run/frame_loop.h"
 #include "run/frame_range.h"
+#include "run/loop_blend.h"
 #include "run/memory_check.h"
 #include "run/resume.h"
 #include "run/solver_source.h"
@@ -97,6 +98,7 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         first = scene.time.frameIndex(first);
         last = scene.time.frameIndex(last);
     }
+    if (outputs.pictures()) loopFrames(scene, !opt.frames.empty(), 1, first, last);
     if (opt.processes != nullptr && opt.processes->count() > 1)
         if (const std::string why = Solver::splitRefusal(scene); !why.empty())
             throw InputError(why);  // before any folder is made
@@ -209,6 +211,12 @@ int runRenderVdb(const RunOptions& opt) {
     // frame is the same whichever range renders it.
     int first = 0, last = 0;
     cache.frameRange(opt.frames, first, last);
+    if (outputs.pictures()) {
+        // The loop's frames by the cache's numbers, from its first file on.
+        int from = first - cache.firstFrame() + 1;
+        loopFrames(scene, !opt.frames.empty(), 1, from, last - cache.firstFrame() + 1);
+        first = from + cache.firstFrame() - 1;
+    }
     cache.requireWhole(first, last);
 
     // Each file's box from its metadata (the voxels are read once, to render

@@ -420,6 +420,13 @@ int runFarm(const FarmOptions& opt) {
                 (scene.render.view == RenderView::Pressure ? "pressure" : "divergence") +
                 "\": the farm renders from its cache, which holds no such grid; "
                 "plume render shows it from the solver");
+        // A loop's last frames blend with frames before it, which another
+        // task renders: chunks of frames cannot make it.
+        if (scene.loop.on())
+            throw InputError(
+                "plume farm: error: [loop] blends the loop's last frames with the frames before "
+                "its first, and the farm renders frames in chunks apart: bake on the farm without "
+                "[loop] (--set loop.frames=0), then plume render-vdb the loop from its cache");
         FarmVariant v;
         v.wedge = w;
         v.sceneName = scene.name;

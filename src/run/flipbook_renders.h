@@ -29,6 +29,7 @@ class FlipbookRenders {
     ~FlipbookRenders();
     void trace(const VolumeView& volume, int renderIndex);
     const FlipbookMaps& maps() const { return maps_; }
+    FlipbookMaps& maps() { return maps_; }  // a loop blends them (run/loop_blend.h)
 
   private:
     std::vector<Scene> lights_;  // in SixWayLight's order

@@ -47,6 +47,7 @@ FlipbookSink::FlipbookSink(std::string dir, const Scene& scene, int first, int l
     ensureWritableDir(dir_);
     const FlipbookSettings& s = scene.flipbook;
     info_.name = scene.name;
+    if (scene.loop.on()) info_.loopFrames = scene.loop.frames, info_.loopOverlap = scene.loop.overlap;
     info_.sixWay = s.kind == FlipbookKind::SixWay;
     info_.image = std::filesystem::path(sheetPath()).filename().string();
     const size_t sheetFloats = size_t(layout_.sheetWidth()) * layout_.sheetHeight() * 4;

@@ -11,6 +11,7 @@
 #include "run/flipbook_renders.h"
 #include "run/flipbook_sink.h"
 #include "run/interrupt.h"
+#include "run/loop_blend.h"
 #include "run/output_paths.h"
 #include "run/output_sinks.h"
 #include "run/report_sink.h"
@@ -39,13 +40,26 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     // output.color_space's name first: a bad one is refused before any folder is made.
     workingSpace(scene);
     if (!out.deepDir.empty()) DeepExrSink::refuseBadUse(out.deepDir, scene, out.exrDir);
+    const bool pictures = out.pictures();
+    if (scene.loop.on() && pictures) {
+        loop_ = std::make_unique<LoopBlend>(scene.loop, lastFrame);
+        if (!out.deepDir.empty())
+            throw InputError(
+                "--deep: error: a loop's frames are blends of two, and a deep image holds one "
+                "frame's samples: leave out --deep or [loop]");
+        if (skipExisting_)
+            throw InputError(
+                "--skip-existing: error: a loop's last frames are blends with frames before it, "
+                "which a skipped run does not render: leave out --skip-existing");
+    }
+    // The pictures' first frame: a loop's own (the frames before it are read, not shown).
+    const int pictureFirst = loop_ ? loop_->first() : firstFrame;
     // Each sink's constructor checks its path; none creates a file before open().
     // The report first: without Chart.js it is refused before any folder is made.
     if (!out.reportPath.empty()) {
-        auto sheet = std::make_shared<ContactSheet>(firstFrame);
+        auto sheet = std::make_shared<ContactSheet>(pictureFirst);
         // A run that renders fills the sheet with its frames, scaled down.
-        const bool renders = !out.videoPath.empty() || !out.pngDir.empty() || !out.exrDir.empty() ||
-                             !out.deepDir.empty() || !out.flipbookDir.empty();
+        const bool renders = pictures;
         sinks_.push_back(
             std::make_unique<ReportSink>(out.reportPath, scene, out.commandLine, sheet, renders));
         if (renders) sinks_.push_back(std::make_unique<ContactSheetSink>(sheet));
@@ -58,7 +72,7 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
         sinks_.push_back(std::make_unique<DeepExrSink>(out.deepDir, scene, out.exrDir));
     if (!out.flipbookDir.empty())
         sinks_.push_back(
-            std::make_unique<FlipbookSink>(out.flipbookDir, scene, firstFrame, lastFrame));
+            std::make_unique<FlipbookSink>(out.flipbookDir, scene, pictureFirst, lastFrame));
     if (!out.videoPath.empty()) sinks_.push_back(std::make_unique<VideoSink>(out.videoPath, scene));
     if (!out.statePath.empty())
         sinks_.push_back(std::make_unique<ResumeStateSink>(out.statePath, scene));
@@ -111,9 +125,12 @@ Frame FrameSinks::frame(int index) {
         ++skippedFrames_;
     else
         f.written = index >= firstFrame_;
-    // What the sinks that take it need: every frame's, and a written frame's.
+    // What the sinks that take it need: every frame's, and a written frame's
+    // (a frame a loop holds: what the loop frame it blends into needs).
+    const int picture = loop_ && loop_->holds(index) ? index + loop_->frames() : index;
     for (const auto& sink : sinks_)
-        if ((f.written && sink->takesFrame(index)) || sink->takes() == FrameSink::Takes::EveryFrame)
+        if ((f.written && sink->takesFrame(picture)) ||
+            sink->takes() == FrameSink::Takes::EveryFrame)
             f.asked |= sink->needs();
     return f;
 }
@@ -125,7 +142,10 @@ void FrameSinks::writeFields(Frame& frame) {
     frame.writeSeconds += secondsSince(t);
 }
 
+bool FrameSinks::shown(int index) const { return !loop_ || index >= loop_->first(); }
+
 bool FrameSinks::pictured(int index) const {
+    if (!shown(index)) return loop_->holds(index) && pictured(index + loop_->frames());
     for (const auto& sink : sinks_)
         if ((sink->takes() == FrameSink::Takes::Image || sink->takes() == FrameSink::Takes::Rgba) &&
             sink->takesFrame(index))
@@ -145,6 +165,16 @@ void FrameSinks::render(Frame& frame, const VolumeView& volume, int renderIndex)
 void FrameSinks::writePictures(Frame& frame) {
     if (!frame.written || !renderer_ || !pictured(frame.index)) return;
     const auto t = Clock::now();
+    if (loop_) {
+        const bool maps = flipbookRenders_ && frame.asks(kSixWay | kMotion);
+        FlipbookMaps* traced = maps ? &flipbookRenders_->maps() : nullptr;
+        if (!shown(frame.index)) {
+            loop_->hold(frame.index, renderer_->traced(), renderer_->passes(), traced);
+            frame.writeSeconds += secondsSince(t);
+            return;
+        }
+        loop_->blend(frame.index, renderer_->traced(), renderer_->tracedPasses(), traced);
+    }
     if (takes(FrameSink::Takes::Image)) {
         const Image image = renderer_->toneMapped();
         frame.image = &image;
@@ -186,6 +216,7 @@ void FrameSinks::frameDone(Frame& frame) {
 
 void FrameSinks::feed(FrameSink::Takes takes, const Frame& frame) {
     const bool picture = takes == FrameSink::Takes::Image || takes == FrameSink::Takes::Rgba;
+    if (picture && !shown(frame.index)) return;
     for (const auto& sink : sinks_)
         if (sink->takes() == takes && (!picture || sink->takesFrame(frame.index)))
             sink->consume(frame);

@@ -21,12 +21,14 @@ namespace plume {
 
 class Renderer;
 class FlipbookRenders;
+class LoopBlend;
 
 class FrameSinks {
   public:
     // Checks every output path (RunError naming the first that cannot be
     // written) and creates nothing else. Frames before firstFrame are only
-    // simulated; progress counts to lastFrame, out of the shot's shotLast
+    // simulated (with scene.loop, firstFrame is the first it reads: loopFrames
+    // in run/loop_blend.h, and the pictures are the loop's frames alone); progress counts to lastFrame, out of the shot's shotLast
     // (the scene's or the cache's last; at least lastFrame). Frames here are
     // indices from 1, as a loaded Scene counts them; files, progress and stats
     // show their numbers (scene.time.frameNumber).
@@ -94,14 +96,19 @@ class FrameSinks {
     Progress progress_;
     ScopedWarningSink warnings_;  // library warnings beside the progress display
     std::vector<std::unique_ptr<FrameSink>> sinks_;
-    // Whether some sink takes frame `index`'s picture (FrameSink::takesFrame).
+    // Whether some sink takes frame `index`'s picture (FrameSink::takesFrame),
+    // or a loop holds it for a frame some sink takes.
     bool pictured(int index) const;
+    // Whether a picture of frame `index` goes to the picture sinks: not a
+    // frame a loop only holds.
+    bool shown(int index) const;
     bool takes(FrameSink::Takes takes) const;
     // What the sinks need, all together (FrameNeeds).
     unsigned needs() const;
 
     std::unique_ptr<Renderer> renderer_;  // when some sink takes an image or RGBA
     std::unique_ptr<FlipbookRenders> flipbookRenders_;  // kSixWay, kMotion
+    std::unique_ptr<LoopBlend> loop_;                   // scene.loop, when pictured
     bool finished_ = false;
 };
 

@@ -13,6 +13,7 @@
 #include "core/level_set.h"
 #include "render/renderer.h"
 #include "report/machine_info.h"
+#include "run/loop_blend.h"
 #include "scene/describe.h"
 #include "sim/solver.h"
 #include "sim/upres/upres.h"
@@ -55,7 +56,8 @@ std::uint64_t estimateMemoryBytes(const Scene& scene, Vec3i n, const std::vector
     // With upres the renderer draws the fine grid.
     const Vec3i drawn = scene.upres.on() ? times(n, scene.upres.factor) : n;
     return solver + Upres::bytesFor(scene, n, true) + Renderer::bytesFor(scene, drawn) +
-           Renderer::writingBytesFor(scene) + state + levelSets + kBaseline;
+           Renderer::writingBytesFor(scene) + LoopBlend::bytesFor(scene) + state + levelSets +
+           kBaseline;
 }
 
 MemoryEstimate estimateMemory(const Scene& scene) {
@@ -161,7 +163,7 @@ void checkVolumeMemory(const Scene& scene, const std::string& path, const std::s
     if (fits && indexable) {
         need += double(
             Renderer::bytesFor(scene, Vec3i{int(voxels[0]), int(voxels[1]), int(voxels[2])}) +
-            Renderer::writingBytesFor(scene) + kBaseline);
+            Renderer::writingBytesFor(scene) + LoopBlend::bytesFor(scene) + kBaseline);
         fits = have == 0 || need <= double(have);
     }
     if (fits && indexable) return;

@@ -24,6 +24,12 @@ struct RunOutputs {
     // Frames whose every per-frame file (VDB, PNG, EXR) exists are not written
     // again; a re-run job redoes only what is missing. No video then.
     bool skipExisting = false;
+
+    // Whether the run writes pictures (the renderer runs for some frames).
+    bool pictures() const {
+        return !videoPath.empty() || !pngDir.empty() || !exrDir.empty() || !deepDir.empty() ||
+               !flipbookDir.empty();
+    }
 };
 
 }  // namespace plume

@@ -115,6 +115,33 @@ void SceneReader::checkCrossFields(const Scene& scene, const toml::table& root) 
                      "them so, or flipbook.power_of_two = false");
     }
 
+    // A loop: a blend the shot has the frames for, of the shaded smoke
+    if (scene.loop.on()) {
+        const LoopSettings& l = scene.loop;
+        const toml::node* section = root.get("loop");
+        auto at = [&](std::initializer_list<std::string> names) {
+            return whereGiven(names, section);
+        };
+        if (l.mode == LoopMode::Periodic)
+            fail(at({"loop.mode"}),
+                 "'loop.mode' = \"periodic\": not yet; \"blend\" makes the loop");
+        else if (l.overlap > l.frames)
+            fail(at({"loop.overlap", "loop.frames"}),
+                 "'loop.overlap' = " + std::to_string(l.overlap) + ": more than the loop's " +
+                     std::to_string(l.frames) + " frames (loop.frames)");
+        else if (l.frames + l.overlap > scene.time.frames)
+            fail(at({"loop.frames", "loop.overlap"}),
+                 "'loop.frames' = " + std::to_string(l.frames) + ": the loop and its overlap (" +
+                     std::to_string(l.overlap) + ") take " +
+                     std::to_string(l.frames + l.overlap) + " frames, and the shot has " +
+                     std::to_string(scene.time.frames) +
+                     " (time.frames or time.duration): shorten the loop or lengthen the shot");
+        else if (scene.render.view != RenderView::Shaded)
+            fail(whereGiven({"render.view"}, root.get("render")),
+                 "'render.view': a loop blends the shaded smoke's frames: it needs render.view "
+                 "= \"shaded\"");
+    }
+
     // A slice view's plane: an axis and metres (where it lies against the
     // volume is the renderer's check: render-vdb's cache may lie anywhere)
     if (!scene.render.slice.empty()) {

@@ -434,6 +434,19 @@ struct FlipbookSettings {
     int imageSize() const { return frameSize - 2 * padding; }  // the frame's, in its cell
 };
 
+// [loop]: the shot's last `frames` made to play in a loop (run/loop_blend.h):
+// the last `overlap` of them crossfaded, in linear light, into the frames
+// before the loop's first, so its last frame leads into its first.
+enum class LoopMode { Blend, Periodic };
+
+struct LoopSettings {
+    int frames = 0;  // the loop's length; 0: no loop
+    LoopMode mode = LoopMode::Blend;
+    int overlap = 16;  // frames crossfaded at the loop's end (at most `frames`)
+
+    bool on() const { return frames > 0; }
+};
+
 struct Scene {
     std::string name = "plume";  // file stem: names the cache and video
     std::string path;            // the file it came from
@@ -455,6 +468,7 @@ struct Scene {
     RenderSettings render;
     OutputSettings output;
     FlipbookSettings flipbook;
+    LoopSettings loop;
     // The dotted keys the scene file or a --set gave ("render.emission",
     // "emitter[1].fuel"); the rest are defaults.
     std::set<std::string> given;

@@ -67,6 +67,10 @@ const std::vector<SectionSpec>& sceneSections() {
          "the shot, each rendered frame_size square on a transparent background, frame 0 at "
          "the top left, row by row, with a JSON sidecar (TexturePacker's layout, as Pixi reads "
          "it); the run's other frames (--png, --exr, a video with -o) are then the cells' too"},
+        {"loop", false,
+         "The shot's last frames made to play in a loop: the pictures (--png, --exr, the "
+         "video, --flipbook) are those frames, the last of them blended into the frames before "
+         "the first; the cache holds the frames the loop is made of, unblended"},
     };
     return sections;
 }

@@ -43,6 +43,7 @@ inline ObstacleSettings& obstaclePart(Scene& s, std::size_t i) { return s.obstac
 inline FieldSettings& fieldPart(Scene& s, std::size_t i) { return s.fields.at(i); }
 inline OutputSettings& outputPart(Scene& s, std::size_t) { return s.output; }
 inline FlipbookSettings& flipbookPart(Scene& s, std::size_t) { return s.flipbook; }
+inline LoopSettings& loopPart(Scene& s, std::size_t) { return s.loop; }
 
 // Conversions between a struct member and a SchemaValue. Enums are stored as
 // the index of their name in the key's choices, which follow the enum order.

@@ -254,6 +254,18 @@ std::vector<KeySpec> viewKeys() {
             "sheet UV (1 = the sheet's width) the motion sheet's full range stands for: RG = "
             "motion / motion_scale x 0.5 + 0.5; 0: the sheet's largest motion (the sidecar "
             "says which)"),
+
+        // [loop]
+        key("loop", "frames", loopPart, &LoopSettings::frames, {0, 4096},
+            "the loop's length: the pictures (frames, video, flipbook) are the shot's last "
+            "`frames` frames, made to play in a loop; 0: no loop"),
+        key("loop", "mode", loopPart, &LoopSettings::mode, kAny,
+            "blend: the loop's last `overlap` frames crossfaded in linear light into the "
+            "frames before its first (Houdini's and Unity's loops), so its last frame leads "
+            "into its first; periodic: not yet", {"blend", "periodic"}),
+        key("loop", "overlap", loopPart, &LoopSettings::overlap, {1, 4096},
+            "frames of the blend: the shot needs loop.frames + overlap frames; longer is a "
+            "slower, less visible crossfade"),
     };
 }
 
