@@ -21,7 +21,8 @@ namespace {
 // 2 cubic, 3 sharp (RenderFilter).
 void BM_RenderPlume(benchmark::State& state) {
     Scene scene = loadScene(std::string(PLUME_SOURCE_DIR) + "/scenes/plume.toml",
-                            {"domain.resolution=" + std::to_string(state.range(0))});
+                            {"domain.resolution=" + std::to_string(state.range(0)),
+                             "render.step=0.5"});  // as measured; the scene ships 0.75
     scene.render.filter = RenderFilter(state.range(1));
     Solver solver(scene);
     for (int frame = 1; frame <= 48; ++frame) solver.advanceFrame(frame);

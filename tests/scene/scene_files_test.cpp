@@ -49,7 +49,8 @@ TEST(SceneFiles, DefaultScene) {
     EXPECT_EQ(s.lights.size(), 2u);
     EXPECT_EQ(s.render.width, 1280);
     EXPECT_EQ(s.render.height, 720);
-    EXPECT_EQ(s.upres.factor, 2);  // the detail a user sees first
+    EXPECT_EQ(s.upres.factor, 4);  // the detail a user sees first: an effective 256
+    EXPECT_EQ(s.render.step, 0.75f);
 }
 
 TEST(SceneFiles, BenchIsTheMantaflowSetup) {

@@ -133,19 +133,42 @@ void Upres::closeSolidFaces() {
     if (scene_.obstacles.empty() || scene_.obstaclesMove()) return;
     const Grid3<uint8_t>& solid = fine_.solid;
     const Vec3i n = fine_.n;
+    // Only faces beside a solid cell change: those of the solids' box, a face
+    // more along each axis (a small ball is a few percent of the grid).
+    const Box3i solids = deterministicReduce(
+        solid.nz(), Box3i{},
+        [&](int k) {
+            Box3i box;
+            for (int j = 0; j < solid.ny(); ++j) {
+                const uint8_t* row = &solid(0, j, k);
+                const uint8_t* end = row + solid.nx();
+                const uint8_t* first = std::find_if(row, end, [](uint8_t v) { return v != 0; });
+                if (first == end) continue;
+                const uint8_t* last = end - 1;
+                while (*last == 0) --last;
+                box = unite(box, Box3i{{int(first - row), j, k}, {int(last - row) + 1, j + 1, k + 1}});
+            }
+            return box;
+        },
+        [](const Box3i& a, const Box3i& b) { return unite(a, b); });
+    if (solids.empty()) return;
     for (int a = 0; a < 3; ++a) {
         ScalarGrid& face = fineVelocity_.component(a);
-        parallelForSlabs(face.nz(), [&](int k) {
-            for (int j = 0; j < face.ny(); ++j)
-                for (int i = 0; i < face.nx(); ++i) {
-                    // The cells on either side of face (i, j, k) along a.
-                    const int at[3] = {i, j, k};
-                    int lo[3] = {i, j, k};
-                    lo[a] -= 1;
-                    const bool below = lo[a] >= 0 && solid(lo[0], lo[1], lo[2]);
-                    const bool above = at[a] < n[a] && solid(i, j, k);
-                    if (below || above) face(i, j, k) = 0.0f;
-                }
+        // Faces lo..hi along a border the box's cells; across it, its cells.
+        Vec3i lo = solids.lo, hi = solids.hi;
+        (a == 0 ? hi.x : a == 1 ? hi.y : hi.z) += 1;
+        parallelForRange(hi.z - lo.z, [&](int k0, int k1) {
+            for (int k = lo.z + k0; k < lo.z + k1; ++k)
+                for (int j = lo.y; j < hi.y; ++j)
+                    for (int i = lo.x; i < hi.x; ++i) {
+                        // The cells on either side of face (i, j, k) along a.
+                        const int at[3] = {i, j, k};
+                        int below[3] = {i, j, k};
+                        below[a] -= 1;
+                        const bool under = below[a] >= 0 && solid(below[0], below[1], below[2]);
+                        const bool over = at[a] < n[a] && solid(i, j, k);
+                        if (under || over) face(i, j, k) = 0.0f;
+                    }
         });
     }
 }
