@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 
+#include "io/guide_cache.h"
 #include "run/frame_sink.h"
 #include "run/frame_sinks.h"
 #include "run/resume.h"
@@ -16,6 +17,7 @@ SolverSource::SolverSource(const Scene& scene, const Processes* processes)
     const bool first = processes == nullptr || processes->rank() == 0;
     if (scene.upres.on() && first) upres_.emplace(scene);
     if (scene.render.view != RenderView::Shaded) slice_.emplace(scene, solver_);
+    if (scene.guide.on()) solver_.setGuide(openGuideCache(scene));
 }
 
 int SolverSource::resume(const std::string& statePath, FrameSinks& sinks) {

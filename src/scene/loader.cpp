@@ -134,6 +134,13 @@ Scene SceneReader::read(const toml::table& root) {
                 ? file
                 : SourceLocation{file, int(at.begin.line), int(at.begin.column)}.str();
     }
+    // A guide's cache, beside the scene file as every file it names.
+    if (scene.guide.on()) {
+        const std::filesystem::path file(scene.guide.cache);
+        scene.guide.cachePath = file.is_absolute()
+                                    ? file.string()
+                                    : (std::filesystem::path(path_).parent_path() / file).string();
+    }
     // No [[light]]: the default key light; `light = []`, given empty: none.
     if (scene.lights.empty() && !root.contains("light")) scene.lights.push_back(defaultKeyLight());
     for (const auto& entry : given_) scene.given.insert(entry.first);

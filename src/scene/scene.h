@@ -133,6 +133,16 @@ struct ShapingSettings {
     bool on() const { return disturbance != 0.0f || shredding != 0.0f; }
 };
 
+// [guide] (sim/guide.h): a bake that follows another bake's motion, its
+// large scale by `blur` metres, taken by `weight` a frame.
+struct GuideSettings {
+    std::string cache;      // a VDB sequence as given ("preview/shot_####.vdb"); "": none
+    std::string cachePath;  // resolved beside the scene file
+    float weight = 0.5f;    // share of the large-scale difference taken a frame (1: all)
+    float blur = 0.2f;      // metres: the Gaussian's sigma that parts large from small
+    bool on() const { return !cache.empty(); }
+};
+
 // Sparks (sim/sparks.h): points the flame throws, carried by the flow.
 struct SparksSettings {
     float rate = 0.0f;            // births a second per m^3 of flame above flameThreshold
@@ -456,6 +466,7 @@ struct Scene {
     SolverSettings solver;
     UpresSettings upres;
     ShapingSettings shaping;
+    GuideSettings guide;
     SparksSettings sparks;
     std::vector<EmitterSettings> emitters;
     std::vector<ObstacleSettings> obstacles;

@@ -41,6 +41,10 @@ const std::vector<SectionSpec>& sceneSections() {
          "flame_shredding are for fire: block disturbance that breaks smooth smoke into "
          "puffs, and shredding that tears its hot edge; in metres and seconds, the same "
          "at any resolution"},
+        {"guide", false,
+         "A bake that follows another bake's motion (a preview at a few cells, or Blender's "
+         "cache): the guide's flow, blurred by `blur` metres, taken by `weight` a frame, the "
+         "finer grid's own detail left on it"},
         {"sparks", false,
          "Sparks and embers: points the flame (and emitter.sparks) throws, carried by the "
          "flow, cooling until they wink out; the cache's `sparks` points"},

@@ -30,6 +30,7 @@ inline PhysicsSettings& physicsPart(Scene& s, std::size_t) { return s.physics; }
 inline SolverSettings& solverPart(Scene& s, std::size_t) { return s.solver; }
 inline UpresSettings& upresPart(Scene& s, std::size_t) { return s.upres; }
 inline ShapingSettings& shapingPart(Scene& s, std::size_t) { return s.shaping; }
+inline GuideSettings& guidePart(Scene& s, std::size_t) { return s.guide; }
 inline SparksSettings& sparksPart(Scene& s, std::size_t) { return s.sparks; }
 inline EmitterSettings& emitterPart(Scene& s, std::size_t i) { return s.emitters.at(i); }
 inline ShapeSettings& emitterShapePart(Scene& s, std::size_t i) { return s.emitters.at(i); }

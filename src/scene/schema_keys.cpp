@@ -306,6 +306,18 @@ std::vector<KeySpec> buildSceneKeys() {
             "along the temperature gradient) grows, tearing hot smoke's edge into streaks "
             "(0 = off)"),
 
+        // [guide] (sim/guide.h)
+        key("guide", "cache", guidePart, &GuideSettings::cache, kAny,
+            "the guiding bake's VDB sequence, relative to the scene file "
+            "(\"preview/shot_####.vdb\", a folder, Blender's fluid_data_####.vdb); its "
+            "frame numbers are the shot's; \"\": no guide"),
+        key("guide", "weight", guidePart, &GuideSettings::weight, {0, 1},
+            "share of the difference between the guide's large-scale flow and the bake's "
+            "taken each frame (1: all of it, the guide's shape exactly; 0: none)"),
+        key("guide", "blur", guidePart, &GuideSettings::blur, {0, 10},
+            "metres, the Gaussian's sigma that parts the guide's large scale (followed) from "
+            "the bake's own detail (left as it is); about twice the guide's cell"),
+
         // [sparks] (sim/sparks.h)
         key("sparks", "rate", sparksPart, &SparksSettings::rate, kNonNegative,
             "sparks born a second per m^3 of flame above flame_threshold (0 = none from the "

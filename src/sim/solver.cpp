@@ -236,7 +236,17 @@ void Solver::addForces(Island& island, float dt) {
     addVorticityConfinement(f, dt);
     addFlameForces(f, dt);
     addShaping(f, dt);
+    addGuide(f);
     diffuseVelocity(island, dt);
+}
+
+void Solver::addGuide(Fields& f) {
+    if (!guide_ || !scene_.guide.on()) return;
+    ScopedTimer t(times_.fields);
+    // The substep's middle and length in shot frames: the guide's frames are the shot's.
+    const double fps = scene_.time.fps;
+    plume::addGuide(f, scene_.guide, *guide_, (shotTime_ + 0.5 * double(shotDt_)) * fps,
+                    double(shotDt_) * fps);
 }
 
 void Solver::moveSolidsAndEmitters() {

@@ -16,6 +16,7 @@
 #include "sim/fields.h"
 #include "sim/forces.h"
 #include "sim/frame_feed.h"
+#include "sim/guide.h"
 #include "sim/pressure/projection.h"
 #include "sim/pressure/slab_part.h"
 #include "sim/sparks.h"
@@ -84,6 +85,9 @@ struct GatheredIsland {
 class Solver {
   public:
     explicit Solver(const Scene& scene);
+    // [guide]: the frames the bake follows (sim/guide.h), from the caller
+    // (run/solver_source.cpp reads them from the cache scene.guide names).
+    void setGuide(std::unique_ptr<GuideFrames> guide) { guide_ = std::move(guide); }
     // One solve split across `processes` (sim/solver_split.cpp): each holds
     // the domain's z-slabs splitSlabs deals it and a halo, and the fields it
     // writes are one process's, bit for bit. Throws RunError naming what of
@@ -280,6 +284,7 @@ class Solver {
     void addVorticityConfinement(Fields& f, float dt);
     void addFlameForces(Fields& f, float dt);   // disturbance and shredding
     void addShaping(Fields& f, float dt);       // [shaping]: the same for all smoke
+    void addGuide(Fields& f);                   // [guide]: toward the guide's flow
     void addForceFields(Fields& f, float dt);   // [[field]] (sim/force_fields.h)
     // physics.wind and the fields as they are this substep: posed when keyed.
     Vec3f wind() const { return scene_.forcesMove() ? now_.physics.wind : scene_.physics.wind; }
@@ -311,6 +316,7 @@ class Solver {
     ShotClock clock_;
     double shotTime_ = 0.0;
     float shotDt_ = 0.0f;
+    std::unique_ptr<GuideFrames> guide_;  // with scene.guide
     bool keepPressure_ = false;
     StageTimes times_;
     // Keyframed scenes: the emitters where they are this substep, and the

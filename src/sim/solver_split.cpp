@@ -50,6 +50,7 @@ std::string Solver::splitRefusal(const Scene& scene) {
         if (when) what += std::string(what.empty() ? "" : ", ") + name;
     };
     refuse(scene.solver.pressure == PressureMethod::SOR, "solver.pressure = \"sor\"");
+    refuse(scene.guide.on(), "[guide]");
     if (what.empty()) return {};
     return "a bake split across processes does not take " + what +
            " yet; bake this scene as one process";

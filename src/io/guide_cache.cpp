@@ -1,0 +1,73 @@
+#include "io/guide_cache.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "io/sequence.h"
+#include "io/vdb_cache.h"
+
+namespace plume {
+
+namespace {
+
+class GuideCache : public GuideFrames {
+  public:
+    GuideCache(const Scene& scene, std::vector<SequenceFile> files)
+        : files_(std::move(files)), origin_(scene.domain.origin), first_(scene.time.startFrame) {}
+
+    const GuideFrame& frame(int index) override {
+        if (index <= 0) return still_;
+        const int number = first_ + index - 1;
+        if (auto it = held_.find(number); it != held_.end()) return it->second;
+        // A substep reads two frames, the next substeps the later of them: keep the two.
+        while (held_.size() >= 2) held_.erase(held_.begin());
+        const std::string* path = nullptr;
+        for (const SequenceFile& f : files_)
+            if (f.frame == number) path = &f.path;
+        GuideFrame& g = held_[number];
+        if (!path) return g;  // past the guide's last frame: nothing to follow
+        LoadedVolume v = readVdbVolume(*path, "density", {"velocity", "vel"}, false, origin_);
+        if (!v.hasVelocity)
+            throw RunError(*path + ": guide.cache: the frame holds no velocity grid (velocity or "
+                                   "vel) for the bake to follow");
+        for (int a = 0; a < 3; ++a) g.velocity[a] = std::move(v.velocity[a]);
+        g.origin = v.origin;
+        g.dx = v.dx;
+        return g;
+    }
+
+  private:
+    std::vector<SequenceFile> files_;
+    Vec3f origin_;
+    int first_;
+    GuideFrame still_;
+    std::map<int, GuideFrame> held_;
+};
+
+}  // namespace
+
+std::unique_ptr<GuideFrames> openGuideCache(const Scene& scene) {
+    std::vector<SequenceFile> files;
+    try {
+        files = expandSequence(scene.guide.cachePath);
+    } catch (const std::exception& e) {
+        throw InputError(std::string("guide.cache: ") + e.what());
+    }
+    const int first = scene.time.startFrame, last = scene.time.lastFrameNumber();
+    std::vector<int> missing;
+    for (int n = first; n <= last; ++n) {
+        bool found = false;
+        for (const SequenceFile& f : files) found = found || f.frame == n;
+        if (!found) missing.push_back(n);
+    }
+    if (!missing.empty())
+        throw InputError("guide.cache = \"" + scene.guide.cache + "\": the shot's frames are " +
+                         std::to_string(first) + "-" + std::to_string(last) + ", and " +
+                         std::to_string(missing.size()) + " of them are not there (the first: " +
+                         std::to_string(missing.front()) + "); bake the guide over the whole shot");
+    return std::make_unique<GuideCache>(scene, std::move(files));
+}
+
+}  // namespace plume
