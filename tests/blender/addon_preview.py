@@ -10,7 +10,8 @@
 #
 # operator: Domain_plume imported from <cache>/preview, its density voxel the
 #   domain's size over the preview resolution (24), not over 128; every frame
-#   of the scene there; an emitter with a misspelt-free but impossible value
+#   of the scene there; Bake Final from Preview bakes at 128 cells with
+#   guide.cache on those frames and imports the final; an emitter with a misspelt-free but impossible value
 #   (emitter frames reversed) puts plume's error in the domain's status.
 # live: Live on bakes a preview; the emitter's temperature changed, a second
 #   preview follows without any operator call; Blender's event loop turns
@@ -78,6 +79,31 @@ if mode == "operator":
     check(not any(f.endswith(".vdb") for f in os.listdir(domain.plume.cache_dir)),
           "the cache folder itself is left alone")
     gate("operator")
+    # Bake Final from Preview: the domain's resolution, following the preview ([guide]).
+    import plume_blender.runner as runner_module  # noqa: E402
+    calls, started = [], runner_module.Process.__init__
+
+    def recorded(self, args, *rest, **kw):
+        calls.append(list(args))
+        started(self, args, *rest, **kw)
+
+    runner_module.Process.__init__ = recorded
+    t = time.monotonic()
+    result = bpy.ops.plume.bake(from_preview=True)
+    final_seconds = time.monotonic() - t
+    runner_module.Process.__init__ = started
+    obj, voxel = imported()
+    words = calls[-1] if calls else []
+    guide = next((w for w in words if w.startswith("guide.cache=")), "")
+    check(result == {"FINISHED"} and obj is not None, "Bake Final from Preview imported Domain_plume",
+          f"{result}, in {final_seconds:.1f} s")
+    check(os.path.join(preview_dir, "Domain_####.vdb") in guide,
+          "plume bake followed <cache>/preview (guide.cache)", guide or " ".join(words))
+    dx = max(DOMAIN_SIZE) / RESOLUTION
+    check(abs(voxel - dx) < 0.01 * dx, f"its voxel is the domain's ({dx:.4f} m)", f"{voxel:.4f} m")
+    files = sorted(f for f in os.listdir(domain.plume.cache_dir) if f.endswith(".vdb"))
+    check(len(files) == LAST - FIRST + 1, "a VDB a frame in the cache folder", f"{len(files)} files")
+    gate("from preview")
     # A scene plume refuses: its line in the domain's status, the operator cancelled.
     burner.plume.emitter_frames = (10, 5)
     try:

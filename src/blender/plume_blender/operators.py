@@ -1,4 +1,5 @@
 """plume.export, plume.bake, plume.render."""
+import json
 import os
 import subprocess
 import sys
@@ -7,7 +8,7 @@ import time
 import bpy
 from bpy.props import BoolProperty, StringProperty
 
-from . import cache_import, export, runner
+from . import cache_import, export, preview, runner
 
 
 def cache_dir(domain):
@@ -194,6 +195,22 @@ class _PlumeRun:
         return {"CANCELLED"}
 
 
+def guide_args(domain, name, first, last):
+    """plume's --set words for a bake guided by the domain's preview: its
+    frames from <cache>/preview, blurred by two of the preview's cells.
+    Raises runner.RunError when the preview lacks a frame of the shot."""
+    folder = preview.preview_folder(domain)
+    missing = [f for f in range(first, last + 1)
+               if not os.path.isfile(os.path.join(folder, f"{name}_{f:04d}.vdb"))]
+    if missing:
+        raise runner.RunError(f"Bake from preview: {folder} has no preview of frame {missing[0]}; "
+                              "press Preview first")
+    cell = max(domain.dimensions) / max(1, min(domain.plume.preview_resolution,
+                                                domain.plume.resolution))
+    pattern = json.dumps(os.path.join(folder, f"{name}_####.vdb"))  # a TOML string
+    return ["--set", f"guide.cache={pattern}", "--set", f"guide.blur={2.0 * cell:.4f}"]
+
+
 class PLUME_OT_bake(_PlumeRun, bpy.types.Operator):
     """Bake the scene's domain with plume into its cache folder and import the smoke"""
     bl_idname = "plume.bake"
@@ -203,9 +220,15 @@ class PLUME_OT_bake(_PlumeRun, bpy.types.Operator):
 
     resume: BoolProperty(name="Resume", default=False,
                          description="Go on from the last frame a stopped bake wrote (plume bake --resume)")
+    from_preview: BoolProperty(
+        name="From preview", default=False,
+        description="Bake the final following the preview's motion ([guide] from <cache>/preview): "
+                    "the preview's shape and path at the domain's resolution, with its detail")
 
     def command(self, ex, folder):
         args = ["bake", ex.toml_path, "--vdb", folder]
+        if self.from_preview:
+            args += guide_args(ex.domain, ex.name, ex.first, ex.last)
         return args + ["--resume"] if self.resume else args
 
     def done(self, context, ex, folder, status, cancelled):

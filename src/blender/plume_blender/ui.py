@@ -132,6 +132,9 @@ class CachePanel(DomainSubPanel):
         row.operator("plume.preview", text="Preview", icon="HIDE_OFF")
         row.prop(settings, "live", toggle=True, icon="REC" if settings.live else "PLAY")
         layout.prop(settings, "preview_resolution")
+        # The final at the domain's resolution, following the preview's motion ([guide]).
+        op = layout.operator("plume.bake", text="Bake Final from Preview", icon="PHYSICS")
+        op.resume, op.from_preview = False, True
         if settings.preview_status:
             error = "error:" in settings.preview_status
             layout.label(text=settings.preview_status, icon="ERROR" if error else "INFO")
