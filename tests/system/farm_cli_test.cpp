@@ -218,6 +218,15 @@ TEST(FarmCli, ErrorsComeBeforeAnythingIsSubmitted) {
     EXPECT_EQ(runWithoutSbatch(dir, "farm " + kScene + " -o shot.mp4"),
               "plume farm: error: --slurm is required (Slurm is the scheduler plume submits "
               "to)\nstatus=2\n");
+    // A loop blends frames that different tasks would render.
+    const std::string loop = runWithoutSbatch(
+        dir, "farm " + kScene + " --slurm --dry-run --set loop.frames=2 --set loop.overlap=1");
+    EXPECT_EQ(loop.rfind("plume farm: error: [loop] blends the loop's last frames with the frames "
+                         "before its first, and the farm renders frames in chunks apart",
+                         0),
+              0u)
+        << loop;
+    EXPECT_NE(loop.find("\nstatus=2\n"), std::string::npos) << loop;
     EXPECT_EQ(test::listDir(dir), std::vector<std::string>{});  // no scripts for a failed check
 }
 
