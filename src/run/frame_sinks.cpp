@@ -70,6 +70,19 @@ FrameSinks::FrameSinks(const Scene& scene, const RunOutputs& out, int firstFrame
     if (!out.exrDir.empty()) sinks_.push_back(std::make_unique<ExrSink>(out.exrDir, scene));
     if (!out.deepDir.empty())
         sinks_.push_back(std::make_unique<DeepExrSink>(out.deepDir, scene, out.exrDir));
+    if (!out.flipbookDir.empty() && loop_ && scene.flipbook.frameCount() > scene.loop.frames) {
+        // The sheet's cells are the loop's frames: say which sheet holds them.
+        int columns = 1;
+        while (columns * columns < scene.loop.frames) columns *= 2;
+        int rows = 1;
+        while (rows * columns < scene.loop.frames) rows *= 2;
+        throw InputError("--flipbook: error: the sheet takes " +
+                         std::to_string(scene.flipbook.frameCount()) +
+                         " frames (flipbook.frames, or columns x rows) and the loop has " +
+                         std::to_string(scene.loop.frames) + " (loop.frames): set flipbook.frames = " +
+                         std::to_string(scene.loop.frames) + ", columns = " + std::to_string(columns) +
+                         " and rows = " + std::to_string(rows) + ", or make the loop longer");
+    }
     if (!out.flipbookDir.empty())
         sinks_.push_back(
             std::make_unique<FlipbookSink>(out.flipbookDir, scene, pictureFirst, lastFrame));

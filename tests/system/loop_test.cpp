@@ -163,6 +163,9 @@ TEST(Loop, WhatCannotMakeALoopIsRefused) {
                                  "and the shot has 32"},
         {"--frames 17-32", "--frames: error: [loop] makes the pictures the shot's last 16 frames"},
         {"--deep deep", "--deep: error: a loop's frames are blends of two"},
+        {"--flipbook fb --set flipbook.columns=8 --set flipbook.rows=8",
+         "--flipbook: error: the sheet takes 64 frames (flipbook.frames, or columns x rows) and "
+         "the loop has 16 (loop.frames): set flipbook.frames = 16, columns = 4 and rows = 4"},
     };
     for (const Case& c : cases) {
         const auto r = runPlume("render column.toml --no-video --png out -q " + c.args, dir);
@@ -170,6 +173,7 @@ TEST(Loop, WhatCannotMakeALoopIsRefused) {
         EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << ": " << r.err;
         EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
         EXPECT_FALSE(fs::exists(dir / "out")) << c.args;
+        EXPECT_FALSE(fs::exists(dir / "fb")) << c.args;
     }
     // A bake writes no pictures: the loop leaves its cache whole.
     const auto r = runPlume("bake column.toml --vdb cache -q", dir);
