@@ -99,6 +99,15 @@ int simulate(const Scene& scene, const RunOptions& opt, const RunOutputs& output
         last = scene.time.frameIndex(last);
     }
     if (outputs.pictures()) loopFrames(scene, !opt.frames.empty(), 1, first, last);
+    // A bake into the folder its guide is read from would write over the guide as it reads it.
+    if (scene.guide.on() && !outputs.vdbDir.empty()) {
+        std::error_code ec;
+        const fs::path guideDir = fs::weakly_canonical(
+            fs::absolute(fs::path(scene.guide.cachePath)).parent_path(), ec);
+        if (!ec && fs::weakly_canonical(fs::absolute(outputs.vdbDir), ec) == guideDir)
+            throw InputError("--vdb " + outputs.vdbDir + ": error: it is the folder of the guide (" +
+                             scene.guide.cache + "), which the bake reads: give another folder");
+    }
     if (opt.processes != nullptr && opt.processes->count() > 1)
         if (const std::string why = Solver::splitRefusal(scene); !why.empty())
             throw InputError(why);  // before any folder is made

@@ -49,11 +49,17 @@ class GuideCache : public GuideFrames {
 }  // namespace
 
 std::unique_ptr<GuideFrames> openGuideCache(const Scene& scene) {
+    // Where the key is, and the way out when the guide is not baked yet (the
+    // same scene baked small, without its guide).
+    const std::string at = (scene.guide.cacheAt.empty() ? std::string("plume") : scene.guide.cacheAt) +
+                           ": error: 'guide.cache' = \"" + scene.guide.cache + "\": ";
     std::vector<SequenceFile> files;
     try {
         files = expandSequence(scene.guide.cachePath);
     } catch (const std::exception& e) {
-        throw InputError(std::string("guide.cache: ") + e.what());
+        throw InputError(at + e.what() +
+                         "; bake the guide first, e.g. plume bake SCENE --vdb DIR --set "
+                         "domain.resolution=32 --set 'guide.cache=\"\"'");
     }
     const int first = scene.time.startFrame, last = scene.time.lastFrameNumber();
     std::vector<int> missing;
@@ -63,7 +69,7 @@ std::unique_ptr<GuideFrames> openGuideCache(const Scene& scene) {
         if (!found) missing.push_back(n);
     }
     if (!missing.empty())
-        throw InputError("guide.cache = \"" + scene.guide.cache + "\": the shot's frames are " +
+        throw InputError(at + "the shot's frames are " +
                          std::to_string(first) + "-" + std::to_string(last) + ", and " +
                          std::to_string(missing.size()) + " of them are not there (the first: " +
                          std::to_string(missing.front()) + "); bake the guide over the whole shot");

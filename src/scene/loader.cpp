@@ -140,6 +140,14 @@ Scene SceneReader::read(const toml::table& root) {
         scene.guide.cachePath = file.is_absolute()
                                     ? file.string()
                                     : (std::filesystem::path(path_).parent_path() / file).string();
+        if (const toml::node* cache = root.at_path("guide.cache").node()) {
+            const toml::source_region& at = cache->source();
+            const std::string where = at.path ? *at.path : path_;
+            scene.guide.cacheAt =
+                where.starts_with("--set ")
+                    ? where
+                    : SourceLocation{where, int(at.begin.line), int(at.begin.column)}.str();
+        }
     }
     // No [[light]]: the default key light; `light = []`, given empty: none.
     if (scene.lights.empty() && !root.contains("light")) scene.lights.push_back(defaultKeyLight());

@@ -138,6 +138,7 @@ struct ShapingSettings {
 struct GuideSettings {
     std::string cache;      // a VDB sequence as given ("preview/shot_####.vdb"); "": none
     std::string cachePath;  // resolved beside the scene file
+    std::string cacheAt;    // where it is given: "file:line:col", or "--set guide.cache=..."
     float weight = 0.5f;    // share of the large-scale difference taken a frame (1: all)
     float blur = 0.2f;      // metres: the Gaussian's sigma that parts large from small
     bool on() const { return !cache.empty(); }

@@ -141,9 +141,23 @@ TEST(Guide, WhatCannotGuideIsRefused) {
     EXPECT_FALSE(fs::exists(dir / "out" / "puff_0001.vdb"));
     r = runPlume("bake puff.toml --vdb out -q --set 'guide.cache=\"none/puff_####.vdb\"'", dir);
     EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_NE(r.err.find("guide.cache"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.rfind("--set guide.cache=\"none/puff_####.vdb\": error: 'guide.cache' = ", 0), 0u)
+        << r.err;
+    EXPECT_NE(r.err.find("bake the guide first"), std::string::npos) << r.err;
+    // In the scene file: its line and column.
+    std::ofstream(dir / "guided.toml") << kScene << "[guide]\ncache = \"later/puff_####.vdb\"\n";
+    r = runPlume("bake guided.toml --vdb out -q", dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("guided.toml:21:9: error: 'guide.cache'"), std::string::npos) << r.err;
     r = runPlume("bake puff.toml --vdb out -q --set guide.weight=2", dir);
     EXPECT_EQ(r.status, 2) << r.err;
+    // Into the guide's own folder: the bake would write over what it follows.
+    r = runPlume("bake puff.toml --vdb preview -q --set time.frames=10 --set "
+                 "'guide.cache=\"preview/puff_####.vdb\"'",
+                 dir);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find("--vdb preview: error: it is the folder of the guide"), std::string::npos)
+        << r.err;
 }
 
 }  // namespace
