@@ -1,5 +1,6 @@
 #include "io/guide_cache.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -61,7 +62,10 @@ std::unique_ptr<GuideFrames> openGuideCache(const Scene& scene) {
                          "; bake the guide first, e.g. plume bake SCENE --vdb DIR --set "
                          "domain.resolution=32 --set 'guide.cache=\"\"'");
     }
-    const int first = scene.time.startFrame, last = scene.time.lastFrameNumber();
+    // The frames it guides in (indices, as emitter.frames), by their numbers in the
+    // sequence; the frame before the first too, where a substep's guide starts.
+    const int first = scene.time.frameNumber(std::max(1, scene.guide.frames[0] - 1)),
+              last = scene.time.frameNumber(std::min(scene.time.frames, scene.guide.frames[1]));
     std::vector<int> missing;
     for (int n = first; n <= last; ++n) {
         bool found = false;
@@ -69,10 +73,11 @@ std::unique_ptr<GuideFrames> openGuideCache(const Scene& scene) {
         if (!found) missing.push_back(n);
     }
     if (!missing.empty())
-        throw InputError(at + "the shot's frames are " +
+        throw InputError(at + "the frames it guides are " +
                          std::to_string(first) + "-" + std::to_string(last) + ", and " +
                          std::to_string(missing.size()) + " of them are not there (the first: " +
-                         std::to_string(missing.front()) + "); bake the guide over the whole shot");
+                         std::to_string(missing.front()) +
+                         "); bake the guide over them, or narrow guide.frames");
     return std::make_unique<GuideCache>(scene, std::move(files));
 }
 

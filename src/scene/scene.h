@@ -141,6 +141,7 @@ struct GuideSettings {
     std::string cacheAt;    // where it is given: "file:line:col", or "--set guide.cache=..."
     float weight = 0.5f;    // share of the large-scale difference taken a frame (1: all)
     float blur = 0.2f;      // metres: the Gaussian's sigma that parts large from small
+    std::array<int, 2> frames{1, 1000000};  // inclusive frames it guides in (as emitter.frames)
     bool on() const { return !cache.empty(); }
 };
 

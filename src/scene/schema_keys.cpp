@@ -317,6 +317,9 @@ std::vector<KeySpec> buildSceneKeys() {
         key("guide", "blur", guidePart, &GuideSettings::blur, {0, 10},
             "metres, the Gaussian's sigma that parts the guide's large scale (followed) from "
             "the bake's own detail (left as it is); about twice the guide's cell"),
+        key("guide", "frames", guidePart, &GuideSettings::frames, kFrames,
+            "inclusive range of frames [first, last] it guides in, as emitter.frames counts "
+            "them; the bake is its own before and after"),
 
         // [sparks] (sim/sparks.h)
         key("sparks", "rate", sparksPart, &SparksSettings::rate, kNonNegative,

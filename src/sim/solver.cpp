@@ -242,6 +242,7 @@ void Solver::addForces(Island& island, float dt) {
 
 void Solver::addGuide(Fields& f) {
     if (!guide_ || !scene_.guide.on()) return;
+    if (frame_ < scene_.guide.frames[0] || frame_ > scene_.guide.frames[1]) return;
     ScopedTimer t(times_.fields);
     // The substep's middle and length in shot frames: the guide's frames are the shot's.
     const double fps = scene_.time.fps;

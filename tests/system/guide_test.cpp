@@ -134,11 +134,16 @@ TEST(Guide, WhatCannotGuideIsRefused) {
     ASSERT_EQ(r.status, 0) << r.err;
     r = runPlume("bake puff.toml --vdb out -q --set 'guide.cache=\"preview/puff_####.vdb\"'", dir);
     EXPECT_EQ(r.status, 2) << r.err;
-    EXPECT_NE(r.err.find("the shot's frames are 1-30, and 20 of them are not there (the first: "
-                         "11)"),
+    EXPECT_NE(r.err.find("the frames it guides are 1-30, and 20 of them are not there (the "
+                         "first: 11)"),
               std::string::npos)
         << r.err;
     EXPECT_FALSE(fs::exists(dir / "out" / "puff_0001.vdb"));
+    // Guiding frames 1-10 alone needs those frames alone.
+    r = runPlume("bake puff.toml --vdb out -q --set time.frames=12 --set "
+                 "'guide.cache=\"preview/puff_####.vdb\"' --set 'guide.frames=[1, 10]'",
+                 dir);
+    EXPECT_EQ(r.status, 0) << r.err;
     r = runPlume("bake puff.toml --vdb out -q --set 'guide.cache=\"none/puff_####.vdb\"'", dir);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_EQ(r.err.rfind("--set guide.cache=\"none/puff_####.vdb\": error: 'guide.cache' = ", 0), 0u)
