@@ -20,6 +20,14 @@ struct RunResult {
     std::string out, err;
 };
 
+// A file's bytes ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
 // Runs `args` (shell words, already quoted as needed) with the plume binary,
 // in `dir`, with `env` ("NAME=value ...") added to its environment. stderr
 // and stdout are captured to files beside the test.
@@ -33,12 +41,6 @@ inline RunResult runPlume(const std::string& args, const std::filesystem::path& 
     int raw = std::system(cmd.c_str());
     RunResult r;
     r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : 128 + WTERMSIG(raw);
-    auto slurp = [](const std::filesystem::path& p) {
-        std::ifstream in(p);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return ss.str();
-    };
     r.out = slurp(outFile);
     r.err = slurp(errFile);
     return r;

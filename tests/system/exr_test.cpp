@@ -27,6 +27,7 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::slurp;
 using test::listDir;
 using test::runPlume;
 using test::scratchDir;
@@ -45,13 +46,6 @@ std::string smallRun(const std::vector<std::string>& extra = {}) {
     for (const std::string& set : kSmall) args += " --set '" + set + "'";
     for (const std::string& set : extra) args += " --set '" + set + "'";
     return args + " -q";
-}
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 // Renderer::rgba for every frame of the tiny run, simulated and traced in this

@@ -25,6 +25,7 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::slurp;
 using test::runPlume;
 using test::scratchDir;
 
@@ -41,13 +42,6 @@ constexpr int kCell = 64, kSide = 128;
 const int kCellFrames[4] = {1, 3, 5, 7};
 
 void writeFile(const fs::path& path, const std::string& text) { std::ofstream(path) << text; }
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // An EXR's R, G, B, A as floats, interleaved.
 struct Floats {

@@ -24,6 +24,7 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::slurp;
 using test::runPlume;
 using test::scratchDir;
 
@@ -44,13 +45,6 @@ fs::path writeScene(const fs::path& dir, const std::string& text = kScene) {
     const fs::path path = dir / "puff.toml";
     std::ofstream(path) << text;
     return path;
-}
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 struct Rgba {

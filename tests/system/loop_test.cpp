@@ -24,6 +24,7 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::slurp;
 using test::runPlume;
 using test::scratchDir;
 
@@ -45,13 +46,6 @@ fs::path writeScene(const fs::path& dir, const std::string& text = kScene) {
     const fs::path path = dir / "column.toml";
     std::ofstream(path) << text;
     return path;
-}
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
 }
 
 std::vector<unsigned char> readRgba(const fs::path& path, int& width, int& height) {

@@ -18,17 +18,11 @@ namespace plume {
 namespace {
 
 namespace fs = std::filesystem;
+using test::slurp;
 using test::runPlume;
 using test::scratchDir;
 
 const std::string kGolden = std::string(PLUME_SOURCE_DIR) + "/tests/golden/scenes/";
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 int count(const std::string& text, const std::string& what) {
     int n = 0;
